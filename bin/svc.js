@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { main } from '../dist/cli/cli.js';
+
+await main();

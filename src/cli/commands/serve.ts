@@ -1,0 +1,53 @@
+import { DEMO, TEST_KEY } from '../../server/fixtures.js';
+import { createReferenceServer } from '../../server/reference-server.js';
+import type { CommandContext } from '../context.js';
+import { parseIntOption, UsageError } from '../usage-error.js';
+
+/** `svc serve`: the reference server until SIGINT/SIGTERM. First stdout line is the contract. */
+export async function serve(ctx: CommandContext, options: unknown): Promise<number> {
+  const opts = options as { host: string; port: string; seedAuditEvents?: string };
+  const port = parseIntOption(opts.port, '--port', 0, 65535);
+  const seed =
+    opts.seedAuditEvents === undefined
+      ? undefined
+      : parseIntOption(opts.seedAuditEvents, '--seed-audit-events', 0, 5_000_000);
+  let server: Awaited<ReturnType<typeof createReferenceServer>>;
+  try {
+    server = await createReferenceServer({ host: opts.host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${port} on ${opts.host} is in use; pick another with --port (0 for any free port)`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`cannot bind to host '${opts.host}'`);
+    throw error;
+  }
+  server.admin.seedDemoData(seed === undefined ? {} : { auditEvents: seed });
+  const out = ctx.io.stdout;
+  out.write(`svc reference server listening on ${server.url}\n`);
+  out.write(
+    [
+      'fixture keys:',
+      `  ${DEMO.projectKey}   project demo, every feature`,
+      `  ${DEMO.agencyKey}    agency demo-agency (audit log, Auditor role)`,
+      `  ${DEMO.basicKey}  plan without scheduled validation and audit log, 25 identifiers`,
+      `  ${DEMO.lockedKey} locked project (402)`,
+      `  ${DEMO.expiredKey}     expired key (403)`,
+      `  ${TEST_KEY.slice(0, 6)}...x (ak_ + 49 x) documented test key`,
+      `  ${DEMO.captchaSecret} deprecated secret key of captcha demo (legacy API)`,
+      'admin API: /__admin (loopback only); stop with Ctrl-C',
+      '',
+    ].join('\n'),
+  );
+  const signal = ctx.io.signal;
+  if (signal && !signal.aborted) {
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  } else if (!signal) {
+    await new Promise<void>(() => {});
+  }
+  await server.close();
+  ctx.info('reference server stopped');
+  return 0;
+}

@@ -1,0 +1,30 @@
+/** A command was called wrongly (exit 2). Thrown by argument parsers and handlers. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Parses a non-negative integer option, or throws a {@link UsageError} naming the option. */
+export function parseIntOption(
+  value: string,
+  option: string,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${option} must be a whole number, got '${value}'`);
+  const n = Number(value.trim());
+  if (n < min || n > max) throw new UsageError(`${option} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** Parses an ISO 8601 timestamp option (a date, or a date and time with a zone), or throws a {@link UsageError}. */
+export function parseTimestampOption(value: string, option: string): string {
+  const trimmed = value.trim();
+  const ok =
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(trimmed) &&
+    !Number.isNaN(Date.parse(trimmed));
+  if (!ok)
+    throw new UsageError(
+      `${option} must be an ISO 8601 timestamp such as 2026-01-31T00:00:00Z, got '${value}'`,
+    );
+  return new Date(Date.parse(trimmed)).toISOString();
+}

@@ -1,0 +1,276 @@
+import { errorDetail, parseErrorBody } from './error-body.js';
+import { AbortError } from './errors/abort-error.js';
+import { type ApiError, createApiError } from './errors/api-error.js';
+import { ConnectionError } from './errors/connection-error.js';
+import { SvcError } from './errors/svc-error.js';
+import { TimeoutError } from './errors/timeout-error.js';
+import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
+import { redact, redactHeaders } from './redact.js';
+import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
+import type { Transport, TransportResponse } from './transport/types.js';
+
+/** Per-call options accepted by every method of the client. */
+export interface RequestOptions {
+  /** Cancels the call, including waits between retries. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout, ms. Defaults to the client's `timeoutMs`. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Defaults to the client's `maxRetries`. */
+  maxRetries?: number;
+  /** Total time budget for the call including retries, ms. Defaults to the client's `deadlineMs` (none). */
+  deadlineMs?: number;
+}
+
+/** How credentials travel. */
+export type AuthScheme = 'bearer' | 'svc-authorization';
+
+/** One call as a resource method describes it. */
+export interface CallSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path below the base URL, built with the `path` helper. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  auth?: { scheme: AuthScheme; key: string | undefined };
+  retry: RetryPolicy;
+  /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
+  timeoutMs?: number;
+  options?: RequestOptions | undefined;
+}
+
+/** A successful response with its body parsed as JSON (undefined when empty). */
+export interface CallResult {
+  status: number;
+  headers: Record<string, string | undefined>;
+  data: unknown;
+  /** The body text exactly as received. */
+  text: string;
+  requestId: string | undefined;
+}
+
+/** Settings of the pipeline, resolved by `SvcClient`. */
+export interface HttpSettings {
+  baseUrl: URL;
+  transport: Transport;
+  /** Client-wide per-attempt timeout; when unset, the endpoint's default or 30 s applies. */
+  timeoutMs: number | undefined;
+  maxRetries: number;
+  deadlineMs: number | undefined;
+  userAgent: string;
+  logger: Logger | undefined;
+  onRequest: ((event: RequestEvent) => void) | undefined;
+  onResponse: ((event: ResponseEvent) => void) | undefined;
+  /** Known secrets, masked in every log line. */
+  secrets: readonly string[];
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
+
+/** Per-attempt timeout when neither the call, the client nor the endpoint sets one. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Waits `ms`, or rejects with {@link AbortError} when the signal fires. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new AbortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new AbortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function requestIdOf(headers: Record<string, string | undefined>): string | undefined {
+  return headers['request-id'] ?? headers['x-request-id'];
+}
+
+/** The request pipeline: URL building, credentials, timeouts, retries, logging, error mapping. */
+export class HttpClient {
+  readonly settings: HttpSettings;
+  private readonly basePath: string;
+
+  constructor(settings: HttpSettings) {
+    this.settings = settings;
+    this.basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
+  }
+
+  /** The absolute URL of `path` below the base URL; always on the configured origin. */
+  url(path: string, query?: CallSpec['query']): string {
+    const url = new URL(this.settings.baseUrl.origin);
+    url.pathname = this.basePath + path;
+    if (query) {
+      for (const [name, value] of Object.entries(query)) {
+        if (value !== undefined) url.searchParams.set(name, String(value));
+      }
+    }
+    return url.href;
+  }
+
+  async call(spec: CallSpec): Promise<CallResult> {
+    const s = this.settings;
+    const options = spec.options ?? {};
+    const url = this.url(spec.path, spec.query);
+    if (new URL(url).origin !== s.baseUrl.origin) {
+      // Defence in depth: a key is only ever sent to the configured origin.
+      throw new SvcError('Refusing to send credentials to another origin', 'origin_mismatch');
+    }
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.auth?.key) {
+      if (spec.auth.scheme === 'bearer') headers.authorization = `Bearer ${spec.auth.key}`;
+      else {
+        headers['svc-authorization'] = spec.auth.key;
+        headers['content-type'] = 'application/json';
+      }
+    }
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const maxRetries = options.maxRetries ?? s.maxRetries;
+    const timeoutMs = options.timeoutMs ?? s.timeoutMs ?? spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadlineMs = options.deadlineMs ?? s.deadlineMs;
+    const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
+    const userSignal = options.signal;
+    const secrets = spec.auth?.key ? [...s.secrets, spec.auth.key] : s.secrets;
+    const shownUrl = redact(url, secrets);
+
+    for (let attempt = 1; ; attempt++) {
+      if (userSignal?.aborted) throw new AbortError();
+      const remaining = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - s.now();
+      if (remaining <= 0)
+        throw new TimeoutError(
+          `Deadline of ${deadlineMs} ms passed: ${spec.method} ${spec.path}`,
+          deadlineMs ?? 0,
+        );
+      const attemptTimeout = Math.min(timeoutMs, remaining);
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, attemptTimeout);
+      const onUserAbort = () => controller.abort();
+      userSignal?.addEventListener('abort', onUserAbort, { once: true });
+      s.onRequest?.({
+        method: spec.method,
+        url: shownUrl,
+        headers: redactHeaders(headers, secrets),
+        attempt,
+      });
+      const started = s.now();
+
+      let response: TransportResponse | undefined;
+      let failure: SvcError | undefined;
+      try {
+        response = await s.transport.request({
+          method: spec.method,
+          url,
+          headers,
+          body,
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (userSignal?.aborted) failure = new AbortError(undefined, { cause: error });
+        else if (timedOut)
+          failure = new TimeoutError(
+            `Request timed out after ${attemptTimeout} ms: ${spec.method} ${spec.path}`,
+            attemptTimeout,
+            {
+              cause: error,
+            },
+          );
+        else if (error instanceof SvcError) failure = error;
+        else
+          failure = new ConnectionError(`Request failed: ${spec.method} ${spec.path}`, true, {
+            cause: error,
+          });
+      } finally {
+        clearTimeout(timer);
+        userSignal?.removeEventListener('abort', onUserAbort);
+      }
+      const durationMs = s.now() - started;
+
+      if (response) {
+        const requestId = requestIdOf(response.headers);
+        s.onResponse?.({
+          method: spec.method,
+          url: shownUrl,
+          status: response.status,
+          durationMs,
+          requestId,
+          attempt,
+        });
+        s.logger?.debug(
+          `HTTP ${spec.method} ${shownUrl} -> ${response.status} ${durationMs}ms` +
+            `${requestId ? ` request-id=${requestId}` : ''} attempt=${attempt}`,
+        );
+        if (response.status >= 200 && response.status < 300) {
+          let data: unknown;
+          if (response.body !== '') {
+            try {
+              data = JSON.parse(response.body);
+            } catch (error) {
+              throw new SvcError(`Response is not JSON: ${spec.method} ${spec.path}`, 'bad_response', {
+                cause: error,
+              });
+            }
+          }
+          return { status: response.status, headers: response.headers, data, text: response.body, requestId };
+        }
+        const apiError = this.toApiError(spec, response, requestId);
+        if (attempt <= maxRetries && isRetryable(spec.retry, { status: response.status })) {
+          await this.pause(attempt, response.headers['retry-after'], deadline, userSignal, apiError);
+          continue;
+        }
+        throw apiError;
+      }
+
+      const error = failure as SvcError;
+      s.logger?.debug(`HTTP ${spec.method} ${shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`);
+      if (!(error instanceof AbortError) && attempt <= maxRetries && isRetryable(spec.retry, { error })) {
+        await this.pause(attempt, undefined, deadline, userSignal, error);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  private async pause(
+    attempt: number,
+    retryAfter: string | undefined,
+    deadline: number | undefined,
+    signal: AbortSignal | undefined,
+    lastError: SvcError,
+  ): Promise<void> {
+    const s = this.settings;
+    const delay = backoffDelay(attempt, retryAfter, { random: s.random, now: s.now });
+    if (deadline !== undefined && s.now() + delay >= deadline) throw lastError;
+    s.logger?.debug(`retrying in ${delay}ms after ${lastError.name} (retry ${attempt})`);
+    await s.sleep(delay, signal);
+  }
+
+  private toApiError(spec: CallSpec, response: TransportResponse, requestId: string | undefined): ApiError {
+    const body = parseErrorBody(response.body);
+    const rawDetail = errorDetail(body);
+    const retryAfter = response.headers['retry-after'];
+    const retryAfterSeconds =
+      retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
+    const detail =
+      response.status >= 300 && response.status < 400
+        ? `redirect to ${response.headers.location ? redact(response.headers.location) : 'another location'} not followed`
+        : rawDetail && redact(rawDetail, this.settings.secrets);
+    return createApiError({
+      status: response.status,
+      method: spec.method,
+      path: spec.path,
+      requestId,
+      body,
+      detail,
+      retryAfterSeconds,
+    });
+  }
+}

@@ -1,0 +1,54 @@
+const KEY_PATTERN = /\bak_[A-Za-z0-9_-]+/g;
+const SECRET_JSON_FIELD = /("(?:encryptedAccessToken|accessToken|apiKey|api-key)"\s*:\s*")[^"]*(")/g;
+const SECRET_QUERY = /([?&](?:accessToken|access_token|apiKey|api-key)=)[^&#\s]*/g;
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'svc-authorization',
+  'cookie',
+  'set-cookie',
+  'proxy-authorization',
+]);
+
+/**
+ * Masks an API key: `ak_abcd...wxyz` for long keys, `ak_...` for short ones, so a key can be
+ * recognised in a log without being usable.
+ */
+export function maskKey(key: string): string {
+  if (key.startsWith('ak_') && key.length >= 19) return `ak_${key.slice(3, 7)}...${key.slice(-4)}`;
+  if (key.startsWith('ak_')) return 'ak_...';
+  return key.length >= 16 ? `${key.slice(0, 2)}...${key.slice(-2)}` : '***';
+}
+
+/**
+ * Removes secrets from text meant for a log, an error message or a terminal: every `ak_...`
+ * key, the deprecated `encryptedAccessToken` and access-token values, and any extra secret
+ * passed in `secrets` (for example a legacy secret key without the `ak_` prefix).
+ */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(maskKey(secret));
+  }
+  return out
+    .replace(KEY_PATTERN, (key) => maskKey(key))
+    .replace(SECRET_JSON_FIELD, '$1[redacted]$2')
+    .replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/** A copy of `headers` with credential headers masked and every other value passed through {@link redact}. */
+export function redactHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+  secrets: readonly string[] = [],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (SECRET_HEADERS.has(name.toLowerCase())) {
+      const bearer = /^Bearer\s+/i.exec(value);
+      out[name] = bearer ? `Bearer ${maskKey(value.slice(bearer[0].length))}` : maskKey(value);
+    } else {
+      out[name] = redact(value, secrets);
+    }
+  }
+  return out;
+}

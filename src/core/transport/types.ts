@@ -1,0 +1,31 @@
+/** One HTTP exchange as the request pipeline hands it to a transport. */
+export interface TransportRequest {
+  method: string;
+  /** Absolute URL; always on the client's configured origin. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+  /** Fires on the per-attempt timeout, the total deadline or the caller's abort. */
+  signal: AbortSignal;
+}
+
+/** A complete response: the body is read to the end before the transport returns. */
+export interface TransportResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+/**
+ * Moves bytes. It must not follow redirects and must throw {@link ConnectionError} (with
+ * `requestSent` set honestly) for network failures; aborts are rethrown as they come.
+ */
+export interface Transport {
+  request(request: TransportRequest): Promise<TransportResponse>;
+  /** Releases pooled connections. */
+  close?(): Promise<void>;
+}
+
+/** Any function with the shape of the global `fetch` (Node, Bun, Deno, edge runtimes, nock-patched fetch). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

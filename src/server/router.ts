@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiName, Feature } from './auth.js';
+import type { Principal } from './fixtures.js';
+import { HttpProblem } from './problem.js';
+
+/** What a handler gets. */
+export interface RouteContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Set when the route declares `auth`. */
+  principal: Principal;
+  requestId: string;
+}
+
+/** One endpoint. */
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path with `:name` parameters, e.g. `/taxvalidation/v1/schedules/:scheduleId`. */
+  pattern: string;
+  /** Authentication the app applies before the handler; absent for admin routes. */
+  auth?: { api: ApiName; feature?: Feature; custom?: boolean };
+  handle(ctx: RouteContext): unknown;
+}
+
+interface CompiledRoute extends Route {
+  regex: RegExp;
+  names: string[];
+}
+
+/** Matches method and path to a route; 404 for an unknown path, 405 for a known path with another method. */
+export class Router {
+  private readonly routes: CompiledRoute[] = [];
+
+  add(...routes: Route[]): void {
+    for (const route of routes) {
+      const names: string[] = [];
+      const source = route.pattern.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+        names.push(name);
+        return '([^/]+)';
+      });
+      this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), names });
+    }
+  }
+
+  match(method: string, pathname: string): { route: Route; params: Record<string, string> } {
+    let pathKnown = false;
+    for (const route of this.routes) {
+      const m = route.regex.exec(pathname);
+      if (!m) continue;
+      pathKnown = true;
+      if (route.method !== method) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(m[i + 1] ?? '');
+        } catch {
+          params[name] = m[i + 1] ?? '';
+        }
+      });
+      return { route, params };
+    }
+    if (pathKnown) throw new HttpProblem(405, `Method ${method} not allowed on ${pathname}`);
+    throw new HttpProblem(404, `No route for ${method} ${pathname}`);
+  }
+}

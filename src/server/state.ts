@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { type Clock, createClock } from './clock.js';
+import { FaultInjector } from './faults.js';
+import { fixturePrincipals, type Principal } from './fixtures.js';
+
+/** One line of the request log (`GET /__admin/requests`); keys are already redacted. */
+export interface RequestLogEntry {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  requestId: string;
+  /** Masked key that authenticated the request, if any. */
+  key: string | undefined;
+}
+
+/** Counters served by `GET /__admin/stats`. */
+export interface ServerStats {
+  requestsByRoute: Record<string, number>;
+  validationsProcessed: number;
+  idempotentReplays: number;
+  webhooksSent: number;
+  webhooksFailed: number;
+  verificationFetches: number;
+}
+
+function emptyStats(): ServerStats {
+  return {
+    requestsByRoute: {},
+    validationsProcessed: 0,
+    idempotentReplays: 0,
+    webhooksSent: 0,
+    webhooksFailed: 0,
+    verificationFetches: 0,
+  };
+}
+
+/** Shared, resettable state of one reference server. */
+export class ServerState {
+  readonly clock: Clock;
+  readonly faults = new FaultInjector();
+  /** Secret for signing cursors; new per server so a cursor of another server is foreign. */
+  readonly secret: Buffer = randomBytes(32);
+  principals: Map<string, Principal> = fixturePrincipals();
+  stats: ServerStats = emptyStats();
+  requestLog: RequestLogEntry[] = [];
+  private requestCounter = 0;
+  private readonly resetHooks: Array<() => void> = [];
+
+  constructor(clock?: Clock) {
+    this.clock = clock ?? createClock();
+  }
+
+  /** A new `Request-Id`. */
+  nextRequestId(): string {
+    this.requestCounter += 1;
+    return `req_${this.requestCounter.toString(36).padStart(6, '0')}`;
+  }
+
+  /** Registers module state to restore on `reset`. */
+  onReset(hook: () => void): void {
+    this.resetHooks.push(hook);
+  }
+
+  /** Restores the fixture: keys, counters, logs, faults and every module's data. */
+  reset(): void {
+    this.principals = fixturePrincipals();
+    this.stats = emptyStats();
+    this.requestLog = [];
+    this.faults.configure(undefined);
+    for (const hook of this.resetHooks) hook();
+  }
+
+  /** ISO 8601 UTC with milliseconds for the current server time. */
+  nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+}
+
+/** Keeps the request log bounded. */
+export const MAX_LOG_ENTRIES = 10_000;

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
+
+export default defineConfig({
+  define: { __SVC_VERSION__: JSON.stringify(version) },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
