@@ -11,6 +11,9 @@ export type Handler = (
   ...args: unknown[]
 ) => Promise<number | undefined> | number | undefined;
 
+/** Turns a lazy handler loader into a commander action. */
+export type Runner = (load: () => Promise<Handler>) => (...args: unknown[]) => Promise<void>;
+
 /** Holds what one run produced, so `main` can map it to an exit code. */
 export interface RunState {
   exitCode: number;

@@ -33,6 +33,8 @@ export interface CallSpec {
   body?: unknown;
   auth?: { scheme: AuthScheme; key: string | undefined };
   retry: RetryPolicy;
+  /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
+  successOnRetry?: readonly number[];
   /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
   timeoutMs?: number;
   options?: RequestOptions | undefined;
@@ -208,9 +210,10 @@ export class HttpClient {
           `HTTP ${spec.method} ${shownUrl} -> ${response.status} ${durationMs}ms` +
             `${requestId ? ` request-id=${requestId}` : ''} attempt=${attempt}`,
         );
-        if (response.status >= 200 && response.status < 300) {
+        const lateSuccess = attempt > 1 && spec.successOnRetry?.includes(response.status);
+        if ((response.status >= 200 && response.status < 300) || lateSuccess) {
           let data: unknown;
-          if (response.body !== '') {
+          if (response.body !== '' && !lateSuccess) {
             try {
               data = JSON.parse(response.body);
             } catch (error) {

@@ -6,8 +6,12 @@ import { HttpProblem } from './problem.js';
 import type { ServerState } from './state.js';
 
 const ClockBody = z.union([
-  z.strictObject({ advanceMs: z.number().int().nonnegative() }),
-  z.strictObject({ now: z.union([z.number().int(), z.iso.datetime({ offset: true })]) }),
+  z.strictObject({ advanceMs: z.number().int().nonnegative(), frozen: z.boolean().optional() }),
+  z.strictObject({
+    now: z.union([z.number().int(), z.iso.datetime({ offset: true })]),
+    frozen: z.boolean().optional(),
+  }),
+  z.strictObject({ frozen: z.boolean() }),
 ]);
 
 const FaultsBody = z.strictObject({
@@ -36,6 +40,8 @@ export function coreAdmin(state: ServerState) {
     reset: () => state.reset(),
     advanceClock: (ms: number) => state.clock.advance(ms),
     setNow: (epochMs: number) => state.clock.set(epochMs),
+    /** Stops or resumes the passing of wall time on the server clock. */
+    freezeClock: (frozen = true) => state.clock.freeze(frozen),
     now: () => state.clock.now(),
     setFaults: (config: FaultConfig | undefined) => state.faults.configure(config),
     stats: () => ({ ...state.stats, faultsInjected: { ...state.faults.injected }, now: state.nowIso() }),
@@ -61,8 +67,10 @@ export function coreAdminModule(state: ServerState): ServerModule {
         pattern: '/__admin/clock',
         handle: async ({ req, res }) => {
           const body = await adminBody(req, ClockBody);
+          if (body.frozen !== undefined) admin.freezeClock(body.frozen);
           if ('advanceMs' in body) admin.advanceClock(body.advanceMs);
-          else admin.setNow(typeof body.now === 'number' ? body.now : Date.parse(body.now));
+          else if ('now' in body)
+            admin.setNow(typeof body.now === 'number' ? body.now : Date.parse(body.now));
           sendJson(res, 200, { now: state.nowIso() });
         },
       },

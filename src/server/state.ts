@@ -68,6 +68,8 @@ export class ServerState {
     this.stats = emptyStats();
     this.requestLog = [];
     this.faults.configure(undefined);
+    this.clock.freeze(false);
+    this.clock.set(Date.now());
     for (const hook of this.resetHooks) hook();
   }
 

@@ -1,0 +1,66 @@
+import type { ValidateParams } from '../../tax/client.js';
+import type { PrecheckMode } from '../../tax/precheck-mode.js';
+import { UsageError } from '../usage-error.js';
+
+/** Matching options shared by `validate` and `schedules create`. */
+export interface MatchingFlags {
+  companyName?: string;
+  street?: string;
+  postalCode?: string;
+  city?: string;
+  region?: string;
+  addressCountry?: string;
+  requesterVatId?: string;
+  provider?: string;
+}
+
+/** `--metadata k=v` pairs as an object; a pair without `=` or a repeated key is a usage error. */
+export function parseMetadata(pairs: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!pairs || pairs.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--metadata takes key=value, got '${pair}'`);
+    const key = pair.slice(0, eq);
+    if (key in out) throw new UsageError(`--metadata key '${key}' given twice`);
+    out[key] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The matching fields of a request from CLI flags (absent flags stay absent). */
+export function matchingFields(flags: MatchingFlags): Partial<ValidateParams> {
+  const address = {
+    ...(flags.street !== undefined && { street: flags.street }),
+    ...(flags.postalCode !== undefined && { postalCode: flags.postalCode }),
+    ...(flags.city !== undefined && { city: flags.city }),
+    ...(flags.region !== undefined && { region: flags.region }),
+    ...(flags.addressCountry !== undefined && { countryCode: flags.addressCountry.toUpperCase() }),
+  };
+  return {
+    ...(flags.companyName !== undefined && { companyName: flags.companyName }),
+    ...(Object.keys(address).length > 0 && { address }),
+    ...(flags.requesterVatId !== undefined && { requesterVatId: flags.requesterVatId }),
+    ...(flags.provider !== undefined && {
+      preferredProvider: flags.provider.toUpperCase() as ValidateParams['preferredProvider'],
+    }),
+  };
+}
+
+/** `--precheck MODE` / `--no-precheck`. */
+export function precheckMode(value: unknown): PrecheckMode {
+  if (value === false) return 'off';
+  const mode = String(value ?? 'structural');
+  if (mode !== 'off' && mode !== 'structural' && mode !== 'strict') {
+    throw new UsageError(`--precheck must be off, structural or strict, got '${mode}'`);
+  }
+  return mode;
+}
+
+/** A country code argument, upper-cased; anything but two letters is a usage error. */
+export function countryArg(value: unknown): string {
+  const cc = String(value).trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(cc))
+    throw new UsageError(`countryCode must be a 2-letter country code, got '${String(value)}'`);
+  return cc;
+}

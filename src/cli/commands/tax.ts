@@ -1,0 +1,123 @@
+import type { ValidateParams } from '../../tax/client.js';
+import { FREQUENCIES } from '../../tax/enums.js';
+import { precheck } from '../../tax/precheck/index.js';
+import type { CommandContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { fieldsView } from '../output.js';
+import { UsageError } from '../usage-error.js';
+import { countryArg, type MatchingFlags, matchingFields, parseMetadata, precheckMode } from './tax-params.js';
+import { pendingView, precheckView, resultView } from './tax-views.js';
+
+interface ValidateFlags extends MatchingFlags {
+  metadata?: string[];
+  idempotencyKey?: string;
+  correlationId?: string;
+  schedule?: string;
+  precheck?: string | false;
+}
+
+function frequencyArg(value: string, option: string): (typeof FREQUENCIES)[number] {
+  const f = value.toUpperCase();
+  if (!(FREQUENCIES as readonly string[]).includes(f)) {
+    throw new UsageError(`${option} must be one of ${FREQUENCIES.join(', ')}, got '${value}'`);
+  }
+  return f as (typeof FREQUENCIES)[number];
+}
+
+/** `svc validate <countryCode> <rawValue>`. */
+export async function validate(
+  ctx: CommandContext,
+  cc: unknown,
+  raw: unknown,
+  options: unknown,
+): Promise<number> {
+  const flags = options as ValidateFlags;
+  const metadata = parseMetadata(flags.metadata);
+  const params: ValidateParams = {
+    countryCode: countryArg(cc),
+    rawValue: String(raw),
+    ...matchingFields(flags),
+    ...(metadata && { customerMetadata: metadata }),
+    ...(flags.idempotencyKey !== undefined && { idempotencyKey: flags.idempotencyKey }),
+    ...(flags.correlationId !== undefined && { correlationId: flags.correlationId }),
+    ...(flags.schedule !== undefined && {
+      attachSchedule: { frequency: frequencyArg(flags.schedule, '--schedule') },
+    }),
+  };
+  const mode = precheckMode(flags.precheck);
+  const client = await ctx.client();
+  const outcome = await client.tax.validate(params, { precheck: mode });
+  if (outcome.replay) {
+    ctx.info(
+      `replay: idempotency key ${outcome.idempotencyKey} was already processed (HTTP 200); nothing was validated again`,
+    );
+  }
+  if (outcome.kind === 'pending') {
+    await ctx.print(outcome.pending, () => pendingView(outcome.pending, outcome.replay));
+    return EXIT.OK;
+  }
+  await ctx.print(outcome.result, () => resultView(outcome.result, outcome.replay));
+  return EXIT.OK;
+}
+
+/** `svc precheck <countryCode> <rawValue>`: exit 0 when the ID passes, 2 when it does not. */
+export async function precheckCommand(ctx: CommandContext, cc: unknown, raw: unknown): Promise<number> {
+  const countryCode = countryArg(cc);
+  const result = precheck(countryCode, String(raw));
+  await ctx.print(result, () => precheckView(countryCode, result));
+  return result.valid ? EXIT.OK : EXIT.USAGE;
+}
+
+/** `svc results get <validationResultId>`. */
+export async function resultsGet(ctx: CommandContext, id: unknown): Promise<number> {
+  const client = await ctx.client();
+  const result = await client.tax.getResult(String(id));
+  await ctx.print(result, () => resultView(result));
+  return EXIT.OK;
+}
+
+interface ScheduleFlags extends MatchingFlags {
+  frequency: string;
+  mode?: string;
+  manualReview?: boolean;
+  disabled?: boolean;
+}
+
+/** `svc schedules create <countryCode> <rawValue> --frequency F`. */
+export async function schedulesCreate(
+  ctx: CommandContext,
+  cc: unknown,
+  raw: unknown,
+  options: unknown,
+): Promise<number> {
+  const flags = options as ScheduleFlags;
+  const { customerMetadata: _none, ...matching } = matchingFields(flags);
+  const client = await ctx.client();
+  const created = await client.tax.createSchedule({
+    countryCode: countryArg(cc),
+    rawValue: String(raw),
+    frequency: frequencyArg(flags.frequency, '--frequency'),
+    ...matching,
+    ...(flags.mode !== undefined && { mode: flags.mode }),
+    ...(flags.manualReview === false && { manualReviewOnAutomaticFailure: false }),
+    ...(flags.disabled && { isEnabled: false }),
+  });
+  await ctx.print(created, () => fieldsView(Object.entries(created)));
+  return EXIT.OK;
+}
+
+/** `svc schedules delete <scheduleId>`. */
+export async function schedulesDelete(ctx: CommandContext, id: unknown): Promise<number> {
+  const client = await ctx.client();
+  const deleted = await client.tax.deleteSchedule(String(id));
+  const data = { scheduleId: deleted.scheduleId, deleted: true };
+  await ctx.print(data, () =>
+    fieldsView([
+      ['scheduleId', deleted.scheduleId],
+      ['deleted', 'yes'],
+    ]),
+  );
+  return EXIT.OK;
+}
+
+export { webhooksListen } from './webhooks-listen.js';

@@ -1,0 +1,13 @@
+import { type Command, Option } from 'commander';
+import type { Runner } from '../program.js';
+
+/** `svc serve`. */
+export function defineServeCommand(program: Command, run: Runner): void {
+  program
+    .command('serve')
+    .description('run the in-memory reference server of the four APIs')
+    .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
+    .addOption(new Option('--port <port>', 'port (0 picks a free one)').default('4010'))
+    .addOption(new Option('--seed-audit-events <n>', 'generate N audit events for the demo project'))
+    .action(run(async () => (await import('../commands/serve.js')).serve));
+}

@@ -1,0 +1,93 @@
+import { type Command, Option } from 'commander';
+import type { Runner } from '../program.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
+export function defineTaxCommands(program: Command, run: Runner): void {
+  const load = async () => import('../commands/tax.js');
+  const matching = (cmd: Command) =>
+    cmd
+      .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
+      .addOption(new Option('--street <street>', 'address: street'))
+      .addOption(new Option('--postal-code <code>', 'address: postal code'))
+      .addOption(new Option('--city <city>', 'address: city'))
+      .addOption(new Option('--region <region>', 'address: region'))
+      .addOption(new Option('--address-country <cc>', 'address: country code'))
+      .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
+      .addOption(
+        new Option('--provider <provider>', 'pin a registry: VIES, BZST, HMRC, SWISS_UID, BRREG, ABR, NZBN'),
+      );
+
+  matching(
+    program
+      .command('validate')
+      .description('validate one tax ID against its registry')
+      .argument('<countryCode>', '2-letter country code, e.g. DE')
+      .argument('<rawValue>', 'the VAT or business ID'),
+  )
+    .addOption(
+      new Option('--metadata <key=value>', 'customer metadata pair (repeatable, up to 20)').argParser(
+        collect,
+      ),
+    )
+    .addOption(new Option('--idempotency-key <key>', 'retrying with the same key never validates twice'))
+    .addOption(new Option('--correlation-id <id>', 'your tracing id, echoed back'))
+    .addOption(new Option('--schedule <frequency>', 'also create a schedule: MONTHLY, QUARTERLY or YEARLY'))
+    .addOption(
+      new Option('--precheck <mode>', 'offline check before sending: off | structural | strict').default(
+        'structural',
+      ),
+    )
+    .addOption(new Option('--no-precheck', 'same as --precheck off'))
+    .action(run(async () => (await load()).validate));
+
+  program
+    .command('precheck')
+    .description('check the format and check digit of a tax ID offline (no network)')
+    .argument('<countryCode>')
+    .argument('<rawValue>')
+    .action(run(async () => (await load()).precheckCommand));
+
+  const results = program.command('results').description('stored validation results');
+  results
+    .command('get')
+    .description('fetch one stored validation result')
+    .argument('<validationResultId>')
+    .action(run(async () => (await load()).resultsGet));
+
+  const schedules = program.command('schedules').description('recurring validations');
+  matching(
+    schedules
+      .command('create')
+      .description('put a tax ID on a recurring schedule')
+      .argument('<countryCode>')
+      .argument('<rawValue>')
+      .requiredOption('--frequency <frequency>', 'MONTHLY, QUARTERLY or YEARLY'),
+  )
+    .addOption(new Option('--mode <mode>', 'schedule mode'))
+    .addOption(new Option('--no-manual-review', 'do not send automatic failures to manual review'))
+    .addOption(new Option('--disabled', 'create the schedule disabled'))
+    .action(run(async () => (await load()).schedulesCreate));
+  schedules
+    .command('delete')
+    .description('delete a schedule')
+    .argument('<scheduleId>')
+    .action(run(async () => (await load()).schedulesDelete));
+
+  const webhooks = program.command('webhooks').description('receive webhook events locally');
+  webhooks
+    .command('listen')
+    .description('listen on 127.0.0.1 for webhook events and print them as NDJSON')
+    .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
+    .addOption(new Option('--port <port>', 'port (0 picks a free one)').default('0'))
+    .addOption(new Option('--out <file>', 'append events to this file instead of stdout'))
+    .addOption(new Option('--confirm', 'fetch each completed result from the API to confirm it'))
+    .addOption(
+      new Option('--register <adminUrl>', 'register the listener with a reference server (its base URL)'),
+    )
+    .addOption(new Option('--max-events <n>', 'stop after N events'))
+    .action(run(async () => (await load()).webhooksListen));
+}

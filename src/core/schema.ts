@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { LocalValidationError, type ValidationIssue } from './errors/local-validation-error.js';
+import { SvcError } from './errors/svc-error.js';
+
+/**
+ * An enum that accepts values it does not know: typed as the known values plus any string, so a
+ * value the service adds later never breaks a caller.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
+}
+
+/** Zod issues as `{path, message}` with dotted paths. */
+export function toIssues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/** Parses a request locally; throws {@link LocalValidationError} listing every issue, so nothing is sent. */
+export function parseRequest<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new LocalValidationError(toIssues(parsed.error), what);
+  return parsed.data;
+}
+
+/** Parses a response leniently (unknown keys kept); a response missing documented fields is a `bad_response` error. */
+export function parseResponse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new SvcError(
+      `Unexpected ${what} from the server${first ? `: ${first.path.join('.')} ${first.message}` : ''}`,
+      'bad_response',
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import type { HttpClient, RequestOptions } from '../core/http.js';
+import { path } from '../core/path.js';
+import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
+import { parseRequest, parseResponse } from '../core/schema.js';
+import { type PrecheckMode, strictPrecheckIssue } from './precheck-mode.js';
+import { BatchRequest, ScheduleRequest, ValidationRequest } from './request-schemas.js';
+import {
+  BatchAccepted,
+  type BatchAccepted as BatchAcceptedType,
+  PendingValidation,
+  type PendingValidation as PendingValidationType,
+  ScheduleCreated,
+  type ScheduleCreated as ScheduleCreatedType,
+  ValidationResult,
+  type ValidationResult as ValidationResultType,
+} from './response-schemas.js';
+
+const BASE = '/taxvalidation/v1';
+
+/** Parameters of `validate`: the request of `POST /validations`. */
+export type ValidateParams = ValidationRequest;
+/** Parameters of `createSchedule`: the request of `POST /schedules`. */
+export type ScheduleCreateParams = ScheduleRequest;
+
+/** Options of `validate` and `validateBatch`. */
+export interface ValidateOptions extends RequestOptions {
+  /** Offline pre-check before sending. Default `structural` (only what the API would refuse with 422). */
+  precheck?: PrecheckMode;
+}
+
+/** `validate` finished: 201, or 200 for an idempotent replay (`replay: true`). */
+export interface CompletedValidation {
+  kind: 'completed';
+  result: ValidationResultType;
+  /** true when the server answered 200: this idempotency key was already processed. */
+  replay: boolean;
+  /** The idempotency key sent (generated when none was given). */
+  idempotencyKey: string;
+  requestId: string | undefined;
+}
+
+/** `validate` accepted for asynchronous processing (202); the result arrives by webhook. */
+export interface PendingValidationOutcome {
+  kind: 'pending';
+  pending: PendingValidationType;
+  replay: boolean;
+  idempotencyKey: string;
+  requestId: string | undefined;
+}
+
+/** What `validate` returns. */
+export type ValidateOutcome = CompletedValidation | PendingValidationOutcome;
+
+/** Result of `deleteSchedule`. */
+export interface ScheduleDeleted {
+  scheduleId: string;
+  /** true when a retry after a lost response found the schedule already gone. */
+  alreadyDeleted: boolean;
+}
+
+/** The tax-ID validation API (`/taxvalidation/v1`). */
+export class TaxClient {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly key: () => string | undefined,
+  ) {}
+
+  private auth() {
+    return { scheme: 'bearer' as const, key: this.key() };
+  }
+
+  /**
+   * Validates one ID. Every request carries an `idempotencyKey` (a UUID is generated when none is
+   * given and reused on every retry), so retries after timeouts or 5xx never validate twice.
+   *
+   * @example
+   * const outcome = await client.tax.validate({ countryCode: 'DE', rawValue: 'DE136695976' });
+   * if (outcome.kind === 'completed') console.log(outcome.result.outcome);
+   */
+  async validate(params: ValidateParams, options: ValidateOptions = {}): Promise<ValidateOutcome> {
+    const body = parseRequest(ValidationRequest, params, 'validation request');
+    if (options.precheck === 'strict') {
+      const issue = strictPrecheckIssue(body.countryCode, body.rawValue);
+      if (issue) throw new LocalValidationError([issue], 'validation request');
+    }
+    const idempotencyKey = body.idempotencyKey ?? randomUUID();
+    const res = await this.http.call({
+      method: 'POST',
+      path: `${BASE}/validations`,
+      body: { ...body, idempotencyKey },
+      auth: this.auth(),
+      retry: RETRY_SAFE,
+      options,
+    });
+    const replay = res.status === 200;
+    const data = res.data as { status?: unknown } | undefined;
+    if (res.status === 202 || data?.status === 'PENDING') {
+      const pending = parseResponse(PendingValidation, res.data, 'pending validation');
+      return { kind: 'pending', pending, replay, idempotencyKey, requestId: res.requestId };
+    }
+    const result = parseResponse(ValidationResult, res.data, 'validation result');
+    return { kind: 'completed', result, replay, idempotencyKey, requestId: res.requestId };
+  }
+
+  /**
+   * Submits up to 1000 items in one `POST /validations/batch` (always asynchronous). Items without
+   * an `idempotencyKey` get one. A 422 refuses the whole batch and names every failing item index.
+   */
+  async validateBatch(
+    items: readonly ValidateParams[],
+    options: ValidateOptions = {},
+  ): Promise<BatchAcceptedType & { idempotencyKeys: string[] }> {
+    const request = parseRequest(BatchRequest, { items }, 'batch request');
+    if (options.precheck === 'strict') {
+      const issues = request.items.flatMap((item, i) => {
+        const issue = strictPrecheckIssue(item.countryCode, item.rawValue, `items.${i}.rawValue`);
+        return issue ? [issue] : [];
+      });
+      if (issues.length) throw new LocalValidationError(issues, 'batch request');
+    }
+    const keyed = request.items.map((item) => ({
+      ...item,
+      idempotencyKey: item.idempotencyKey ?? randomUUID(),
+    }));
+    const res = await this.http.call({
+      method: 'POST',
+      path: `${BASE}/validations/batch`,
+      body: { items: keyed },
+      auth: this.auth(),
+      retry: RETRY_SAFE,
+      options,
+    });
+    const accepted = parseResponse(BatchAccepted, res.data, 'batch response');
+    return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
+  }
+
+  /**
+   * Creates a recurring schedule. There is no idempotency key for schedules, so this call is
+   * retried only when the connection failed before the request was written.
+   */
+  async createSchedule(
+    params: ScheduleCreateParams,
+    options: RequestOptions = {},
+  ): Promise<ScheduleCreatedType> {
+    const body = parseRequest(ScheduleRequest, params, 'schedule request');
+    const res = await this.http.call({
+      method: 'POST',
+      path: `${BASE}/schedules`,
+      body,
+      auth: this.auth(),
+      retry: RETRY_UNSENT_ONLY,
+      options,
+    });
+    return parseResponse(ScheduleCreated, res.data, 'schedule');
+  }
+
+  /** Deletes a schedule. Idempotent: a 404 on a retry after a lost response counts as deleted. */
+  async deleteSchedule(scheduleId: string, options: RequestOptions = {}): Promise<ScheduleDeleted> {
+    if (!scheduleId) throw new LocalValidationError([{ path: 'scheduleId', message: 'must not be empty' }]);
+    const res = await this.http.call({
+      method: 'DELETE',
+      path: `${BASE}${path`/schedules/${scheduleId}`}`,
+      auth: this.auth(),
+      retry: RETRY_IDEMPOTENT_DELETE,
+      successOnRetry: [404],
+      options,
+    });
+    return { scheduleId, alreadyDeleted: res.status === 404 };
+  }
+
+  /** Fetches a stored result: input echo, outcome, provider, match, registry data, timestamps. */
+  async getResult(validationResultId: string, options: RequestOptions = {}): Promise<ValidationResultType> {
+    if (!validationResultId)
+      throw new LocalValidationError([{ path: 'validationResultId', message: 'must not be empty' }]);
+    const res = await this.http.call({
+      method: 'GET',
+      path: `${BASE}${path`/validation-results/${validationResultId}`}`,
+      auth: this.auth(),
+      retry: RETRY_SAFE,
+      options,
+    });
+    return parseResponse(ValidationResult, res.data, 'validation result');
+  }
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
+
+/** Options of {@link listenForWebhooks}. */
+export interface WebhookListenerOptions {
+  /** Interface to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Secret path segment; requests to any other path get 404. Default: 32 random hex characters. */
+  pathToken?: string;
+  /** Largest accepted body; larger requests get 413. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Called for each accepted event, with the body exactly as received. Errors it throws make the listener answer 500. */
+  onEvent(event: TaxWebhookEvent, rawBody: string): void | Promise<void>;
+}
+
+/** A running webhook listener. */
+export interface WebhookListener {
+  /** The full URL to register as the webhook endpoint, including the path token. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(`${message}\n`);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Receives webhook events on a local port. Only POSTs to the random path token are accepted and
+ * bodies are bounded. The service does not specify webhook signing, so an event proves nothing by
+ * itself: confirm it by fetching its result from the API (`client.tax.getResult`).
+ */
+export async function listenForWebhooks(options: WebhookListenerOptions): Promise<WebhookListener> {
+  const token = options.pathToken ?? randomBytes(16).toString('hex');
+  const limit = options.maxBodyBytes ?? 1024 * 1024;
+  const server = createServer(async (req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname !== `/${token}`) return reply(res, 404, 'not found');
+    if (req.method !== 'POST') return reply(res, 405, 'POST only');
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      res.setHeader('connection', 'close');
+      return reply(res, 413, 'body too large');
+    }
+    let body: string | undefined;
+    try {
+      body = await readBody(req, limit);
+    } catch {
+      return;
+    }
+    if (body === undefined) {
+      res.setHeader('connection', 'close');
+      return reply(res, 413, 'body too large');
+    }
+    let event: TaxWebhookEvent;
+    try {
+      event = parseWebhookEvent(body);
+    } catch (error) {
+      return reply(res, 400, error instanceof WebhookPayloadError ? error.message : 'bad request');
+    }
+    try {
+      await options.onEvent(event, body);
+      reply(res, 200, 'ok');
+    } catch {
+      reply(res, 500, 'handler failed');
+    }
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/${token}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { CliIO } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/main.js';
+
+/** What an in-process run of `svc` produced. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runSvc}. */
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  signal?: AbortSignal;
+  tty?: boolean;
+}
+
+function collect(stream: PassThrough): () => string {
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
+  return () => Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs `svc` in-process with an argument array; captures stdout, stderr and the exit code. */
+export async function runSvc(args: string[], options: RunOptions = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const io: CliIO = {
+    stdout,
+    stderr,
+    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    env: { NO_COLOR: '1', HOME: process.env.HOME, ...options.env },
+    stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: options.tty ?? false,
+    stdinIsTTY: false,
+    columns: 80,
+    signal: options.signal,
+  };
+  const code = await runCli(args, io);
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: out(), stderr: err() };
+}
