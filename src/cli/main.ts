@@ -46,6 +46,10 @@ export async function main(): Promise<void> {
     if (signals > 1) process.exit(130);
     controller.abort();
   };
+  // A closed pipe (`svc ... | head`) ends the command quietly, as other Unix tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const code = await runCli(process.argv.slice(2), processIO(controller.signal));

@@ -4,6 +4,8 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
+import { runBatch } from './batch/runner.js';
+import type { BatchRowResult, RunBatchOptions } from './batch/types.js';
 import { type PrecheckMode, strictPrecheckIssue } from './precheck-mode.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from './request-schemas.js';
 import {
@@ -134,6 +136,38 @@ export class TaxClient {
     });
     const accepted = parseResponse(BatchAccepted, res.data, 'batch response');
     return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
+  }
+
+  /** Sends already checked, keyed items as one batch (used by `runBatch`, which checks rows itself). */
+  async _submitBatch(
+    items: ReadonlyArray<ValidationRequest & { idempotencyKey: string }>,
+    options: RequestOptions = {},
+  ): Promise<BatchAcceptedType> {
+    const res = await this.http.call({
+      method: 'POST',
+      path: `${BASE}/validations/batch`,
+      body: { items },
+      auth: this.auth(),
+      retry: RETRY_SAFE,
+      options,
+    });
+    return parseResponse(BatchAccepted, res.data, 'batch response');
+  }
+
+  /**
+   * Streams any number of rows through validation and yields one {@link BatchRowResult} per row in
+   * input order. Rows failing the local checks are yielded as `rejected` and never sent. With a
+   * `runId`, idempotency keys are deterministic, so a second run of the same input validates
+   * nothing twice. Throws {@link BatchStoppedError} on 402 (plan limit) or a key problem.
+   *
+   * @example
+   * for await (const r of client.tax.runBatch(rows, { runId: 'customers-2026-11' })) console.log(r.row, r.status);
+   */
+  runBatch(
+    rows: AsyncIterable<unknown> | Iterable<unknown>,
+    options: RunBatchOptions = {},
+  ): AsyncGenerator<BatchRowResult> {
+    return runBatch(this, rows, options);
   }
 
   /**

@@ -91,3 +91,40 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     .addOption(new Option('--max-events <n>', 'stop after N events'))
     .action(run(async () => (await load()).webhooksListen));
 }
+
+/** `svc batch`. */
+export function defineBatchCommand(program: Command, run: Runner): void {
+  program
+    .command('batch')
+    .description('validate every row of a CSV file (or - for stdin), resumably and exactly once')
+    .argument(
+      '<file>',
+      'CSV with a header row: countryCode (country), rawValue (vatId), other request fields, metadata.<key>',
+    )
+    .addOption(
+      new Option('--out <file>', 'results, one line per input row (NDJSON; CSV when the name ends in .csv)'),
+    )
+    .addOption(
+      new Option('--rejects <file>', 'rows refused locally or by the server, as CSV with the reason'),
+    )
+    .addOption(new Option('--chunk-size <n>', 'rows per batch request').default('100'))
+    .addOption(new Option('--concurrency <n>', 'requests in flight').default('4'))
+    .addOption(
+      new Option(
+        '--strategy <strategy>',
+        'batch (POST /validations/batch) or single (POST /validations, outcomes inline)',
+      ).default('batch'),
+    )
+    .addOption(new Option('--precheck <mode>', 'off | structural | strict').default('structural'))
+    .addOption(new Option('--no-precheck', 'same as --precheck off'))
+    .addOption(new Option('--resume', 'continue an interrupted run from its state file'))
+    .addOption(new Option('--state <file>', 'state file (default <out>.state.json)'))
+    .addOption(new Option('--run-id <id>', 'seed of the idempotency keys (default: hash of the input bytes)'))
+    .addOption(
+      new Option('--wait', 'wait for the outcome of every row (webhooks, confirmed by fetching each result)'),
+    )
+    .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
+    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
+    .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('300'))
+    .action(run(async () => (await import('../commands/batch.js')).batch));
+}

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../usage-error.js';
+
+/** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
+export interface InputFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/** Hashes a file (streamed); for `-`, stdin is first copied to a private temporary file. */
+export async function prepareInput(name: string, stdin: Readable): Promise<InputFile> {
+  let path = name;
+  if (name === '-') {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-batch-'));
+    path = join(dir, 'stdin.csv');
+    await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
+  }
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new UsageError(`${name} is not a file`);
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return { path, size, sha256: hash.digest('hex') };
+}

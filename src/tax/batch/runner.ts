@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { AbortError } from '../../core/errors/abort-error.js';
+import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
+import { SvcError } from '../../core/errors/svc-error.js';
+import { toIssues } from '../../core/schema.js';
+import type { TaxClient } from '../client.js';
+import { strictPrecheckIssue } from '../precheck-mode.js';
+import { ValidationRequest } from '../request-schemas.js';
+import { BatchStoppedError } from './batch-stopped-error.js';
+import { rowIdempotencyKey } from './keys.js';
+import { type BatchRowResult, isRowReject, type RunBatchOptions } from './types.js';
+
+interface Pending {
+  row: number;
+  request: ValidationRequest & { idempotencyKey: string };
+}
+
+type Slot = BatchRowResult | Pending;
+
+function errorCode(error: unknown): string {
+  if (error instanceof ApiError) return `HTTP_${error.status}`;
+  if (error instanceof SvcError) return error.code.toUpperCase();
+  return 'ERROR';
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Indexes named by a 422 problem body (`errors[].path` = `items.N...`), when it names any. */
+function failingIndexes(error: UnprocessableEntityError): Map<number, string> {
+  const out = new Map<number, string>();
+  const errors = (error.body as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors)) return out;
+  for (const e of errors) {
+    const match = /^items\.(\d+)(?:\.(.*))?$/.exec(String((e as { path?: unknown }).path ?? ''));
+    if (!match) continue;
+    const index = Number(match[1]);
+    const message = `${match[2] ? `${match[2]}: ` : ''}${String((e as { message?: unknown }).message ?? 'invalid')}`;
+    out.set(index, out.has(index) ? `${out.get(index)}; ${message}` : message);
+  }
+  return out;
+}
+
+/** Checks one input row locally; a result when it is rejected, the keyed request otherwise. */
+function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
+  if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
+  const parsed = ValidationRequest.safeParse(input);
+  if (!parsed.success) {
+    const message = toIssues(parsed.error)
+      .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
+      .join('; ');
+    return { row, status: 'rejected', code: 'SCHEMA', message };
+  }
+  if (options.precheck === 'strict') {
+    const issue = strictPrecheckIssue(parsed.data.countryCode, parsed.data.rawValue);
+    if (issue) {
+      const code = /\((\w+)\)$/.exec(issue.message)?.[1] ?? 'PRECHECK';
+      return { row, status: 'rejected', code, message: `rawValue: ${issue.message}` };
+    }
+  }
+  const idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
+  return { row, request: { ...parsed.data, idempotencyKey } };
+}
+
+/**
+ * Sends a chunk with `POST /validations/batch`. A 422 for the whole chunk (the server is stricter
+ * than the local check) is narrowed down: rows the problem names are rejected and the rest resent;
+ * when it names none, the chunk is bisected until the offending rows are isolated.
+ */
+async function sendChunk(
+  tax: TaxClient,
+  items: Pending[],
+  options: RunBatchOptions,
+): Promise<BatchRowResult[]> {
+  try {
+    const accepted = await tax._submitBatch(
+      items.map((i) => i.request),
+      options,
+    );
+    return items.map((item, index) => {
+      const entry = accepted.items.find((e) => e.index === index) ?? accepted.items[index];
+      const result: BatchRowResult = {
+        row: item.row,
+        status: 'submitted',
+        validationRequestId: entry?.validationRequestId,
+        idempotencyKey: item.request.idempotencyKey,
+      };
+      if (entry?.validationResultId)
+        Object.defineProperty(result, 'knownResultId', { value: entry.validationResultId });
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof UnprocessableEntityError)) throw error;
+    const named = failingIndexes(error);
+    if (items.length === 1) {
+      const item = items[0] as Pending;
+      const message = named.get(0) ?? error.detail ?? error.message;
+      return [{ row: item.row, status: 'rejected', code: 'SERVER_422', message: oneLine(message) }];
+    }
+    if (named.size > 0 && named.size < items.length) {
+      const rejected = new Map<number, BatchRowResult>();
+      items.forEach((item, index) => {
+        const message = named.get(index);
+        if (message !== undefined)
+          rejected.set(item.row, {
+            row: item.row,
+            status: 'rejected',
+            code: 'SERVER_422',
+            message: oneLine(message),
+          });
+      });
+      const rest = await sendChunk(
+        tax,
+        items.filter((_, index) => !named.has(index)),
+        options,
+      );
+      return [...rest, ...rejected.values()].sort((a, b) => a.row - b.row);
+    }
+    const middle = Math.ceil(items.length / 2);
+    const left = await sendChunk(tax, items.slice(0, middle), options);
+    const right = await sendChunk(tax, items.slice(middle), options);
+    return [...left, ...right];
+  }
+}
+
+async function sendSingle(
+  tax: TaxClient,
+  item: Pending,
+  options: RunBatchOptions,
+): Promise<BatchRowResult[]> {
+  try {
+    const outcome = await tax.validate(item.request, { ...options, precheck: 'off' });
+    if (outcome.kind === 'pending') {
+      return [
+        {
+          row: item.row,
+          status: 'submitted',
+          validationRequestId: outcome.pending.validationRequestId,
+          idempotencyKey: item.request.idempotencyKey,
+        },
+      ];
+    }
+    const r = outcome.result;
+    return [
+      {
+        row: item.row,
+        status: 'completed',
+        validationRequestId: r.validationRequestId,
+        validationResultId: r.validationResultId,
+        outcome: r.outcome,
+        provider: r.provider ?? null,
+        idempotencyKey: item.request.idempotencyKey,
+      },
+    ];
+  } catch (error) {
+    if (error instanceof UnprocessableEntityError) {
+      return [
+        {
+          row: item.row,
+          status: 'rejected',
+          code: 'SERVER_422',
+          message: oneLine(error.detail ?? error.message),
+        },
+      ];
+    }
+    throw error;
+  }
+}
+
+function isStopping(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 402 || error.status === 403);
+}
+
+/** Runs one segment (consecutive rows); failures become `failed` rows unless the run must stop. */
+async function runSegment(
+  tax: TaxClient,
+  slots: Slot[],
+  options: RunBatchOptions,
+  single: boolean,
+): Promise<BatchRowResult[]> {
+  const pending = slots.filter((s): s is Pending => 'request' in s);
+  let sent: BatchRowResult[] = [];
+  if (pending.length > 0) {
+    try {
+      sent = single
+        ? await sendSingle(tax, pending[0] as Pending, options)
+        : await sendChunk(tax, pending, options);
+    } catch (error) {
+      if (error instanceof AbortError || isStopping(error)) throw error;
+      const message = oneLine(error instanceof Error ? error.message : String(error));
+      sent = pending.map((p) => ({
+        row: p.row,
+        status: 'failed',
+        code: errorCode(error),
+        message,
+        idempotencyKey: p.request.idempotencyKey,
+      }));
+    }
+  }
+  const byRow = new Map(sent.map((r) => [r.row, r]));
+  return slots.map((s) => ('request' in s ? (byRow.get(s.row) as BatchRowResult) : s));
+}
+
+/**
+ * Streams rows through validation and yields one result per row, in input order, with bounded
+ * memory: at most `concurrency` segments are in flight and no further input is read until the
+ * oldest one is done.
+ */
+export async function* runBatch(
+  tax: TaxClient,
+  rows: AsyncIterable<unknown> | Iterable<unknown>,
+  options: RunBatchOptions = {},
+): AsyncGenerator<BatchRowResult> {
+  const single = options.strategy === 'single';
+  const chunkSize = single ? 1 : Math.min(Math.max(options.chunkSize ?? 100, 1), 1000);
+  const concurrency = Math.max(options.concurrency ?? 4, 1);
+  const runId = options.runId ?? randomUUID();
+  const skip = options.skipRows ?? 0;
+  const window: Array<{ firstRow: number; done: Promise<BatchRowResult[]> }> = [];
+  let segment: Slot[] = [];
+  let segmentSends = 0;
+  let row = 0;
+
+  const flushSegment = () => {
+    if (segment.length === 0) return;
+    const slots = segment;
+    const done = runSegment(tax, slots, options, single);
+    // Settled later by the consumer; avoid an unhandled rejection while it waits its turn.
+    done.catch(() => {});
+    window.push({ firstRow: slots[0]?.row ?? row, done });
+    segment = [];
+    segmentSends = 0;
+  };
+
+  async function* drainOne(): AsyncGenerator<BatchRowResult> {
+    const head = window.shift();
+    if (!head) return;
+    try {
+      yield* await head.done;
+    } catch (error) {
+      if (error instanceof AbortError) throw error;
+      const message = error instanceof Error ? oneLine(error.message) : String(error);
+      throw new BatchStoppedError(`Batch stopped at row ${head.firstRow}: ${message}`, head.firstRow, error);
+    }
+  }
+
+  for await (const input of rows as AsyncIterable<unknown>) {
+    row += 1;
+    if (row <= skip) continue;
+    if (options.signal?.aborted) break;
+    const slot = checkRow(row, input, options, runId);
+    segment.push(slot);
+    if ('request' in slot) segmentSends += 1;
+    if (segmentSends >= chunkSize || segment.length >= chunkSize * 4) flushSegment();
+    while (window.length >= concurrency) yield* drainOne();
+  }
+  // On interruption nothing new is sent; what is already in flight is still reported.
+  if (!options.signal?.aborted) flushSegment();
+  while (window.length > 0) yield* drainOne();
+  if (options.signal?.aborted) throw new AbortError('Batch run interrupted');
+}

@@ -1,0 +1,56 @@
+import type { RequestOptions } from '../../core/http.js';
+import type { PrecheckMode } from '../precheck-mode.js';
+
+/** Status of one input row in a batch run. */
+export type BatchRowStatus = 'submitted' | 'completed' | 'rejected' | 'failed';
+
+/** What happened to one input row. Rows come back in input order. */
+export interface BatchRowResult {
+  /** 1-based position of the row in the input. */
+  row: number;
+  status: BatchRowStatus;
+  validationRequestId?: string;
+  validationResultId?: string;
+  outcome?: string;
+  provider?: string | null;
+  /** For rejected and failed rows: a short code (`SCHEMA`, `FORMAT`, `CHECKSUM`, `SERVER_422`, `CSV`, `HTTP_503`, ...). */
+  code?: string;
+  /** For rejected and failed rows: why, on one line. */
+  message?: string;
+  /** The idempotency key the row was sent with. */
+  idempotencyKey?: string;
+}
+
+/** Options of `client.tax.runBatch`. */
+export interface RunBatchOptions extends RequestOptions {
+  /** `batch` (default): chunks to `POST /validations/batch`; `single`: one `POST /validations` per row, outcomes inline. */
+  strategy?: 'batch' | 'single';
+  /** Rows per batch request. Default 100 (at most 1000). */
+  chunkSize?: number;
+  /** Requests in flight. Default 4. */
+  concurrency?: number;
+  /** Local pre-check before sending. Default `structural`. */
+  precheck?: PrecheckMode;
+  /**
+   * Seed of the deterministic idempotency keys: a row's key is derived from it, the row number and
+   * the row's content, so running the same input again never validates a row twice. Default: a
+   * random id (keys then differ between runs).
+   */
+  runId?: string;
+  /** Rows to pass over at the start (already done in an earlier run); they are read but not sent or yielded. Default 0. */
+  skipRows?: number;
+}
+
+/** A row that could not even be turned into a request (e.g. a broken CSV record). */
+export interface RowReject {
+  readonly rowReject: { code: string; message: string };
+}
+
+/** Marks an input row as rejected before the runner sees it. */
+export function rowReject(code: string, message: string): RowReject {
+  return { rowReject: { code, message } };
+}
+
+export function isRowReject(value: unknown): value is RowReject {
+  return typeof value === 'object' && value !== null && 'rowReject' in value;
+}

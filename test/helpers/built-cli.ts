@@ -1,0 +1,43 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+export const BIN = join(root, 'bin', 'svc.js');
+
+/** Builds dist/ once when it is missing (npm test builds first; a lone vitest run may not). */
+export function ensureBuilt(): void {
+  const cli = join(root, 'dist', 'cli', 'cli.js');
+  if (existsSync(cli) && statSync(cli).size > 0) return;
+  execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
+}
+
+/** Starts `node bin/svc.js ...` with collected output. */
+export function spawnSvc(
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: () => { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcess & { output: () => { stdout: string; stderr: string } };
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  child.output = () => ({ stdout, stderr });
+  return child;
+}
+
+/** Resolves with the exit code (or signal name) of a child. */
+export function exited(child: ChildProcess): Promise<number | string> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+}

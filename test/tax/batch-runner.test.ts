@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { SvcClient } from '../../src/client.js';
+import type { Transport, TransportRequest } from '../../src/core/transport/types.js';
+import { BatchStoppedError } from '../../src/tax/batch/batch-stopped-error.js';
+import { rowIdempotencyKey } from '../../src/tax/batch/keys.js';
+import { rowReject } from '../../src/tax/batch/types.js';
+import { validDe } from '../helpers/batch-data.js';
+
+/** A transport that answers batch requests itself: 422 (without naming items) when a chunk holds a "bad" value. */
+function fakeBatchTransport(
+  options: { bad?: Set<string>; status?: number; delayFor?: (chunk: number) => Promise<void> } = {},
+) {
+  const chunks: string[][] = [];
+  const transport: Transport = {
+    async request(req: TransportRequest) {
+      const body = JSON.parse(req.body ?? '{}') as { items: Array<{ rawValue: string }> };
+      const values = body.items.map((i) => i.rawValue);
+      const index = chunks.push(values) - 1;
+      await options.delayFor?.(index);
+      if (options.status) return { status: options.status, headers: {}, body: '{"detail":"stop"}' };
+      if (values.some((v) => options.bad?.has(v)))
+        return { status: 422, headers: {}, body: '{"detail":"invalid batch"}' };
+      const items = values.map((_, i) => ({
+        index: i,
+        validationRequestId: `req-${values[i]}`,
+        status: 'PENDING',
+      }));
+      return { status: 202, headers: {}, body: JSON.stringify({ items }) };
+    },
+  };
+  return { transport, chunks };
+}
+
+const row = (i: number) => ({ countryCode: 'DE', rawValue: String(100000000 + i) });
+
+describe('results come back one per row, in input order', () => {
+  it('keeps input order with several chunks in flight that finish out of order', async () => {
+    // Even chunks answer only after the next odd one, so completions arrive out of order.
+    const gates: Array<() => void> = [];
+    const { transport } = fakeBatchTransport({
+      delayFor: (chunk) =>
+        chunk % 2 === 0
+          ? new Promise<void>((resolve) => {
+              gates[chunk] = resolve;
+            })
+          : Promise.resolve().then(() => gates[chunk - 1]?.()),
+    });
+    const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
+    const rows = Array.from({ length: 95 }, (_, i) => row(i));
+    const results = [];
+    for await (const r of client.tax.runBatch(rows, { chunkSize: 10, concurrency: 4, runId: 'r' }))
+      results.push(r);
+    expect(results.map((r) => r.row)).toEqual(Array.from({ length: 95 }, (_, i) => i + 1));
+    expect(results.every((r) => r.status === 'submitted')).toBe(true);
+  });
+
+  it('reads no further than the window allows (bounded memory)', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { transport } = fakeBatchTransport({ delayFor: () => gate });
+    const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
+    let read = 0;
+    function* rows() {
+      for (let i = 0; i < 10_000; i++) {
+        read += 1;
+        yield row(i);
+      }
+    }
+    const iterator = client.tax.runBatch(rows(), { chunkSize: 10, concurrency: 3, runId: 'r' });
+    const first = iterator.next();
+    // Let the runner read as far as it will while every request is held.
+    for (let i = 0; i < 100; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(read).toBeLessThanOrEqual(31);
+    release();
+    await first;
+    await iterator.return(undefined);
+  });
+});
+
+describe('a 422 for the whole chunk is bisected until the offending rows are isolated', () => {
+  it('rejects only the bad rows and sends the rest', async () => {
+    const bad = new Set([String(100000000 + 3), String(100000000 + 17)]);
+    const { transport, chunks } = fakeBatchTransport({ bad });
+    const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
+    const results = [];
+    for await (const r of client.tax.runBatch(
+      Array.from({ length: 20 }, (_, i) => row(i)),
+      { chunkSize: 20, runId: 'r' },
+    )) {
+      results.push(r);
+    }
+    expect(results.filter((r) => r.status === 'rejected').map((r) => r.row)).toEqual([4, 18]);
+    expect(results.filter((r) => r.status === 'submitted')).toHaveLength(18);
+    expect(results[3]).toMatchObject({ code: 'SERVER_422', message: 'invalid batch' });
+    // Every good row was accepted exactly once.
+    const accepted = new Map<string, number>();
+    for (const chunk of chunks) {
+      if (chunk.some((v) => bad.has(v))) continue;
+      for (const v of chunk) accepted.set(v, (accepted.get(v) ?? 0) + 1);
+    }
+    expect([...accepted.values()].every((n) => n === 1)).toBe(true);
+    expect(accepted.size).toBe(18);
+  });
+});
+
+describe('rows failing local checks are rejected and never sent', () => {
+  it('schema failures, strict pre-check failures and pre-rejected rows', async () => {
+    const { transport, chunks } = fakeBatchTransport();
+    const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
+    const input = [
+      { countryCode: 'DE', rawValue: validDe(1) },
+      { countryCode: 'DE', rawValue: 'x'.repeat(30) },
+      { countryCode: 'DE', rawValue: '136695977' },
+      rowReject('CSV', 'broken'),
+    ];
+    const results = [];
+    for await (const r of client.tax.runBatch(input, { precheck: 'strict', runId: 'r' })) results.push(r);
+    expect(results.map((r) => [r.status, r.code])).toEqual([
+      ['submitted', undefined],
+      ['rejected', 'SCHEMA'],
+      ['rejected', 'CHECKSUM'],
+      ['rejected', 'CSV'],
+    ]);
+    expect(chunks.flat()).toEqual([validDe(1)]);
+  });
+});
+
+describe('idempotency keys are deterministic per run id, row number and content', () => {
+  it('same inputs give the same key; any change gives another', () => {
+    const a = rowIdempotencyKey('run', 1, row(1));
+    expect(rowIdempotencyKey('run', 1, { rawValue: row(1).rawValue, countryCode: 'DE' })).toBe(a);
+    expect(rowIdempotencyKey('run', 2, row(1))).not.toBe(a);
+    expect(rowIdempotencyKey('other', 1, row(1))).not.toBe(a);
+    expect(rowIdempotencyKey('run', 1, row(2))).not.toBe(a);
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('402 and key problems stop the run', () => {
+  it('throws BatchStoppedError naming the first unreported row', async () => {
+    const { transport } = fakeBatchTransport({ status: 402 });
+    const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
+    const results = [];
+    const error = await (async () => {
+      for await (const r of client.tax.runBatch([row(1), row(2)], { runId: 'r' })) results.push(r);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatchStoppedError);
+    expect((error as BatchStoppedError).nextRow).toBe(1);
+    expect(results).toHaveLength(0);
+  });
+});
