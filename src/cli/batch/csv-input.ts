@@ -136,7 +136,16 @@ export interface CsvInput {
  */
 export async function openCsv(path: string): Promise<CsvInput> {
   const delimiter = detectDelimiter(await firstLineOf(path));
-  const { parse } = await import('csv-parse');
+  const { parse, CsvError } = await import('csv-parse');
+  const csvError = (error: unknown): never => {
+    if (error instanceof CsvError) {
+      const line = (error as unknown as { lines?: number }).lines;
+      throw new UsageError(
+        `CSV input is malformed${line ? ` near line ${line}` : ''}: ${error.message.replace(/\s+/g, ' ').slice(0, 300)}`,
+      );
+    }
+    throw error;
+  };
   const parser = parse({
     delimiter,
     bom: true,
@@ -164,14 +173,4 @@ export async function openCsv(path: string): Promise<CsvInput> {
       }),
     },
   };
-}
-
-function csvError(error: unknown): never {
-  const e = error as { code?: string; message?: string; lines?: number };
-  if (e.code?.startsWith('CSV_')) {
-    throw new UsageError(
-      `CSV input is malformed${e.lines ? ` near line ${e.lines}` : ''}: ${e.message ?? e.code}`,
-    );
-  }
-  throw error;
 }

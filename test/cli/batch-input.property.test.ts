@@ -1,0 +1,143 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  detectDelimiter,
+  mapColumns,
+  metadataKey,
+  openCsv,
+  recordToRequest,
+} from '../../src/cli/batch/csv-input.js';
+import { UsageError } from '../../src/cli/usage-error.js';
+import { isRowReject } from '../../src/tax/batch/types.js';
+import { runSvc } from '../helpers/cli.js';
+import { useReferenceServer } from '../helpers/server.js';
+
+const server = useReferenceServer();
+const dir = mkdtempSync(join(tmpdir(), 'svc-csv-prop-'));
+let n = 0;
+function tempFile(content: string | Uint8Array): string {
+  n += 1;
+  const path = join(dir, `in-${n}.csv`);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Reads a CSV fully as the batch command does: each record becomes a request or a reject. */
+async function ingest(path: string): Promise<{ rows: number } | { usage: string }> {
+  try {
+    const { columns, records } = await openCsv(path);
+    let rows = 0;
+    for await (const record of records) {
+      const request = recordToRequest(record, columns);
+      expect(isRowReject(request) || typeof request === 'object').toBe(true);
+      rows += 1;
+    }
+    return { rows };
+  } catch (error) {
+    if (error instanceof UsageError) return { usage: error.message };
+    throw error;
+  }
+}
+
+describe('CSV ingestion never fails in an unclear way', () => {
+  it('random bytes after a valid header: per-row results or one usage error', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 2000 }), async (bytes) => {
+        const header = Buffer.from('countryCode,rawValue\n');
+        const result = await ingest(tempFile(Buffer.concat([header, Buffer.from(bytes)])));
+        if ('usage' in result) expect(result.usage.split('\n')).toHaveLength(1);
+      }),
+      { numRuns: 150, seed: 4242 },
+    );
+  });
+
+  it('random text with quotes and delimiters: per-row results or one usage error', async () => {
+    const cell = fc.stringMatching(/^[A-Za-z0-9 ";,\t\r\n]{0,12}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(cell, { maxLength: 5 }), { maxLength: 30 }),
+        fc.constantFrom(',', ';', '\t'),
+        async (rows, d) => {
+          const text = `countryCode${d}rawValue\n${rows.map((r) => r.join(d)).join('\n')}`;
+          const result = await ingest(tempFile(text));
+          if ('usage' in result) expect(result.usage).toMatch(/CSV input is malformed|header/);
+        },
+      ),
+      { numRuns: 150, seed: 777 },
+    );
+  });
+
+  it('an unbalanced quote is one clear error naming the line', async () => {
+    const result = await ingest(tempFile('countryCode,rawValue\nDE,"136695976\nDE,1\n'));
+    expect(result).toEqual({ usage: expect.stringMatching(/CSV input is malformed/) });
+  });
+
+  it('a 10 MB field is one clear error with bounded memory', async () => {
+    const before = process.memoryUsage().rss;
+    const result = await ingest(tempFile(`countryCode,rawValue\nDE,"${'9'.repeat(10 * 1024 * 1024)}"\n`));
+    expect(result).toEqual({ usage: expect.stringMatching(/malformed/) });
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('invalid UTF-8 is read (replacement characters) and judged per row', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('countryCode,rawValue\nDE,'),
+      Buffer.from([0xff, 0xfe, 0x41]),
+      Buffer.from('\nDE,136695976\n'),
+    ]);
+    expect(await ingest(tempFile(bytes))).toEqual({ rows: 2 });
+  });
+});
+
+describe('CSV header rules', () => {
+  it('detects the delimiter from the first line, ignoring quoted ones', () => {
+    expect(detectDelimiter('a;b;c')).toBe(';');
+    expect(detectDelimiter('a\tb')).toBe('\t');
+    expect(detectDelimiter('"x;y;z",b')).toBe(',');
+    expect(detectDelimiter('single')).toBe(',');
+  });
+
+  it('maps names case-insensitively with aliases; metadata keys become a-z0-9_', () => {
+    const map = mapColumns(['Country', 'VAT_ID', 'metadata.customerId', 'Postal Code', 'notes']);
+    expect(map.targets).toEqual([
+      'countryCode',
+      'rawValue',
+      'metadata.customer_id',
+      'address.postalCode',
+      undefined,
+    ]);
+    expect(map.ignored).toEqual(['notes']);
+    expect(metadataKey('Customer Id')).toBe('customer_id');
+    expect(() => mapColumns(['country', 'country'])).toThrow(/two columns/);
+  });
+
+  it('empty cells are absent fields', () => {
+    const map = mapColumns(['countryCode', 'rawValue', 'companyName', 'city']);
+    expect(recordToRequest(['de', '136695976', '', ''], map)).toEqual({
+      countryCode: 'DE',
+      rawValue: '136695976',
+    });
+  });
+});
+
+describe('the batch command turns malformed CSV into one line and exit 2', () => {
+  it('unbalanced quotes', async () => {
+    const run = await runSvc(['batch', tempFile('countryCode,rawValue\nDE,"1\n')], {
+      env: { SVC_BASE_URL: server().url, SVC_API_KEY: 'ak_demo_project' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\bat \w+ \(/);
+  });
+
+  it('a missing file', async () => {
+    const run = await runSvc(['batch', join(dir, 'does-not-exist.csv')], {
+      env: { SVC_BASE_URL: server().url, SVC_API_KEY: 'ak_demo_project' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cannot read .*ENOENT/);
+  });
+});
