@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { statusText } from '../core/errors/api-error.js';
+import type { ProblemDetails } from '../core/problem-schema.js';
 
 /** One failing field of a 422, RFC 9457 extension member `errors`. */
 export interface ProblemIssue {
@@ -25,7 +26,7 @@ export class HttpProblem extends Error {
 
 /** Writes an RFC 9457 problem document. */
 export function sendProblem(res: ServerResponse, problem: HttpProblem): void {
-  const body: Record<string, unknown> = {
+  const body: ProblemDetails = {
     type: `https://svc.invalid/problems/${problem.status}`,
     title: statusText(problem.status),
     status: problem.status,

@@ -11,3 +11,11 @@ export function defineServeCommand(program: Command, run: Runner): void {
     .addOption(new Option('--seed-audit-events <n>', 'generate N audit events for the demo project'))
     .action(run(async () => (await import('../commands/serve.js')).serve));
 }
+
+/** `svc openapi`. */
+export function defineOpenApiCommand(program: Command, run: Runner): void {
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the four APIs (JSON)')
+    .action(run(async () => (await import('../commands/openapi.js')).openapi));
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { AuditEvent, AuditEventPage } from '../audit/schemas.js';
+import { LegacyAssessment, VerificationResult, VerificationTokenPayload } from '../botcheck/schemas.js';
+import { ProblemDetails } from '../core/problem-schema.js';
+import { BatchRequest, ScheduleRequest, ValidationRequest } from '../tax/request-schemas.js';
+import {
+  BatchAccepted,
+  PendingValidation,
+  ScheduleCreated,
+  ValidationResult,
+} from '../tax/response-schemas.js';
+import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhook-schemas.js';
+
+/** Every wire object, named as it appears under `components.schemas`. */
+const NAMED: ReadonlyArray<[string, z.ZodType, string]> = [
+  [
+    'ValidationRequest',
+    ValidationRequest,
+    'Input of POST /validations and of each batch item. rawValue: at most 20 characters once spaces, dots, dashes and underscores are removed.',
+  ],
+  ['BatchRequest', BatchRequest, 'Input of POST /validations/batch.'],
+  ['ScheduleRequest', ScheduleRequest, 'Input of POST /schedules.'],
+  [
+    'ValidationResult',
+    ValidationResult,
+    'A completed validation (201, 200 replay, GET /validation-results/{validationResultId}).',
+  ],
+  ['PendingValidation', PendingValidation, 'An accepted, asynchronous validation (202).'],
+  ['BatchAccepted', BatchAccepted, 'One entry per batch item, in input order (202).'],
+  ['ScheduleCreated', ScheduleCreated, 'A created schedule (201).'],
+  [
+    'ValidationCompletedEvent',
+    ValidationCompletedEvent,
+    'Webhook payload of taxvalidation.validation.completed and .invalid.',
+  ],
+  [
+    'ManualReviewRequiredEvent',
+    ManualReviewRequiredEvent,
+    'Webhook payload of taxvalidation.validation.manual-review-required.',
+  ],
+  ['AuditEvent', AuditEvent, 'One audit event.'],
+  ['AuditEventPage', AuditEventPage, 'A page of the audit log, newest first.'],
+  ['VerificationResult', VerificationResult, 'Result of a verification, current bot-check API.'],
+  [
+    'LegacyAssessment',
+    LegacyAssessment,
+    'Result of a verification, legacy bot-check API; timestamps are UTC without a zone suffix.',
+  ],
+  ['VerificationToken', VerificationTokenPayload, 'The JSON inside a Base64 verification token.'],
+  ['Problem', ProblemDetails, 'RFC 9457 problem document.'],
+];
+
+/** `components.schemas` generated from the zod schemas (one schema per wire object). */
+export function componentSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string; description: string }>();
+  for (const [id, schema, description] of NAMED) registry.add(schema, { id, description });
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  const out: Record<string, unknown> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    out[id] = rest;
+  }
+  return out;
+}
+
+/** A `$ref` to a component schema. */
+export function ref(id: string): { $ref: string } {
+  return { $ref: `#/components/schemas/${id}` };
+}

@@ -1,0 +1,78 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { runSvc } from '../helpers/cli.js';
+
+const ENDPOINTS: Array<[string, string]> = [
+  ['post', '/taxvalidation/v1/validations'],
+  ['post', '/taxvalidation/v1/validations/batch'],
+  ['post', '/taxvalidation/v1/schedules'],
+  ['delete', '/taxvalidation/v1/schedules/{scheduleId}'],
+  ['get', '/taxvalidation/v1/validation-results/{validationResultId}'],
+  ['get', '/platform/v1/events'],
+  ['get', '/captcha/v2/verifications/{verificationId}/results'],
+  ['get', '/verifications/{verificationId}/assessments'],
+];
+
+describe('the OpenAPI 3.1 document of the four APIs', () => {
+  it('validates with an OpenAPI validator', async () => {
+    const result = await validate(structuredClone(buildOpenApiDocument()) as never);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.valid).toBe(true);
+    // The validator does reject a broken document, so the check above means something.
+    const broken = structuredClone(buildOpenApiDocument()) as { paths: Record<string, unknown> };
+    broken.paths['/broken'] = { get: { responses: { 200: { $ref: '#/components/schemas/Missing' } } } };
+    const bad = await validate(broken as never).catch((e: unknown) => ({ valid: false, errors: [e] }));
+    expect(bad.valid).toBe(false);
+  });
+
+  it('lists every endpoint of the reference with its path parameters named as the reference names them', () => {
+    const doc = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+    };
+    for (const [method, path] of ENDPOINTS) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+        expect(op?.parameters?.some((p) => p.in === 'path' && `{${p.name}}` === name)).toBe(true);
+      }
+    }
+    expect(Object.keys(doc.paths)).toHaveLength(ENDPOINTS.length);
+  });
+
+  it('carries the limits and enums of the schemas, and the three security schemes', () => {
+    type Schema = {
+      properties: Record<string, { maxLength?: number; enum?: string[] }>;
+      additionalProperties?: unknown;
+    };
+    const doc = buildOpenApiDocument() as {
+      components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
+      webhooks: Record<string, unknown>;
+    };
+    const request = doc.components.schemas.ValidationRequest as Schema;
+    expect(request.properties.companyName?.maxLength).toBe(256);
+    expect(request.properties.preferredProvider?.enum).toEqual([
+      'VIES',
+      'BZST',
+      'HMRC',
+      'SWISS_UID',
+      'BRREG',
+      'ABR',
+      'NZBN',
+    ]);
+    expect(request.additionalProperties).toBe(false);
+    expect(doc.components.securitySchemes.svcAuthorization).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'svc-authorization',
+    });
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(doc.webhooks)).toHaveLength(3);
+  });
+
+  it('svc openapi prints the same document', async () => {
+    const run = await runSvc(['openapi']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+});
