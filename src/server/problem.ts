@@ -32,7 +32,7 @@ export function sendProblem(res: ServerResponse, problem: HttpProblem): void {
     status: problem.status,
     detail: problem.detail,
   };
-  if (problem.errors) body.errors = problem.errors;
+  if (problem.errors) body.errors = problem.errors.map((e) => ({ path: e.path, message: e.message }));
   const text = JSON.stringify(body);
   res.writeHead(problem.status, {
     ...problem.headers,

@@ -3,7 +3,7 @@ import { SvcClient } from '../../src/client.js';
 import type { Transport, TransportRequest } from '../../src/core/transport/types.js';
 import { BatchStoppedError } from '../../src/tax/batch/batch-stopped-error.js';
 import { rowIdempotencyKey } from '../../src/tax/batch/keys.js';
-import { rowReject } from '../../src/tax/batch/types.js';
+import { type BatchRowResult, rowReject } from '../../src/tax/batch/types.js';
 import { validDe } from '../helpers/batch-data.js';
 
 /** A transport that answers batch requests itself: 422 (without naming items) when a chunk holds a "bad" value. */
@@ -47,7 +47,7 @@ describe('results come back one per row, in input order', () => {
     });
     const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
     const rows = Array.from({ length: 95 }, (_, i) => row(i));
-    const results = [];
+    const results: BatchRowResult[] = [];
     for await (const r of client.tax.runBatch(rows, { chunkSize: 10, concurrency: 4, runId: 'r' }))
       results.push(r);
     expect(results.map((r) => r.row)).toEqual(Array.from({ length: 95 }, (_, i) => i + 1));
@@ -84,7 +84,7 @@ describe('a 422 for the whole chunk is bisected until the offending rows are iso
     const bad = new Set([String(100000000 + 3), String(100000000 + 17)]);
     const { transport, chunks } = fakeBatchTransport({ bad });
     const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
-    const results = [];
+    const results: BatchRowResult[] = [];
     for await (const r of client.tax.runBatch(
       Array.from({ length: 20 }, (_, i) => row(i)),
       { chunkSize: 20, runId: 'r' },
@@ -115,7 +115,7 @@ describe('rows failing local checks are rejected and never sent', () => {
       { countryCode: 'DE', rawValue: '136695977' },
       rowReject('CSV', 'broken'),
     ];
-    const results = [];
+    const results: BatchRowResult[] = [];
     for await (const r of client.tax.runBatch(input, { precheck: 'strict', runId: 'r' })) results.push(r);
     expect(results.map((r) => [r.status, r.code])).toEqual([
       ['submitted', undefined],
@@ -142,7 +142,7 @@ describe('402 and key problems stop the run', () => {
   it('throws BatchStoppedError naming the first unreported row', async () => {
     const { transport } = fakeBatchTransport({ status: 402 });
     const client = new SvcClient({ baseUrl: 'http://fake.invalid', apiKey: 'ak_test', transport });
-    const results = [];
+    const results: BatchRowResult[] = [];
     const error = await (async () => {
       for await (const r of client.tax.runBatch([row(1), row(2)], { runId: 'r' })) results.push(r);
     })().catch((e: unknown) => e);

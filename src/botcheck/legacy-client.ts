@@ -1,0 +1,104 @@
+import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import type { HttpClient } from '../core/http.js';
+import { path } from '../core/path.js';
+import { parseResponse } from '../core/schema.js';
+import { fetchResult, type GetResultOptions } from './fetch-result.js';
+import { parseLegacyTimestamp } from './legacy-time.js';
+import { LegacyAssessment, normalizeLegacyReason } from './schemas.js';
+import { resolveVerificationId } from './token.js';
+import { runVerify, VerifyCache, type VerifyOptions, type VerifyOutcome } from './verify.js';
+
+/** Options of `getAssessment`. */
+export interface GetAssessmentOptions extends GetResultOptions {
+  /**
+   * @deprecated For the oldest widget versions only: sends this access token as the `accessToken`
+   * query parameter instead of the `svc-authorization` header. The server answers 400 when its
+   * format is wrong.
+   */
+  accessToken?: string;
+}
+
+/** A legacy assessment with its zone-less timestamps also parsed as UTC. */
+export type LegacyAssessmentResult = LegacyAssessment & {
+  /** `creationTimestamp`, `releaseTimestamp`, `retrievalTimestamp` read as UTC; undefined when absent. */
+  parsedTimestamps: {
+    creationTimestamp: Date | undefined;
+    releaseTimestamp: Date | undefined;
+    retrievalTimestamp: Date | undefined;
+  };
+};
+
+/**
+ * The legacy bot-check result API (`/verifications/{id}/assessments`) of v1/v2 widget clients,
+ * authenticated with the captcha's API key (or deprecated secret key) in `svc-authorization`.
+ */
+export class LegacyBotCheckClient {
+  private readonly cache: VerifyCache<LegacyAssessmentResult>;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly key: () => string | undefined,
+  ) {
+    this.cache = new VerifyCache(() => http.settings.now());
+  }
+
+  /**
+   * Fetches the assessment of a verification by id or token. The token's `apiEndpoint` is
+   * ignored. The reason `ONLY_PROOF_OF_WORKS` is returned as `ONLY_PROOF_OF_WORK`.
+   *
+   * @throws {TokenDecodeError} the input is neither an id nor a token; nothing was sent.
+   * @throws {FetchLimitReachedError} 410: already retrieved or expired; the captcha must be solved again.
+   * @throws {VerificationNotFoundError} 404, {@link VerificationNotFinishedError} 423,
+   *   `BadRequestError` 400, `PermissionDeniedError` 403, `UnprocessableEntityError` 422 (mode
+   *   mismatch), `InternalServerError` 500.
+   */
+  async getAssessment(
+    verificationIdOrToken: string,
+    options: GetAssessmentOptions = {},
+  ): Promise<LegacyAssessmentResult> {
+    const verificationId = resolveVerificationId(verificationIdOrToken);
+    const { accessToken } = options;
+    if (accessToken !== undefined && accessToken.trim() === '') {
+      throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
+    }
+    return fetchResult(
+      this.http,
+      'legacy',
+      {
+        path: path`/verifications/${verificationId}/assessments`,
+        ...(accessToken === undefined
+          ? { auth: { scheme: 'svc-authorization', key: this.key() } }
+          : { query: { accessToken } }),
+      },
+      options,
+      (data) => {
+        const raw = parseResponse(LegacyAssessment, data, 'legacy assessment');
+        return {
+          ...raw,
+          ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
+          parsedTimestamps: {
+            creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
+            releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
+            retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
+          },
+        };
+      },
+    );
+  }
+
+  /**
+   * For backends on the legacy API: decode, fetch, evaluate; never throws for service errors.
+   * Same rules as `client.botCheck.verify` (fail closed, single flight, 60 s reuse).
+   */
+  verify(
+    tokenOrId: string | null | undefined,
+    options: VerifyOptions & Pick<GetAssessmentOptions, 'accessToken'> = {},
+  ): Promise<VerifyOutcome<LegacyAssessmentResult>> {
+    return runVerify(this.cache, (id, o) => this.getAssessment(id, o), tokenOrId, options);
+  }
+
+  /** Forgets the answers `verify` keeps for repeated calls. */
+  clearVerifyCache(): void {
+    this.cache.clear();
+  }
+}

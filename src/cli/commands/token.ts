@@ -1,0 +1,26 @@
+import { decodeVerificationToken } from '../../botcheck/token.js';
+import type { CommandContext } from '../context.js';
+import { readAll } from '../io.js';
+import { fieldsView } from '../output.js';
+
+/** `svc token decode <token | ->`: offline; the encrypted access token is never printed. */
+export async function tokenDecode(ctx: CommandContext, input: unknown): Promise<number> {
+  const text = String(input);
+  const token = decodeVerificationToken(text === '-' ? (await readAll(ctx.io.stdin)).trim() : text);
+  if (token.apiEndpoint !== undefined) {
+    ctx.info('apiEndpoint is deprecated and never used: requests go to the configured base URL');
+  }
+  const shown = {
+    verificationId: token.verificationId,
+    apiEndpoint: token.apiEndpoint,
+    encryptedAccessToken: token.encryptedAccessToken === undefined ? undefined : '[redacted]',
+  };
+  await ctx.print(shown, () =>
+    fieldsView([
+      ['verificationId', shown.verificationId],
+      ['apiEndpoint (deprecated, ignored)', shown.apiEndpoint],
+      ['encryptedAccessToken (deprecated)', shown.encryptedAccessToken],
+    ]),
+  );
+  return 0;
+}

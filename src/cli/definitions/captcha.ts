@@ -1,0 +1,44 @@
+import { type Command, Option } from 'commander';
+import type { Runner } from '../program.js';
+
+const POLICY_HELP =
+  'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +
+  '(extra check from LOW, reject from HIGH; default 0.4,0.8) | pow-only';
+
+/** `svc captcha result|legacy`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
+export function defineCaptchaCommands(program: Command, run: Runner): void {
+  const load = async () => import('../commands/captcha.js');
+  const captcha = program
+    .command('captcha')
+    .description('fetch and evaluate bot-check results (exit 0 accept, 3 reject, 4 extra check, 1 error)');
+  const common = (cmd: Command) =>
+    cmd
+      .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
+      .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
+      .addOption(
+        new Option(
+          '--on-failover <decision>',
+          'decision for a failover result: accept | challenge | reject',
+        ).default('challenge'),
+      )
+      .addOption(
+        new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),
+      );
+
+  common(
+    captcha.command('result').description('current API: fetch a result (consumes it) and decide'),
+  ).action(run(async () => (await load()).captchaResult));
+  common(captcha.command('legacy').description('legacy API: fetch an assessment (consumes it) and decide'))
+    .addOption(
+      new Option('--access-token <token>', 'deprecated: send this access token instead of the API key'),
+    )
+    .action(run(async () => (await load()).captchaLegacy));
+
+  program
+    .command('token')
+    .description('verification tokens')
+    .command('decode')
+    .description('decode a verification token offline (no network)')
+    .argument('<token>', "the token, or '-' to read it from stdin")
+    .action(run(async () => (await import('../commands/token.js')).tokenDecode));
+}

@@ -1,0 +1,62 @@
+import { adminBody } from '../admin-core.js';
+import { sendJson } from '../http-io.js';
+import type { ServerModule } from '../module.js';
+import { HttpProblem } from '../problem.js';
+import { captchaRoutes } from '../routes/captcha.js';
+import { legacyRoutes } from '../routes/legacy.js';
+import type { ServerState } from '../state.js';
+import {
+  type CreatedVerification,
+  CreateVerificationBody,
+  type CreateVerificationInput,
+  VerificationStore,
+} from './store.js';
+
+/** In-process admin operations of the bot-check APIs (same as the `/__admin/verifications` routes). */
+export interface BotCheckAdmin {
+  /** Creates a verification of the demo captcha (finished by default); returns its id, token and access token. */
+  createVerification(input?: CreateVerificationInput): CreatedVerification;
+  /** Finishes a verification created with `finished: false`; its validity starts now. */
+  finishVerification(verificationId: string): void;
+}
+
+/** Both bot-check APIs, their verification store and admin routes. */
+export function botCheckModule(state: ServerState): ServerModule & { admin: BotCheckAdmin } {
+  const store = new VerificationStore(state);
+  const admin: BotCheckAdmin = {
+    createVerification: (input = {}) => {
+      const parsed = CreateVerificationBody.safeParse(input);
+      if (!parsed.success) throw new Error(`invalid verification: ${parsed.error.message}`);
+      return store.create(parsed.data);
+    },
+    finishVerification: (verificationId) => {
+      if (!store.finish(verificationId)) throw new Error(`unknown verification ${verificationId}`);
+    },
+  };
+  return {
+    admin,
+    routes: [
+      ...captchaRoutes(state, store),
+      ...legacyRoutes(state, store),
+      {
+        method: 'POST',
+        pattern: '/__admin/verifications',
+        handle: async ({ req, res }) => {
+          sendJson(res, 201, store.create(await adminBody(req, CreateVerificationBody)));
+        },
+      },
+      {
+        method: 'POST',
+        pattern: '/__admin/verifications/:verificationId/finish',
+        handle: ({ res, params }) => {
+          const item = store.finish(params.verificationId ?? '');
+          if (!item) throw new HttpProblem(404, 'Unknown verificationId');
+          sendJson(res, 200, {
+            verificationId: item.verificationId,
+            finishedAt: new Date(item.finishedAt ?? state.clock.now()).toISOString(),
+          });
+        },
+      },
+    ],
+  };
+}
