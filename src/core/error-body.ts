@@ -16,7 +16,7 @@ const MAX_DETAIL = 300;
  * non-empty string; `error` may itself be an object with a message), else short raw text.
  * Returned on one line and bounded, since it ends up in a one-line CLI error.
  */
-export function errorDetail(body: unknown): string | undefined {
+export function errorDetail(body: unknown, depth = 0): string | undefined {
   let found: string | undefined;
   if (typeof body === 'string') {
     found = body.trimStart().startsWith('<') ? undefined : body;
@@ -28,8 +28,9 @@ export function errorDetail(body: unknown): string | undefined {
         found = value;
         break;
       }
-      if (value && typeof value === 'object') {
-        const nested = errorDetail(value);
+      // Bounded: a hostile body nested thousands deep must not exhaust the stack.
+      if (value && typeof value === 'object' && depth < 4) {
+        const nested = errorDetail(value, depth + 1);
         if (nested) {
           found = nested;
           break;

@@ -140,6 +140,8 @@ export class HttpClient {
     const secrets = spec.auth?.key ? [...s.secrets, spec.auth.key] : s.secrets;
     const shownUrl = redact(url, secrets);
 
+    // Whether the previous attempt may have reached the server without its answer reaching us.
+    let previousLost = false;
     for (let attempt = 1; ; attempt++) {
       if (userSignal?.aborted) throw new AbortError();
       const remaining = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - s.now();
@@ -210,7 +212,7 @@ export class HttpClient {
           `HTTP ${spec.method} ${shownUrl} -> ${response.status} ${durationMs}ms` +
             `${requestId ? ` request-id=${requestId}` : ''} attempt=${attempt}`,
         );
-        const lateSuccess = attempt > 1 && spec.successOnRetry?.includes(response.status);
+        const lateSuccess = previousLost && spec.successOnRetry?.includes(response.status);
         if ((response.status >= 200 && response.status < 300) || lateSuccess) {
           let data: unknown;
           if (response.body !== '' && !lateSuccess) {
@@ -224,7 +226,8 @@ export class HttpClient {
           }
           return { status: response.status, headers: response.headers, data, text: response.body, requestId };
         }
-        const apiError = this.toApiError(spec, response, requestId);
+        previousLost = false;
+        const apiError = this.toApiError(spec, response, requestId, secrets);
         if (attempt <= maxRetries && isRetryable(spec.retry, { status: response.status })) {
           await this.pause(attempt, response.headers['retry-after'], deadline, userSignal, apiError);
           continue;
@@ -234,6 +237,7 @@ export class HttpClient {
 
       const error = failure as SvcError;
       s.logger?.debug(`HTTP ${spec.method} ${shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`);
+      previousLost = error instanceof TimeoutError || (error instanceof ConnectionError && error.requestSent);
       if (!(error instanceof AbortError) && attempt <= maxRetries && isRetryable(spec.retry, { error })) {
         await this.pause(attempt, undefined, deadline, userSignal, error);
         continue;
@@ -256,8 +260,14 @@ export class HttpClient {
     await s.sleep(delay, signal);
   }
 
-  private toApiError(spec: CallSpec, response: TransportResponse, requestId: string | undefined): ApiError {
-    const body = parseErrorBody(response.body);
+  private toApiError(
+    spec: CallSpec,
+    response: TransportResponse,
+    requestId: string | undefined,
+    secrets: readonly string[],
+  ): ApiError {
+    // A server that echoes the key must not put it into an error a caller may log whole.
+    const body = parseErrorBody(redact(response.body, secrets));
     const rawDetail = errorDetail(body);
     const retryAfter = response.headers['retry-after'];
     const retryAfterSeconds =
@@ -265,7 +275,7 @@ export class HttpClient {
     const detail =
       response.status >= 300 && response.status < 400
         ? `redirect to ${response.headers.location ? redact(response.headers.location) : 'another location'} not followed`
-        : rawDetail && redact(rawDetail, this.settings.secrets);
+        : rawDetail;
     return createApiError({
       status: response.status,
       method: spec.method,

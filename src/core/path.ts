@@ -1,3 +1,5 @@
+import { LocalValidationError } from './errors/local-validation-error.js';
+
 /**
  * Builds a URL path from a template, escaping every interpolated value, so user input can never
  * add a path segment or a query string: path`/schedules/${id}`.
@@ -5,7 +7,12 @@
 export function path(strings: TemplateStringsArray, ...values: ReadonlyArray<string | number>): string {
   let out = strings[0] ?? '';
   for (let i = 0; i < values.length; i++) {
-    out += encodeURIComponent(String(values[i])) + (strings[i + 1] ?? '');
+    const value = String(values[i]);
+    // URL parsing collapses "." and ".." segments (in any spelling), which would address another resource.
+    if (value === '.' || value === '..') {
+      throw new LocalValidationError([{ path: 'path', message: `'${value}' is not a valid id` }]);
+    }
+    out += encodeURIComponent(value) + (strings[i + 1] ?? '');
   }
   return out;
 }

@@ -1,4 +1,5 @@
-const KEY_PATTERN = /\bak_[A-Za-z0-9_-]+/g;
+// A key, with what follows when that may make it an already masked one (`ak_abcd...wxyz`).
+const KEY_PATTERN = /\bak_[A-Za-z0-9_-]+(\.\.\.[A-Za-z0-9_-]{4})?/g;
 const SECRET_JSON_FIELD = /("(?:encryptedAccessToken|accessToken|apiKey|api-key)"\s*:\s*")[^"]*(")/g;
 const SECRET_QUERY = /([?&](?:accessToken|access_token|apiKey|api-key)=)[^&#\s]*/g;
 const SECRET_HEADERS = new Set([
@@ -30,7 +31,12 @@ export function redact(text: string, secrets: readonly string[] = []): string {
     if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(maskKey(secret));
   }
   return out
-    .replace(KEY_PATTERN, (key) => maskKey(key))
+    .replace(KEY_PATTERN, (match: string, tail: string | undefined) => {
+      const key = tail ? match.slice(0, -tail.length) : match;
+      // Masked already (4 characters, `...`, 4 characters): leave it, so masking is stable.
+      if (tail && key.length === 7) return match;
+      return maskKey(key) + (tail ?? '');
+    })
     .replace(SECRET_JSON_FIELD, '$1[redacted]$2')
     .replace(SECRET_QUERY, '$1[redacted]');
 }

@@ -45,12 +45,14 @@ export class Router {
   }
 
   match(method: string, pathname: string): { route: Route; params: Record<string, string> } {
-    let pathKnown = false;
+    const allowed: string[] = [];
     for (const route of this.routes) {
       const m = route.regex.exec(pathname);
       if (!m) continue;
-      pathKnown = true;
-      if (route.method !== method) continue;
+      if (route.method !== method) {
+        allowed.push(route.method);
+        continue;
+      }
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => {
         try {
@@ -61,7 +63,11 @@ export class Router {
       });
       return { route, params };
     }
-    if (pathKnown) throw new HttpProblem(405, `Method ${method} not allowed on ${pathname}`);
+    if (allowed.length) {
+      throw new HttpProblem(405, `Method ${method} not allowed on ${pathname}`, undefined, {
+        allow: allowed.join(', '),
+      });
+    }
     throw new HttpProblem(404, `No route for ${method} ${pathname}`);
   }
 }

@@ -1,16 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 export const BIN = join(root, 'bin', 'svc.js');
 
-/** Builds dist/ once when it is missing (npm test builds first; a lone vitest run may not). */
-export function ensureBuilt(): void {
-  const cli = join(root, 'dist', 'cli', 'cli.js');
-  if (existsSync(cli) && statSync(cli).size > 0) return;
-  execFileSync('npx', ['tsup'], { cwd: root, stdio: 'ignore' });
-}
+export { ensureBuilt } from './build.js';
 
 /** Starts `node bin/svc.js ...` with collected output. */
 export function spawnSvc(

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Cold start of `svc --help` and `svc --version` against a bare `node -e 0`.
+// Target (issue 2): `svc --help` within 1.5x of `node -e 0`. Needs a build (`npm run build`).
+// Usage: node bench/cold-start.js [--quick] [--rounds N]; the last stdout line is the result as JSON.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Target ratio of `svc --help` to `node -e 0`. */
+export const TARGET_RATIO = 1.5;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function timeOnce(args, env) {
+  const started = process.hrtime.bigint();
+  const res = spawnSync(process.execPath, args, { stdio: 'ignore', env });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (res.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${res.status}`);
+  return ms;
+}
+
+/**
+ * Runs the three commands interleaved (the order rotates every round, so drift in machine load
+ * hits all three alike) and returns medians and ratios in milliseconds.
+ * @param {{ rounds?: number, root?: string }} [options] rounds default 15
+ */
+export function measureColdStart(options = {}) {
+  const rounds = options.rounds ?? 15;
+  const root = options.root ?? ROOT;
+  const bin = join(root, 'bin', 'svc.js');
+  if (!existsSync(join(root, 'dist', 'cli', 'cli.js'))) {
+    throw new Error('dist/cli/cli.js is missing: run `npm run build` first');
+  }
+  const env = { ...process.env, NO_COLOR: '1' };
+  const commands = [
+    ['node', ['-e', '0']],
+    ['help', [bin, '--help']],
+    ['version', [bin, '--version']],
+  ];
+  // One untimed run of each fills the file system cache.
+  for (const [, args] of commands) timeOnce(args, env);
+  const samples = { node: [], help: [], version: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < commands.length; i++) {
+      const [name, args] = commands[(round + i) % commands.length];
+      samples[name].push(timeOnce(args, env));
+    }
+  }
+  const medianMs = {
+    node: median(samples.node),
+    help: median(samples.help),
+    version: median(samples.version),
+  };
+  const ratio = { help: medianMs.help / medianMs.node, version: medianMs.version / medianMs.node };
+  return {
+    bench: 'cold-start',
+    node: process.version,
+    rounds,
+    medianMs,
+    ratio,
+    targetRatio: TARGET_RATIO,
+    withinTarget: ratio.help <= TARGET_RATIO,
+    samplesMs: samples,
+  };
+}
+
+function parseRounds(argv) {
+  if (argv.includes('--quick')) return 5;
+  const at = argv.indexOf('--rounds');
+  if (at === -1) return 15;
+  const n = Number(argv[at + 1]);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--rounds takes a whole number >= 1, got '${argv[at + 1]}'`);
+  return n;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const result = measureColdStart({ rounds: parseRounds(process.argv.slice(2)) });
+    const f = (ms) => `${ms.toFixed(1)} ms`;
+    console.log(`cold start, median of ${result.rounds} interleaved rounds (${result.node})`);
+    console.log(`  node -e 0          ${f(result.medianMs.node)}`);
+    console.log(`  svc --help         ${f(result.medianMs.help)}  (${result.ratio.help.toFixed(2)}x node)`);
+    console.log(
+      `  svc --version      ${f(result.medianMs.version)}  (${result.ratio.version.toFixed(2)}x node)`,
+    );
+    console.log(
+      `  target: --help within ${TARGET_RATIO}x of node -e 0: ${result.withinTarget ? 'met' : 'NOT met'}`,
+    );
+    console.log(JSON.stringify(result));
+  } catch (error) {
+    console.error(`cold-start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,177 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/build.js';
+
+// One slow file: build, `npm pack`, install the tarball into an empty project, use it from outside.
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+let work: string;
+let project: string;
+let packedFiles: string[];
+
+function run(file: string, args: string[], cwd: string): string {
+  return execFileSync(file, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: cleanEnv(),
+  });
+}
+
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const name of Object.keys(env))
+    if (name.startsWith('SVC_') || name.startsWith('VITEST')) delete env[name];
+  return env;
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], ROOT)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  const tarball = join(work, packed[0]!.filename);
+  packedFiles = packed[0]!.files.map((f) => f.path);
+  project = join(work, 'consumer');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }),
+  );
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the tarball from npm pack installs and works from an empty project', () => {
+  it('ships the build and the bin, not the sources or tests', () => {
+    expect(packedFiles).toContain('package.json');
+    expect(packedFiles).toContain('bin/svc.js');
+    expect(packedFiles).toContain('dist/index.js');
+    expect(packedFiles).toContain('dist/index.cjs');
+    expect(packedFiles).toContain('dist/server.js');
+    expect(packedFiles).toContain('dist/cli/cli.js');
+    expect(packedFiles.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
+  });
+
+  it("ESM: import { SvcClient, ApiError } from 'svc-sdk'", () => {
+    const out = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { SvcClient, ApiError, NotFoundError, VERSION } from 'svc-sdk';
+         const client = new SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_x' });
+         await client.close();
+         console.log(typeof SvcClient, new NotFoundError({ status: 404, method: 'GET', path: '/x' }) instanceof ApiError, VERSION);`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe(`function true ${pkg.version}`);
+  });
+
+  it("CJS: require('svc-sdk')", () => {
+    const out = run(
+      process.execPath,
+      [
+        '-e',
+        `const { SvcClient, ApiError, createFetchTransport } = require('svc-sdk');
+         console.log(typeof SvcClient, typeof ApiError, typeof createFetchTransport);`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe('function function function');
+  });
+
+  it("import { createReferenceServer } from 'svc-sdk/server' starts and stops a server", () => {
+    const out = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createReferenceServer } from 'svc-sdk/server';
+         import { SvcClient } from 'svc-sdk';
+         const server = await createReferenceServer();
+         const client = new SvcClient({ baseUrl: server.url, apiKey: 'ak_demo_project' });
+         const outcome = await client.tax.validate({ countryCode: 'DE', rawValue: 'DE136695976' });
+         const stats = await (await fetch(server.url + '/__admin/stats')).json();
+         await client.close();
+         await server.close();
+         console.log(outcome.kind, stats.validationsProcessed);`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe('completed 1');
+  });
+
+  it("require('svc-sdk/server') works too", () => {
+    const out = run(
+      process.execPath,
+      ['-e', `console.log(typeof require('svc-sdk/server').createReferenceServer);`],
+      project,
+    );
+    expect(out.trim()).toBe('function');
+  });
+
+  it('the svc bin runs --version', () => {
+    expect(run(join(project, 'node_modules', '.bin', 'svc'), ['--version'], project).trim()).toBe(
+      pkg.version,
+    );
+  });
+
+  it('type declarations resolve under NodeNext for ESM and CJS consumers', () => {
+    writeFileSync(
+      join(project, 'esm.mts'),
+      `import { SvcClient, ApiError, type SvcClientOptions } from 'svc-sdk';
+import { createReferenceServer, type ReferenceServer } from 'svc-sdk/server';
+const options: SvcClientOptions = { baseUrl: 'http://127.0.0.1:4010', maxRetries: 1 };
+const client: SvcClient = new SvcClient(options);
+const check = (e: unknown): number | undefined => (e instanceof ApiError ? e.status : undefined);
+const started: Promise<ReferenceServer> = createReferenceServer();
+// @ts-expect-error maxRetries is a number: proves the types are real, not any
+new SvcClient({ maxRetries: 'two' });
+void client; void check; void started;
+`,
+    );
+    writeFileSync(
+      join(project, 'cjs.cts'),
+      `import { SvcClient } from 'svc-sdk';
+import { createReferenceServer } from 'svc-sdk/server';
+const client: SvcClient = new SvcClient({ baseUrl: 'http://127.0.0.1:4010' });
+// @ts-expect-error baseUrl is a string or URL
+new SvcClient({ baseUrl: 42 });
+void client; void createReferenceServer;
+`,
+    );
+    const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2023',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(ROOT, 'node_modules', '@types'),
+      'esm.mts',
+      'cjs.cts',
+    ];
+    let output = '';
+    try {
+      run(tsc, args, project);
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe('');
+  });
+});
