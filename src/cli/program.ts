@@ -30,6 +30,8 @@ export function lazy(io: CliIO, state: RunState, load: () => Promise<Handler>) {
     const flags = command.optsWithGlobals() as GlobalFlags;
     const ctx = new CommandContext(io, flags);
     state.context = ctx;
+    // Refuse a bad --output before anything is sent.
+    void ctx.format;
     const handler = await load();
     const code = await handler(ctx, ...args.slice(0, -1));
     state.exitCode = code ?? EXIT.OK;
