@@ -19,7 +19,8 @@ export interface ReferenceServerOptions {
   clock?: Clock;
 }
 
-function isLoopback(address: string | undefined): boolean {
+/** Whether a peer address is on the loopback range (127.0.0.0/8 or ::1, also IPv4-mapped). */
+export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
