@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { defineAuditCommands } from './definitions/audit.js';
 import { defineCaptchaCommands } from './definitions/captcha.js';
+import { defineCompletionCommand } from './definitions/completion.js';
 import { defineConfigCommands } from './definitions/config.js';
 import { defineOpenApiCommand, defineServeCommand } from './definitions/serve.js';
 import { defineBatchCommand, defineTaxCommands } from './definitions/tax.js';
@@ -17,4 +18,5 @@ export function defineCommands(program: Command, io: CliIO, state: RunState): vo
   defineConfigCommands(program, run);
   defineServeCommand(program, run);
   defineOpenApiCommand(program, run);
+  defineCompletionCommand(program, run);
 }
