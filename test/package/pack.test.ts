@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,7 @@ describe('the tarball from npm pack installs and works from an empty project', (
     expect(packedFiles).toContain('dist/index.cjs');
     expect(packedFiles).toContain('dist/server.js');
     expect(packedFiles).toContain('dist/cli/cli.js');
+    expect(packedFiles).toContain('dist/openapi.json');
     expect(packedFiles.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
   });
 
@@ -173,5 +174,41 @@ void client; void createReferenceServer;
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
+  });
+
+  it('svc-sdk/openapi.json resolves to the OpenAPI 3.1 document', () => {
+    const out = run(
+      process.execPath,
+      [
+        '-e',
+        `const doc = require('svc-sdk/openapi.json'); console.log(doc.openapi, Object.keys(doc.paths).length);`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe('3.1.0 8');
+  });
+
+  it("a user's own vitest suite uses svc-sdk/server as a test double (examples/test-double)", () => {
+    const dir = join(project, 'test');
+    mkdirSync(dir, { recursive: true });
+    for (const name of ['checkout.ts', 'checkout.test.ts']) {
+      const source = readFileSync(join(ROOT, 'examples', 'test-double', name), 'utf8')
+        .replaceAll("'../../src/index.js'", "'svc-sdk'")
+        .replaceAll("'../../src/server/index.js'", "'svc-sdk/server'");
+      expect(source).not.toContain('/src/');
+      writeFileSync(join(dir, name), source);
+    }
+    // The consumer brings its own vitest; here it is linked from this checkout.
+    symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+    writeFileSync(
+      join(project, 'vitest.config.mjs'),
+      'export default { test: { include: ["test/**/*.test.ts"] } };\n',
+    );
+    const out = run(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project],
+      project,
+    );
+    expect(out).toMatch(/Tests\s+\d+ passed/);
   });
 });
