@@ -1,9 +1,13 @@
+import { AuditClient } from './audit/client.js';
+import { BotCheckClient } from './botcheck/current-client.js';
+import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
 import type { SvcClientOptions } from './client-options.js';
-import { allKeys, type Credentials } from './core/credentials.js';
+import { allKeys, type Credentials, keyFor } from './core/credentials.js';
 import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { createUndiciTransport } from './core/transport/undici.js';
+import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
 
 function env(name: string): string | undefined {
@@ -40,6 +44,14 @@ export class SvcClient {
   readonly http: HttpClient;
   /** Resolved credentials (never logged). */
   protected readonly credentials: Credentials;
+  /** Tax-ID validation: single, batch, schedules, results. */
+  readonly tax: TaxClient;
+  /** Audit log: pages, every event through cursors, resumable NDJSON export, tail. */
+  readonly audit: AuditClient;
+  /** Current bot-check result API: results, evaluation, backend `verify`. */
+  readonly botCheck: BotCheckClient;
+  /** Legacy bot-check result API (v1/v2 widget clients). */
+  readonly legacyBotCheck: LegacyBotCheckClient;
 
   constructor(options: SvcClientOptions = {}) {
     const baseUrl = parseBaseUrl(options.baseUrl ?? env('SVC_BASE_URL'));
@@ -70,6 +82,10 @@ export class SvcClient {
       random: options.random ?? Math.random,
       now: Date.now,
     });
+    this.tax = new TaxClient(this.http, () => keyFor(this.credentials, 'tax'));
+    this.audit = new AuditClient(this.http, () => keyFor(this.credentials, 'audit'));
+    this.botCheck = new BotCheckClient(this.http, () => keyFor(this.credentials, 'captcha'));
+    this.legacyBotCheck = new LegacyBotCheckClient(this.http, () => keyFor(this.credentials, 'legacy'));
   }
 
   /** Closes pooled connections. */

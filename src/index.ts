@@ -1,3 +1,82 @@
+export { type AuditEventIterable, AuditClient, type AuditEventsParams } from './audit/client.js';
+export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
+export {
+  ACTOR_TYPES,
+  AnonymousActor,
+  ApiKeyActor,
+  AuditActor,
+  AuditAutomation,
+  AuditChange,
+  AuditEvent,
+  AuditEventPage,
+  AuditOrigin,
+  AuditResource,
+  AuditTimestamp,
+  AUTOMATION_KINDS,
+  AutomationActor,
+  DEFAULT_PAGE_SIZE,
+  isActorType,
+  ListEventsParams,
+  MAX_PAGE_SIZE,
+  SystemActor,
+  UserActor,
+} from './audit/schemas.js';
+export type { TailOptions } from './audit/tail.js';
+export { BotCheckClient } from './botcheck/current-client.js';
+export {
+  type BotCheckApi,
+  FetchLimitReachedError,
+  VerificationNotFinishedError,
+  VerificationNotFoundError,
+  VerificationResultExpiredError,
+} from './botcheck/errors.js';
+export {
+  DEFAULT_POLICY,
+  type Decision,
+  type EvaluableResult,
+  type Evaluation,
+  type EvaluationPolicy,
+  type EvaluationReason,
+  type EvaluationReasonCode,
+  evaluate,
+  type FailoverSetting,
+  validatePolicy,
+} from './botcheck/evaluate.js';
+export { extractToken, TOKEN_FIELD } from './botcheck/extract-token.js';
+export { BOT_CHECK_TIMEOUT_MS, type GetResultOptions, type WaitWhileNotFinished } from './botcheck/fetch-result.js';
+export {
+  type GetAssessmentOptions,
+  type LegacyAssessmentResult,
+  LegacyBotCheckClient,
+} from './botcheck/legacy-client.js';
+export { parseLegacyTimestamp } from './botcheck/legacy-time.js';
+export {
+  DECISION_ACTIONS,
+  DECISION_TYPES,
+  isVerificationId,
+  LEGACY_REASONS,
+  LegacyAssessment,
+  normalizeLegacyReason,
+  VERIFICATION_ID_PATTERN,
+  VerificationResult,
+  VerificationTokenPayload,
+} from './botcheck/schemas.js';
+export { TEST_VERIFICATION_IDS } from './botcheck/test-ids.js';
+export {
+  decodeVerificationToken,
+  encodeVerificationToken,
+  MAX_TOKEN_LENGTH,
+  resolveVerificationId,
+  type VerificationToken,
+} from './botcheck/token.js';
+export {
+  VERIFY_CACHE_MAX_ENTRIES,
+  VERIFY_CACHE_TTL_MS,
+  type VerifyOptions,
+  type VerifyOutcome,
+  type VerifyWithClientOptions,
+  verify,
+} from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
 export * from './core/errors/index.js';
@@ -15,4 +94,59 @@ export {
 export { createFetchTransport } from './core/transport/fetch.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from './core/transport/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
+export type {
+  CompletedValidation,
+  PendingValidationOutcome,
+  ScheduleCreateParams,
+  ScheduleDeleted,
+  TaxClient,
+  ValidateOptions,
+  ValidateOutcome,
+  ValidateParams,
+} from './tax/client.js';
+export { FREQUENCIES, LIMITS, OUTCOMES, PROVIDERS } from './tax/enums.js';
+export {
+  MAX_NORMALIZED_LENGTH,
+  normalizeTaxId,
+  type PrecheckCode,
+  type PrecheckResult,
+  precheck,
+  registryFor,
+  SUPPORTED_COUNTRIES,
+} from './tax/precheck/index.js';
+export { PRECHECK_MODES, type PrecheckMode } from './tax/precheck-mode.js';
+export {
+  Address,
+  AttachSchedule,
+  BatchRequest,
+  CustomerMetadata,
+  ScheduleRequest,
+  ValidationRequest,
+} from './tax/request-schemas.js';
+export {
+  BatchAccepted,
+  BatchItemAccepted,
+  MatchResult,
+  PendingValidation,
+  ScheduleCreated,
+  ValidationResult,
+} from './tax/response-schemas.js';
+export {
+  listenForWebhooks,
+  type WebhookListener,
+  type WebhookListenerOptions,
+} from './tax/webhook-listener.js';
+export {
+  ManualReviewRequiredEvent,
+  ValidationCompletedEvent,
+  WEBHOOK_EVENT_TYPES,
+} from './tax/webhook-schemas.js';
+export {
+  parseWebhookEvent,
+  type TaxWebhookEvent,
+  type UnknownWebhookEvent,
+  WebhookPayloadError,
+} from './tax/webhooks.js';
 export { VERSION } from './version.js';
+export { buildOpenApiDocument } from './openapi/document.js';
+export { ProblemDetails } from './core/problem-schema.js';

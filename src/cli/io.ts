@@ -20,11 +20,16 @@ export function processIO(signal?: AbortSignal): CliIO {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Touching process.stdin builds a stream (and loads fs streams): only when a command reads it.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     columns: process.stderr.columns,
     signal,
   };

@@ -1,0 +1,115 @@
+import type { HttpClient, RequestOptions } from '../core/http.js';
+import { RETRY_SAFE } from '../core/retry.js';
+import { parseRequest, parseResponse } from '../core/schema.js';
+import type { ExportOptions, ExportResult } from './export.js';
+import { followCursors, RecentIds, resolveRange } from './paginate.js';
+import {
+  type AuditEvent,
+  AuditEventPage,
+  type AuditEventPage as AuditEventPageType,
+  ListEventsParams,
+  RawEventPage,
+} from './schemas.js';
+import { type TailOptions, tailEvents } from './tail.js';
+
+const EVENTS_PATH = '/platform/v1/events';
+
+/** Parameters of `events`: the range and page size; the range is fixed once for the whole iteration. */
+export type AuditEventsParams = Omit<ListEventsParams, 'cursor' | 'page'>;
+
+/** Every event of a range: `for await` gives events (duplicates dropped), `pages()` gives pages. */
+export interface AuditEventIterable extends AsyncIterable<AuditEvent> {
+  /** The pages, as the server returned them. */
+  pages(): AsyncIterable<AuditEventPageType>;
+}
+
+type ParsedQuery = ReturnType<typeof ListEventsParams.parse>;
+
+/** The audit log API (`GET /platform/v1/events`). */
+export class AuditClient {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly key: () => string | undefined,
+  ) {}
+
+  private get(query: ParsedQuery, options: RequestOptions | undefined) {
+    return this.http.call({
+      method: 'GET',
+      path: EVENTS_PATH,
+      query,
+      auth: { scheme: 'bearer', key: this.key() },
+      retry: RETRY_SAFE,
+      options,
+    });
+  }
+
+  /**
+   * One page, newest first. Pass `nextCursor` as `cursor` with the same `from` and `to` for the
+   * next one; `events()` does that for you.
+   *
+   * @example
+   * const page = await client.audit.listEvents({ from: '2026-01-01T00:00:00Z', pageSize: 500 });
+   */
+  async listEvents(params: ListEventsParams = {}, options: RequestOptions = {}): Promise<AuditEventPageType> {
+    const query = parseRequest(ListEventsParams, params, 'audit log query');
+    const res = await this.get(query, options);
+    return parseResponse(AuditEventPage, res.data, 'audit log page');
+  }
+
+  /**
+   * Every event of the range, newest first, through cursors. `from` and `to` are fixed before the
+   * first request (`to` defaults to now, `from` to 24 hours before), so the range never moves;
+   * iteration stops at `nextCursor: null`; a repeated cursor throws; duplicate ids are dropped.
+   *
+   * @example
+   * for await (const event of client.audit.events({ from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' })) {
+   *   console.log(event.occurredAt, event.type);
+   * }
+   */
+  events(params: AuditEventsParams = {}, options: RequestOptions = {}): AuditEventIterable {
+    const checked = parseRequest(ListEventsParams, params, 'audit log query');
+    const range = resolveRange(checked.from, checked.to);
+    const query = parseRequest(ListEventsParams, { ...checked, ...range }, 'audit log query');
+    const pages = () => followCursors((cursor) => this.listEvents({ ...query, cursor }, options));
+    return {
+      pages,
+      async *[Symbol.asyncIterator]() {
+        const recent = new RecentIds();
+        for await (const page of pages()) {
+          recent.nextPage();
+          for (const event of page.content) if (recent.add(event.id)) yield event;
+        }
+      },
+    };
+  }
+
+  /**
+   * Exports the range to NDJSON (optionally gzip), resumable through a state file: see
+   * {@link ExportOptions}. Events are written exactly as received, newest first.
+   *
+   * @example
+   * const result = await client.audit.exportEvents({ from, to, output: 'audit.ndjson', statePath: 'audit.state.json' });
+   * if (!result.countMatches) console.warn('count differs from totalElements');
+   */
+  async exportEvents(options: ExportOptions): Promise<ExportResult> {
+    const { from, to, pageSize } = options;
+    parseRequest(ListEventsParams, { from, to, pageSize }, 'export options');
+    // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
+    const { runExport } = await import('./export.js');
+    return runExport(async (query, signal) => {
+      const checked = parseRequest(ListEventsParams, query, 'audit log query');
+      const res = await this.get(checked, { signal });
+      return parseResponse(RawEventPage, res.data, 'audit log page');
+    }, options);
+  }
+
+  /**
+   * Follows new events, oldest first, polling with an overlap window (see {@link TailOptions}).
+   *
+   * @example
+   * for await (const event of client.audit.tail({ intervalMs: 10_000, signal })) console.log(event.id);
+   */
+  tail(options: TailOptions = {}): AsyncIterable<AuditEvent> {
+    return tailEvents((params, signal) => this.listEvents(params, { signal }), options);
+  }
+}

@@ -1,0 +1,93 @@
+import type { AuditEvent } from '../../audit/schemas.js';
+import type { CommandContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+
+interface ListFlags {
+  from?: string;
+  to?: string;
+  page?: string;
+  pageSize?: string;
+  cursor?: string;
+}
+
+interface TailFlags {
+  interval: string;
+  overlap: string;
+  since?: string;
+  pageSize?: string;
+  maxPolls?: string;
+}
+
+/** Parses a duration in seconds (fractions allowed) into milliseconds. */
+export function parseSecondsOption(value: string, option: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value.trim()))
+    throw new UsageError(`${option} must be a number of seconds, got '${value}'`);
+  return Math.round(Number(value.trim()) * 1000);
+}
+
+/** `--from`/`--to` checked locally, so a typo never reaches the server. */
+export function rangeFlags(flags: { from?: string; to?: string }): { from?: string; to?: string } {
+  const from = flags.from === undefined ? undefined : parseTimestampOption(flags.from, '--from');
+  const to = flags.to === undefined ? undefined : parseTimestampOption(flags.to, '--to');
+  if (from && to && Date.parse(from) > Date.parse(to)) {
+    throw new UsageError(`--from (${from}) lies after --to (${to})`);
+  }
+  return { ...(from && { from }), ...(to && { to }) };
+}
+
+/** How an actor reads in a table: type plus what identifies it. */
+export function actorLabel(actor: AuditEvent['actor']): string {
+  const a = actor as Record<string, unknown>;
+  const automation = a.automation as { kind?: unknown; name?: unknown } | null | undefined;
+  if (a.type === 'AUTOMATION' && automation) return `AUTOMATION ${automation.kind}/${automation.name}`;
+  const id = a.userId ?? a.apiKeyId;
+  return typeof id === 'string' ? `${actor.type} ${id}` : actor.type;
+}
+
+/** `svc audit list`: one page. */
+export async function auditList(ctx: CommandContext, options: unknown): Promise<number> {
+  const flags = options as ListFlags;
+  const params = {
+    ...rangeFlags(flags),
+    ...(flags.page !== undefined && { page: parseIntOption(flags.page, '--page') }),
+    ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
+    ...(flags.cursor !== undefined && { cursor: flags.cursor }),
+  };
+  const client = await ctx.client();
+  const page = await client.audit.listEvents(params, { signal: ctx.io.signal });
+  await ctx.print(ctx.format === 'ndjson' ? page.content : page, () => ({
+    head: ['occurredAt', 'type', 'actor', 'subject'],
+    rows: page.content.map((e) => [
+      e.occurredAt,
+      e.type,
+      actorLabel(e.actor),
+      e.subject?.label ?? e.subject?.id ?? '',
+    ]),
+  }));
+  ctx.info(
+    `page ${page.page}: ${page.content.length} of ${page.totalElements} events from ${page.from} to ${page.to}` +
+      (page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : '; last page'),
+  );
+  return EXIT.OK;
+}
+
+/** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
+export async function auditTail(ctx: CommandContext, opts: unknown): Promise<number> {
+  const flags = opts as TailFlags;
+  const options = {
+    intervalMs: parseSecondsOption(flags.interval, '--interval'),
+    overlapMs: parseSecondsOption(flags.overlap, '--overlap'),
+    ...(flags.since !== undefined && { since: parseTimestampOption(flags.since, '--since') }),
+    ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
+    ...(flags.maxPolls !== undefined && { maxPolls: parseIntOption(flags.maxPolls, '--max-polls') }),
+    signal: ctx.io.signal,
+  };
+  const client = await ctx.client();
+  const out = ctx.io.stdout;
+  ctx.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
+  for await (const event of client.audit.tail(options)) {
+    if (!out.write(`${JSON.stringify(event)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  return EXIT.OK;
+}

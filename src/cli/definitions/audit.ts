@@ -1,0 +1,48 @@
+import { type Command, Option } from 'commander';
+import type { Runner } from '../program.js';
+
+/** `svc audit list|export|tail`. */
+export function defineAuditCommands(program: Command, run: Runner): void {
+  const audit = program.command('audit').description('read, export and follow the audit log');
+  const from = () =>
+    new Option('--from <timestamp>', 'start of the range, ISO 8601 (default: 24 hours before --to)');
+  const to = () => new Option('--to <timestamp>', 'end of the range, ISO 8601 (default: now)');
+
+  audit
+    .command('list')
+    .description('one page of audit events, newest first')
+    .addOption(from())
+    .addOption(to())
+    .addOption(new Option('--page <n>', 'zero-based page index; ignored with --cursor'))
+    .addOption(new Option('--page-size <n>', 'events per page, 1 to 1000 (default 100)'))
+    .addOption(new Option('--cursor <cursor>', 'continue after a previous page (its nextCursor)'))
+    .action(run(async () => (await import('../commands/audit.js')).auditList));
+
+  audit
+    .command('export')
+    .description('every event of the range as NDJSON, newest first, exactly as received; resumable')
+    .addOption(from())
+    .addOption(to())
+    .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
+    .addOption(new Option('--out <file>', "output file, or '-' for stdout").default('-'))
+    .addOption(
+      new Option(
+        '--state <file>',
+        'state file for resuming, removed once the export completes (default: <out>.state.json; none for stdout)',
+      ),
+    )
+    .addOption(new Option('--gzip', 'write gzip (one member per page, readable with zcat)'))
+    .action(run(async () => (await import('../commands/audit-export.js')).auditExport));
+
+  audit
+    .command('tail')
+    .description('follow new audit events, oldest first, as NDJSON')
+    .addOption(new Option('--interval <seconds>', 'pause between polls').default('5'))
+    .addOption(new Option('--overlap <seconds>', 're-read window for events recorded late').default('60'))
+    .addOption(
+      new Option('--since <timestamp>', 'print events since this time first (default: only new ones)'),
+    )
+    .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
+    .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp())
+    .action(run(async () => (await import('../commands/audit.js')).auditTail));
+}
