@@ -10,14 +10,31 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lockPath = join(root, 'package-lock.json');
 const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
-const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'netbsd', 'openharmony', 'sunos', 'aix'];
+const OS = [
+  'darwin',
+  'linux',
+  'win32',
+  'android',
+  'freebsd',
+  'openbsd',
+  'netbsd',
+  'openharmony',
+  'sunos',
+  'aix',
+];
 const CPU = ['x64', 'arm64', 'arm', 'ia32', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el', 'wasm32'];
 
 function platformOf(name) {
   const tokens = name.split('/').pop().split('-');
   const os = tokens.find((t) => OS.includes(t));
-  const cpu = tokens.find((t) => CPU.includes(t)) ?? (tokens.includes('arm') || tokens.some((t) => t.startsWith('arm')) ? 'arm' : undefined);
-  const libc = tokens.some((t) => t.startsWith('musl')) ? 'musl' : tokens.some((t) => t === 'gnu' || t.startsWith('gnueabi')) ? 'glibc' : undefined;
+  const cpu =
+    tokens.find((t) => CPU.includes(t)) ??
+    (tokens.includes('arm') || tokens.some((t) => t.startsWith('arm')) ? 'arm' : undefined);
+  const libc = tokens.some((t) => t.startsWith('musl'))
+    ? 'musl'
+    : tokens.some((t) => t === 'gnu' || t.startsWith('gnueabi'))
+      ? 'glibc'
+      : undefined;
   return { os, cpu, libc };
 }
 
@@ -41,7 +58,9 @@ for (const [path, entry] of Object.entries(lock.packages)) {
   }
 }
 lock.packages = Object.fromEntries(
-  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+  Object.entries(lock.packages).sort(([a], [b]) =>
+    a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  ),
 );
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: ${added} platform entr${added === 1 ? 'y' : 'ies'} added`);

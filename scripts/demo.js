@@ -13,7 +13,11 @@ mkdirSync(work, { recursive: true });
 let failures = 0;
 function svc(title, args, { show = true } = {}) {
   process.stdout.write(`\n$ svc ${args.join(' ')}\n# ${title}\n`);
-  const res = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const res = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (show) process.stdout.write(res.stdout);
   process.stdout.write(res.stderr);
   process.stdout.write(`(exit ${res.status})\n`);
@@ -23,8 +27,14 @@ function expectExit(res, codes) {
   if (!codes.includes(res.status)) failures += 1;
 }
 
-expectExit(svc('offline format and check-digit check', ['precheck', 'DE', 'DE 136 695 976', '-o', 'table']), [0]);
-expectExit(svc('one validation against the registry', ['--sandbox', 'validate', 'DE', '136695976', '-o', 'table']), [0]);
+expectExit(
+  svc('offline format and check-digit check', ['precheck', 'DE', 'DE 136 695 976', '-o', 'table']),
+  [0],
+);
+expectExit(
+  svc('one validation against the registry', ['--sandbox', 'validate', 'DE', '136695976', '-o', 'table']),
+  [0],
+);
 
 const results = join(work, 'results.csv');
 const rejects = join(work, 'rejects.csv');
@@ -33,10 +43,18 @@ const batch = svc(
   ['--sandbox', 'batch', 'examples/data/customers.csv', '--out', results, '--rejects', rejects, '--wait'],
 );
 expectExit(batch, [0]);
-process.stdout.write(`--- ${results}\n${readFileSync(results, 'utf8')}--- ${rejects}\n${readFileSync(rejects, 'utf8')}`);
+process.stdout.write(
+  `--- ${results}\n${readFileSync(results, 'utf8')}--- ${rejects}\n${readFileSync(rejects, 'utf8')}`,
+);
 
 const audit = join(work, 'audit.ndjson');
-const exported = svc('the audit log of the last 24 hours as NDJSON, resumable', ['--sandbox', 'audit', 'export', '--out', audit]);
+const exported = svc('the audit log of the last 24 hours as NDJSON, resumable', [
+  '--sandbox',
+  'audit',
+  'export',
+  '--out',
+  audit,
+]);
 expectExit(exported, [0]);
 if (exported.status === 0) {
   const lines = readFileSync(audit, 'utf8').trim().split('\n');

@@ -1,9 +1,10 @@
-export { type AuditEventIterable, AuditClient, type AuditEventsParams } from './audit/client.js';
+export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
 export {
   ACTOR_TYPES,
   AnonymousActor,
   ApiKeyActor,
+  AUTOMATION_KINDS,
   AuditActor,
   AuditAutomation,
   AuditChange,
@@ -12,7 +13,6 @@ export {
   AuditOrigin,
   AuditResource,
   AuditTimestamp,
-  AUTOMATION_KINDS,
   AutomationActor,
   DEFAULT_PAGE_SIZE,
   isActorType,
@@ -43,7 +43,11 @@ export {
   validatePolicy,
 } from './botcheck/evaluate.js';
 export { extractToken, TOKEN_FIELD } from './botcheck/extract-token.js';
-export { BOT_CHECK_TIMEOUT_MS, type GetResultOptions, type WaitWhileNotFinished } from './botcheck/fetch-result.js';
+export {
+  BOT_CHECK_TIMEOUT_MS,
+  type GetResultOptions,
+  type WaitWhileNotFinished,
+} from './botcheck/fetch-result.js';
 export {
   type GetAssessmentOptions,
   type LegacyAssessmentResult,
@@ -82,6 +86,7 @@ export type { SvcClientOptions } from './client-options.js';
 export * from './core/errors/index.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
+export { ProblemDetails } from './core/problem-schema.js';
 export { maskKey, redact, redactHeaders } from './core/redact.js';
 export {
   backoffDelay,
@@ -94,6 +99,7 @@ export {
 export { createFetchTransport } from './core/transport/fetch.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from './core/transport/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
+export { buildOpenApiDocument } from './openapi/document.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,
@@ -148,5 +154,3 @@ export {
   WebhookPayloadError,
 } from './tax/webhooks.js';
 export { VERSION } from './version.js';
-export { buildOpenApiDocument } from './openapi/document.js';
-export { ProblemDetails } from './core/problem-schema.js';

@@ -2,7 +2,12 @@ import { coreAdmin, coreAdminModule } from './admin-core.js';
 import { listen, type ReferenceServerOptions } from './app.js';
 import { type BotCheckAdmin, botCheckModule } from './botcheck/module.js';
 import type { ServerModule } from './module.js';
-import { type AddAuditEvents, type AuditEventsAdded, auditModule, type GenerateAuditEvents } from './routes/audit.js';
+import {
+  type AddAuditEvents,
+  type AuditEventsAdded,
+  auditModule,
+  type GenerateAuditEvents,
+} from './routes/audit.js';
 import { taxModule } from './routes/tax.js';
 import { ServerState } from './state.js';
 import type { ProviderMode } from './tax/engine.js';
