@@ -12,7 +12,7 @@ async function renderTable(view: TableView, color: boolean): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const table = new Table({
     head: view.head,
-    style: color ? { head: ['cyan'] } : { head: [], border: [] },
+    style: color ? { head: ['cyan'], compact: true } : { head: [], border: [], compact: true },
   });
   for (const row of view.rows) table.push(row.map(cell));
   return `${table.toString()}\n`;

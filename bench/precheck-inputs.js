@@ -4,13 +4,11 @@
  * Used to time `precheck` against the oracle libraries on the same inputs.
  */
 
-export interface PrecheckInput {
-  readonly country: string;
-  readonly value: string;
-}
+/** @typedef {{ readonly country: string, readonly value: string }} PrecheckInput */
 
 // Known-valid bodies per country (public examples; see test/tax/precheck/fixtures.ts).
-const VALID: ReadonlyArray<readonly [string, string]> = [
+/** @type {ReadonlyArray<readonly [string, string]>} */
+const VALID = [
   ['AT', 'U13585627'],
   ['BE', '0428759497'],
   ['BE', '1001686633'],
@@ -59,8 +57,12 @@ const VALID: ReadonlyArray<readonly [string, string]> = [
 // Countries whose numbers carry no VAT prefix in the value.
 const NO_PREFIX = new Set(['CH', 'NO', 'AU', 'NZ']);
 
-/** Mulberry32: tiny seeded PRNG so every run times the same inputs. */
-function prng(seed: number): () => number {
+/**
+ * Mulberry32: tiny seeded PRNG so every run times the same inputs.
+ * @param {number} seed
+ * @returns {() => number}
+ */
+function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -71,8 +73,14 @@ function prng(seed: number): () => number {
   };
 }
 
-function mutateDigit(value: string, rand: () => number): string {
-  const positions: number[] = [];
+/**
+ * @param {string} value
+ * @param {() => number} rand
+ * @returns {string}
+ */
+function mutateDigit(value, rand) {
+  /** @type {number[]} */
+  const positions = [];
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c >= 48 && c <= 57) positions.push(i);
@@ -89,12 +97,18 @@ function mutateDigit(value: string, rand: () => number): string {
  *
  * @example
  * const inputs = precheckInputs(1_000_000, 42);
+ * @param {number} count
+ * @param {number} [seed]
+ * @returns {PrecheckInput[]}
  */
-export function precheckInputs(count: number, seed = 1): PrecheckInput[] {
+export function precheckInputs(count, seed = 1) {
   const rand = prng(seed);
-  const out: PrecheckInput[] = [];
+  /** @type {PrecheckInput[]} */
+  const out = [];
   for (let i = 0; i < count; i++) {
-    const [country, body] = VALID[Math.floor(rand() * VALID.length)]!;
+    const [country, body] = /** @type {readonly [string, string]} */ (
+      VALID[Math.floor(rand() * VALID.length)]
+    );
     let value = rand() < 0.5 ? body : mutateDigit(body, rand);
     const style = rand();
     if (!NO_PREFIX.has(country) && style < 0.5) value = (country === 'GR' ? 'EL' : country) + value;

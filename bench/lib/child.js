@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './server.js';
+
+const GNU_TIME = '/usr/bin/time';
+const HAS_GNU_TIME = existsSync(GNU_TIME);
+
+/** Peak resident set of a live process from /proc, in KiB (0 once it is gone). */
+function vmHwmKb(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(status) ?? /^VmRSS:\s+(\d+) kB/m.exec(status);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs `node <args>` to completion and measures wall time and peak RSS of that node process.
+ * GNU time reports the kernel's max RSS exactly; without it /proc is polled every 50 ms.
+ * @param {string[]} args arguments after `node`
+ * @param {{ env?: Record<string, string> }} [options]
+ * @returns {Promise<{ code: number | null, wallMs: number, peakRssMb: number, stdout: string, stderr: string }>}
+ */
+export async function runNode(args, options = {}) {
+  const dir = HAS_GNU_TIME ? mkdtempSync(join(tmpdir(), 'svc-bench-time-')) : undefined;
+  const timeFile = dir ? join(dir, 'rss') : undefined;
+  const [command, argv] = timeFile
+    ? [GNU_TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args]]
+    : [process.execPath, args];
+  const started = performance.now();
+  const child = spawn(command, argv, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => {
+    stdout = (stdout + c).slice(-20_000);
+  });
+  child.stderr.on('data', (c) => {
+    stderr = (stderr + c).slice(-20_000);
+  });
+  let polledKb = 0;
+  const poll = timeFile
+    ? undefined
+    : setInterval(() => {
+        polledKb = Math.max(polledKb, vmHwmKb(child.pid));
+      }, 50);
+  const code = await new Promise((resolve) => child.once('close', (c) => resolve(c)));
+  const wallMs = performance.now() - started;
+  if (poll) clearInterval(poll);
+  let peakKb = polledKb;
+  if (timeFile && dir) {
+    // GNU time appends "Command exited with non-zero status N" before the figure on failure.
+    const lines = readFileSync(timeFile, 'utf8').trim().split('\n');
+    peakKb = Number(lines[lines.length - 1]) || 0;
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { code, wallMs, peakRssMb: peakKb / 1024, stdout, stderr };
+}
+
+/**
+ * Like {@link runNode}, but a non-zero exit is an error carrying the child's last stderr lines.
+ * @param {string} what
+ * @param {string[]} args
+ * @param {Parameters<typeof runNode>[1]} [options]
+ */
+export async function runNodeOk(what, args, options) {
+  const run = await runNode(args, options);
+  if (run.code !== 0) {
+    const tail = run.stderr.trim().split('\n').slice(-3).join(' | ');
+    throw new Error(`${what} exited with ${run.code}: ${tail}`);
+  }
+  return run;
+}

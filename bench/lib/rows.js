@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * One line of the results table.
+ * @typedef {{ name: string, value: number | null, unit: string }} Figure
+ * @typedef {{
+ *   scenario: string,
+ *   ours: Figure,
+ *   baselines: Figure[],
+ *   ratio: number | null,
+ *   ratioLabel?: string,
+ *   goal: string,
+ *   met: boolean | null,
+ *   note?: string,
+ * }} Row
+ */
+
+/**
+ * A row whose goal is `ours / baseline >= min` (rates) or `ours / baseline <= max` (times).
+ * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, min?: number, max?: number, goal: string, ratioLabel?: string, note?: string }} spec
+ * @returns {Row}
+ */
+export function ratioRow(spec) {
+  const { ours, against } = spec;
+  const ratio = ours.value !== null && against.value ? ours.value / against.value : null;
+  let met = null;
+  if (ratio !== null) {
+    if (spec.min !== undefined) met = ratio >= spec.min;
+    if (spec.max !== undefined) met = ratio <= spec.max;
+  }
+  return {
+    scenario: spec.scenario,
+    ours,
+    baselines: spec.baselines,
+    ratio,
+    ...(spec.ratioLabel && { ratioLabel: spec.ratioLabel }),
+    goal: spec.goal,
+    met,
+    ...(spec.note && { note: spec.note }),
+  };
+}
+
+/**
+ * A row whose goal is an absolute limit on our figure (`ours < limit`).
+ * @param {{ scenario: string, ours: Figure, baselines?: Figure[], below: number, goal: string, note?: string }} spec
+ * @returns {Row}
+ */
+export function limitRow(spec) {
+  return {
+    scenario: spec.scenario,
+    ours: spec.ours,
+    baselines: spec.baselines ?? [],
+    ratio: null,
+    goal: spec.goal,
+    met: spec.ours.value === null ? null : spec.ours.value < spec.below,
+    ...(spec.note && { note: spec.note }),
+  };
+}
+
+/**
+ * A report-only row (no goal).
+ * @param {{ scenario: string, ours: Figure, baselines?: Figure[], ratio?: number | null, note?: string }} spec
+ * @returns {Row}
+ */
+export function reportRow(spec) {
+  return {
+    scenario: spec.scenario,
+    ours: spec.ours,
+    baselines: spec.baselines ?? [],
+    ratio: spec.ratio ?? null,
+    goal: 'report',
+    met: null,
+    ...(spec.note && { note: spec.note }),
+  };
+}
+
+/**
+ * The row of a scenario whose code under test does not exist (yet): shown, never fatal.
+ * @param {string} scenario
+ * @param {string} goal
+ * @param {string} why
+ * @returns {Row}
+ */
+export function unavailableRow(scenario, goal, why) {
+  return {
+    scenario,
+    ours: { name: 'ours', value: null, unit: '' },
+    baselines: [],
+    ratio: null,
+    goal,
+    met: null,
+    note: `not available: ${why}`,
+  };
+}
+
+/**
+ * A scratch directory removed after `fn`, whatever happens.
+ * @template T
+ * @param {string} label
+ * @param {(dir: string) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export async function withScratch(label, fn) {
+  const dir = mkdtempSync(join(tmpdir(), `svc-bench-${label}-`));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,142 @@
+// Batch: `svc batch FILE --out OUT` (chunks of 100, 4 in flight) vs raw undici POSTing the same
+// chunk bodies, pre-built, 4 in flight. Both run as child processes; the server is reset before
+// every run so neither meets the other's idempotency keys. The full run adds a 1,000,000-row run of
+// ours alone for its peak RSS.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadLibrary, missingCommand } from '../lib/available.js';
+import { chunkBodies, writeBatchCsv } from '../lib/batch-input.js';
+import { runNodeOk } from '../lib/child.js';
+import { limitRow, ratioRow, reportRow, unavailableRow, withScratch } from '../lib/rows.js';
+import { SVC_BIN, withServer } from '../lib/server.js';
+import { interleave, medianOf } from '../lib/stats.js';
+
+const RAW = fileURLToPath(new URL('../baselines/raw-batch.js', import.meta.url));
+const KEY = 'ak_demo_project';
+const CHUNK = 100;
+const CONCURRENCY = 4;
+const RSS_LIMIT_MB = 200;
+
+export const name = 'batch';
+
+/**
+ * Counts the result lines of an NDJSON output by status; every row must have been submitted.
+ * @param {string} text
+ */
+export function tallyStatuses(text) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const status = JSON.parse(line).status;
+    counts[status] = (counts[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * @param {string} csv
+ * @param {string} out
+ * @param {string} baseUrl
+ * @param {number} count
+ */
+async function runOurs(csv, out, baseUrl, count) {
+  rmSync(out, { force: true });
+  const args = [SVC_BIN, '-q', 'batch', csv, '--out', out];
+  const r = await runNodeOk('svc batch', args, { env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY } });
+  const counts = tallyStatuses(readFileSync(out, 'utf8'));
+  rmSync(out, { force: true });
+  if (counts.submitted !== count)
+    throw new Error(`svc batch submitted ${JSON.stringify(counts)} of ${count} rows`);
+  return { rowsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
+}
+
+/** @param {{ quick: boolean, log: (line: string) => void }} ctx */
+export async function run({ quick, log }) {
+  const count = quick ? 20_000 : 200_000;
+  const rounds = quick ? 1 : 3;
+  const scenario = `batch ${count.toLocaleString('en-US')} CSV rows`;
+  const goal = `>= 0.8x raw; RSS < ${RSS_LIMIT_MB} MB`;
+  const missing = await missingCommand(['batch'], ['--out', '--run-id']);
+  const { lib, why } = await loadLibrary();
+  if (missing || !lib?.precheck) {
+    const reason = missing ?? why ?? 'precheck is not exported';
+    return { rows: [unavailableRow(`${scenario}: rate`, goal, reason)], raw: { missing: reason } };
+  }
+
+  return withServer({}, (server) =>
+    withScratch(name, async (dir) => {
+      const csv = join(dir, 'rows.csv');
+      const ids = await writeBatchCsv(csv, count, lib.precheck);
+      const bodiesFile = join(dir, 'bodies.ndjson');
+      writeFileSync(bodiesFile, `${chunkBodies(ids, CHUNK, 'bench-raw').join('\n')}\n`);
+      const out = join(dir, 'out.ndjson');
+
+      const results = await interleave(
+        rounds,
+        {
+          ours: async () => {
+            await server.admin('/reset');
+            return runOurs(csv, out, server.url, count);
+          },
+          raw: async () => {
+            await server.admin('/reset');
+            const args = [RAW, server.url, KEY, bodiesFile, String(CONCURRENCY)];
+            const r = await runNodeOk('raw batch', args);
+            const report = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+            if (report.items !== count)
+              throw new Error(`raw batch got ${report.items} of ${count} items accepted`);
+            return { rowsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
+          },
+        },
+        log,
+      );
+      const ours = { name: 'ours', value: medianOf(results.ours, 'rowsPerSec'), unit: 'rows/s' };
+      const raw = { name: 'raw undici', value: medianOf(results.raw, 'rowsPerSec'), unit: 'rows/s' };
+      const rows = [
+        ratioRow({
+          scenario: `${scenario}: rate`,
+          ours,
+          baselines: [raw],
+          against: raw,
+          min: 0.8,
+          goal: '>= 0.8x raw',
+        }),
+        limitRow({
+          scenario: `${scenario}: peak RSS`,
+          ours: { name: 'ours', value: medianOf(results.ours, 'peakRssMb'), unit: 'MB' },
+          baselines: [{ name: 'raw undici', value: medianOf(results.raw, 'peakRssMb'), unit: 'MB' }],
+          below: RSS_LIMIT_MB,
+          goal: `< ${RSS_LIMIT_MB} MB`,
+        }),
+      ];
+      /** @type {Record<string, unknown>} */
+      const raws = { count, rounds, chunkSize: CHUNK, concurrency: CONCURRENCY, results };
+
+      if (!quick) {
+        const big = 1_000_000;
+        const bigCsv = join(dir, 'rows-1m.csv');
+        await writeBatchCsv(bigCsv, big, lib.precheck);
+        await server.admin('/reset');
+        const r = await runOurs(bigCsv, out, server.url, big);
+        log(`  batch-1m ours: ${JSON.stringify(r)}`);
+        rmSync(bigCsv, { force: true });
+        raws.batch1m = r;
+        rows.push(
+          limitRow({
+            scenario: 'batch-1m 1,000,000 CSV rows: peak RSS',
+            ours: { name: 'ours', value: r.peakRssMb, unit: 'MB' },
+            below: RSS_LIMIT_MB,
+            goal: `< ${RSS_LIMIT_MB} MB`,
+          }),
+          reportRow({
+            scenario: 'batch-1m 1,000,000 CSV rows: rate',
+            ours: { name: 'ours', value: r.rowsPerSec, unit: 'rows/s' },
+          }),
+        );
+      }
+      return { rows, raw: raws };
+    }),
+  );
+}

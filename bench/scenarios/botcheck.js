@@ -1,0 +1,130 @@
+// Bot-check results: `client.botCheck.getResult` (default undici transport) vs a minimal
+// fetch-based client (what other vendors' SDKs do) and raw undici `request` on a keep-alive Agent.
+// Same process, same URL and Bearer header, 64 calls in flight, interleaved rounds.
+import { Agent, request } from 'undici';
+import { loadLibrary } from '../lib/available.js';
+import { closedLoop } from '../lib/load.js';
+import { ratioRow, unavailableRow } from '../lib/rows.js';
+import { withServer } from '../lib/server.js';
+import { interleave, medianOf } from '../lib/stats.js';
+
+/** The documented test key and the all-zero id: a canned 200 on every call. */
+const TEST_KEY = `ak_${'x'.repeat(49)}`;
+const ZERO_ID = '00000000-0000-0000-0000-000000000000';
+const IN_FLIGHT = 64;
+
+export const name = 'botcheck';
+
+/**
+ * The fetch-based client other SDKs ship: build the URL, send the Bearer header, parse JSON.
+ * @param {string} baseUrl
+ * @param {string} key
+ */
+export function minimalFetchClient(baseUrl, key) {
+  const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
+  return {
+    async getResult(id) {
+      const res = await fetch(`${baseUrl}/captcha/v2/verifications/${encodeURIComponent(id)}/results`, {
+        headers,
+      });
+      if (!res.ok) throw new Error(`bot-check result answered ${res.status}`);
+      return res.json();
+    },
+  };
+}
+
+/**
+ * The same call on raw undici: the floor for latency.
+ * @param {string} baseUrl
+ * @param {string} key
+ */
+function rawUndiciClient(baseUrl, key) {
+  const agent = new Agent({ keepAliveTimeout: 4000 });
+  const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
+  return {
+    async getResult(id) {
+      const res = await request(`${baseUrl}/captcha/v2/verifications/${encodeURIComponent(id)}/results`, {
+        headers,
+        dispatcher: agent,
+      });
+      if (res.statusCode !== 200) throw new Error(`bot-check result answered ${res.statusCode}`);
+      return res.body.json();
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** @param {{ quick: boolean, log: (line: string) => void }} ctx */
+export async function run({ quick, log }) {
+  // Quick: two short rounds, each stopping after 1 s (so each client runs once early and once late).
+  const total = quick ? 5_000 : 20_000;
+  const durationMs = quick ? 1_000 : undefined;
+  const rounds = quick ? 2 : 3;
+  const size = quick
+    ? `up to ${total.toLocaleString('en-US')} calls or 1 s`
+    : `${total.toLocaleString('en-US')} calls`;
+  const scenario = `bot-check getResult ${size}, ${IN_FLIGHT} in flight`;
+  const { lib, why } = await loadLibrary();
+  const probe = lib && new lib.SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: TEST_KEY });
+  if (!probe?.botCheck?.getResult) {
+    const reason = why ?? 'client.botCheck.getResult is not in dist/index.js';
+    return {
+      rows: [unavailableRow(`${scenario}: req/s`, '>= 1.5x fetch; p50 <= 1.1x raw', reason)],
+      raw: { missing: reason },
+    };
+  }
+  await probe.close();
+
+  return withServer({}, async (server) => {
+    const ours = new lib.SvcClient({ baseUrl: server.url, apiKey: TEST_KEY });
+    const viaFetch = minimalFetchClient(server.url, TEST_KEY);
+    const raw = rawUndiciClient(server.url, TEST_KEY);
+    const sample = await ours.botCheck.getResult(ZERO_ID);
+    if (typeof sample !== 'object' || sample === null) throw new Error('getResult returned no result');
+    const clients = { ours: ours.botCheck, fetch: viaFetch, raw };
+    const load = (client, n, ms) =>
+      closedLoop({ total: n, inFlight: IN_FLIGHT, call: () => client.getResult(ZERO_ID), durationMs: ms });
+    // Warm-up: JIT and connection pools of all three before anything is timed.
+    for (const client of Object.values(clients)) {
+      await load(client, quick ? 2_000 : 5_000, quick ? 500 : undefined);
+    }
+
+    const results = await interleave(
+      rounds,
+      Object.fromEntries(
+        Object.entries(clients).map(([k, client]) => [k, () => load(client, total, durationMs)]),
+      ),
+      log,
+    );
+    await ours.close();
+    await raw.close();
+
+    const rps = (k, label) => ({ name: label, value: medianOf(results[k], 'perSecond'), unit: 'req/s' });
+    const p50 = (k, label) => ({ name: label, value: medianOf(results[k], 'p50Ms'), unit: 'ms p50' });
+    const fetchRps = rps('fetch', 'fetch client');
+    const rawP50 = p50('raw', 'raw undici');
+    return {
+      rows: [
+        ratioRow({
+          scenario: `${scenario}: req/s`,
+          ours: rps('ours', 'ours'),
+          baselines: [fetchRps, rps('raw', 'raw undici')],
+          against: fetchRps,
+          min: 1.5,
+          goal: '>= 1.5x fetch',
+          ratioLabel: 'vs fetch',
+        }),
+        ratioRow({
+          scenario: `${scenario}: p50 latency`,
+          ours: p50('ours', 'ours'),
+          baselines: [p50('fetch', 'fetch client'), rawP50],
+          against: rawP50,
+          max: 1.1,
+          goal: '<= 1.1x raw p50',
+          ratioLabel: 'vs raw',
+        }),
+      ],
+      raw: { total, durationMs: durationMs ?? null, inFlight: IN_FLIGHT, rounds, results },
+    };
+  });
+}
