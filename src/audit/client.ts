@@ -1,18 +1,46 @@
+import { SvcError } from '../core/errors/svc-error.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportOptions, ExportResult } from './export.js';
+import type { ExportOptions, ExportResult, RawExportPage } from './export.js';
 import { followCursors, RecentIds, resolveRange } from './paginate.js';
+import { scanEventPage } from './raw-page.js';
 import {
   type AuditEvent,
   AuditEventPage,
   type AuditEventPage as AuditEventPageType,
+  AuditPageEnvelope,
   ListEventsParams,
   RawEventPage,
 } from './schemas.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';
+
+/** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
+function rawExportPage(text: string): RawExportPage {
+  const scanned = scanEventPage(text);
+  if (scanned) {
+    const envelope = parseResponse(AuditPageEnvelope, scanned.envelope, 'audit log page');
+    return {
+      content: scanned.events,
+      totalElements: envelope.totalElements,
+      nextCursor: envelope.nextCursor,
+    };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
+  }
+  const page = parseResponse(RawEventPage, data, 'audit log page');
+  const content = page.content.map((event) => {
+    const id = (event as { id?: unknown } | null)?.id;
+    return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
+  });
+  return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
+}
 
 /** Parameters of `events`: the range and page size; the range is fixed once for the whole iteration. */
 export type AuditEventsParams = Omit<ListEventsParams, 'cursor' | 'page'>;
@@ -32,8 +60,9 @@ export class AuditClient {
     private readonly key: () => string | undefined,
   ) {}
 
-  private get(query: ParsedQuery, options: RequestOptions | undefined) {
+  private get(query: ParsedQuery, options: RequestOptions | undefined, raw = false) {
     return this.http.call({
+      raw,
       method: 'GET',
       path: EVENTS_PATH,
       query,
@@ -98,8 +127,8 @@ export class AuditClient {
     const { runExport } = await import('./export.js');
     return runExport(async (query, signal) => {
       const checked = parseRequest(ListEventsParams, query, 'audit log query');
-      const res = await this.get(checked, { signal });
-      return parseResponse(RawEventPage, res.data, 'audit log page');
+      const res = await this.get(checked, { signal }, true);
+      return rawExportPage(res.text);
     }, options);
   }
 

@@ -6,7 +6,7 @@ import { SvcError } from '../core/errors/svc-error.js';
 import { type ExportState, readState, writeState } from './checkpoint.js';
 import { LineBuffer } from './line-buffer.js';
 import { followCursors, RecentIds, resolveRange } from './paginate.js';
-import type { RawEventPage } from './schemas.js';
+import type { RawEvent } from './raw-page.js';
 import { type ExportSink, openFileSink, streamSink } from './sink.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
@@ -65,7 +65,14 @@ export interface ExportResult extends ExportProgress {
 export type RawPageFetcher = (
   query: { from: string; to: string; pageSize: number; cursor: string | undefined },
   signal: AbortSignal | undefined,
-) => Promise<RawEventPage>;
+) => Promise<RawExportPage>;
+
+/** A page as the exporter needs it: each event as the exact text received, with its id. */
+export interface RawExportPage {
+  content: RawEvent[];
+  totalElements: number;
+  nextCursor: string | null;
+}
 
 const iso = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
@@ -92,8 +99,8 @@ function checkResumable(
 }
 
 /**
- * Exports every event of the range as NDJSON, newest first, each line the event as received
- * (parsed once by the HTTP layer and serialized again: every field and value kept).
+ * Exports every event of the range as NDJSON, newest first, each line the event's JSON exactly as
+ * received (not parsed and serialized again, so numbers and escapes are kept byte for byte).
  * After each page: write, fsync, then replace the state file atomically. A resumed run truncates
  * the output to the checkpointed size and continues from the checkpointed cursor, so the result is
  * byte-identical to an uninterrupted run.
@@ -163,15 +170,15 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
       let written = 0;
       let lastId = state.lastId;
       for (const event of page.content) {
-        const id = (event as { id?: unknown } | null)?.id;
-        if (typeof id === 'string') {
+        const id = event.id;
+        if (id !== undefined) {
           if (!recent.add(id)) {
             duplicatesDropped += 1;
             continue;
           }
           lastId = id;
         }
-        lines.push(JSON.stringify(event));
+        lines.push(event.text);
         written += 1;
       }
       if (written > 0) {

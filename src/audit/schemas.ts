@@ -156,6 +156,9 @@ export type AuditEventPage = z.infer<typeof AuditEventPage>;
 export const RawEventPage = AuditEventPage.extend({ content: z.array(z.unknown()) });
 export type RawEventPage = z.infer<typeof RawEventPage>;
 
+/** The page envelope without its events (checked on the export path, where events stay raw text). */
+export const AuditPageEnvelope = AuditEventPage.omit({ content: true });
+
 const Timestamp = z.union([AuditTimestamp, z.date().transform((d) => d.toISOString())]);
 
 /**

@@ -33,6 +33,8 @@ export interface CallSpec {
   body?: unknown;
   auth?: { scheme: AuthScheme; key: string | undefined };
   retry: RetryPolicy;
+  /** Keep a success body as text only (`data` stays undefined): for callers that read it themselves. */
+  raw?: boolean;
   /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
   successOnRetry?: readonly number[];
   /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
@@ -96,29 +98,34 @@ function requestIdOf(headers: Record<string, string | undefined>): string | unde
 export class HttpClient {
   readonly settings: HttpSettings;
   private readonly basePath: string;
+  private readonly originPrefix: string;
 
   constructor(settings: HttpSettings) {
     this.settings = settings;
     this.basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
+    this.originPrefix = `${settings.baseUrl.origin}/`;
   }
 
   /** The absolute URL of `path` below the base URL; always on the configured origin. */
   url(path: string, query?: CallSpec['query']): string {
-    const url = new URL(this.settings.baseUrl.origin);
-    url.pathname = this.basePath + path;
+    // Paths are built by the `path` helper (escaped, no dot segments), so plain concatenation is exact.
+    let url = this.originPrefix + (this.basePath + path).replace(/^\/+/, '');
     if (query) {
+      const params = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) {
-        if (value !== undefined) url.searchParams.set(name, String(value));
+        if (value !== undefined) params.set(name, String(value));
       }
+      const text = params.toString();
+      if (text) url += `?${text}`;
     }
-    return url.href;
+    return url;
   }
 
   async call(spec: CallSpec): Promise<CallResult> {
     const s = this.settings;
     const options = spec.options ?? {};
     const url = this.url(spec.path, spec.query);
-    if (new URL(url).origin !== s.baseUrl.origin) {
+    if (!url.startsWith(this.originPrefix)) {
       // Defence in depth: a key is only ever sent to the configured origin.
       throw new SvcError('Refusing to send credentials to another origin', 'origin_mismatch');
     }
@@ -138,7 +145,9 @@ export class HttpClient {
     const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
     const userSignal = options.signal;
     const secrets = spec.auth?.key ? [...s.secrets, spec.auth.key] : s.secrets;
-    const shownUrl = redact(url, secrets);
+    // Redacted only when someone looks: the hot path of a bot-check call has no logger.
+    const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
+    const shownUrl = observed ? redact(url, secrets) : url;
 
     // Whether the previous attempt may have reached the server without its answer reaching us.
     let previousLost = false;
@@ -215,7 +224,7 @@ export class HttpClient {
         const lateSuccess = previousLost && spec.successOnRetry?.includes(response.status);
         if ((response.status >= 200 && response.status < 300) || lateSuccess) {
           let data: unknown;
-          if (response.body !== '' && !lateSuccess) {
+          if (response.body !== '' && !lateSuccess && !spec.raw) {
             try {
               data = JSON.parse(response.body);
             } catch (error) {
