@@ -1,5 +1,4 @@
 import { open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { SvcError } from '../core/errors/svc-error.js';
 
@@ -57,15 +56,17 @@ export async function readState(path: string): Promise<ExportState | undefined> 
 }
 
 /**
- * Replaces the state file atomically: write a temporary file, fsync it, rename it over the old
- * one, then fsync the directory so the rename itself survives a crash.
+ * Replaces the state file atomically: write a temporary file, sync its data, rename it over the
+ * old one. The directory is not synced: if a power loss undoes the rename, the previous state is
+ * still there, and it is consistent with the output (a resume truncates the output to the size
+ * that state records), so the export only repeats a page.
  */
 export async function writeState(path: string, state: ExportState): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   const handle = await open(tmp, 'w', 0o600);
   try {
     await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
-    await handle.sync();
+    await handle.datasync();
   } finally {
     await handle.close();
   }
@@ -74,15 +75,5 @@ export async function writeState(path: string, state: ExportState): Promise<void
   } catch (error) {
     await rm(tmp, { force: true });
     throw error;
-  }
-  try {
-    const dir = await open(dirname(path), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
   }
 }

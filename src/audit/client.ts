@@ -2,9 +2,9 @@ import { SvcError } from '../core/errors/svc-error.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportOptions, ExportResult, RawExportPage } from './export.js';
+import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
 import { followCursors, RecentIds, resolveRange } from './paginate.js';
-import { scanEventPage } from './raw-page.js';
+import { hasLineBreak, scanEventPage } from './raw-page.js';
 import {
   type AuditEvent,
   AuditEventPage,
@@ -18,24 +18,27 @@ import { type TailOptions, tailEvents } from './tail.js';
 const EVENTS_PATH = '/platform/v1/events';
 
 /** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
-function rawExportPage(text: string): RawExportPage {
-  const scanned = scanEventPage(text);
+function rawExportPage(bytes: Uint8Array): RawExportPage {
+  const scanned = scanEventPage(bytes);
   if (scanned) {
     const envelope = parseResponse(AuditPageEnvelope, scanned.envelope, 'audit log page');
-    return {
-      content: scanned.events,
-      totalElements: envelope.totalElements,
-      nextCursor: envelope.nextCursor,
-    };
+    const content = scanned.events.map(
+      ({ start, end, id }): ExportEvent =>
+        // A pretty-printed event is compacted, so NDJSON keeps one event per line.
+        hasLineBreak(bytes, start, end)
+          ? { id, text: JSON.stringify(JSON.parse(Buffer.from(bytes.subarray(start, end)).toString('utf8'))) }
+          : { id, bytes, start, end },
+    );
+    return { content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (error) {
     throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
   }
   const page = parseResponse(RawEventPage, data, 'audit log page');
-  const content = page.content.map((event) => {
+  const content = page.content.map((event): ExportEvent => {
     const id = (event as { id?: unknown } | null)?.id;
     return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
   });
@@ -128,7 +131,7 @@ export class AuditClient {
     return runExport(async (query, signal) => {
       const checked = parseRequest(ListEventsParams, query, 'audit log query');
       const res = await this.get(checked, { signal }, true);
-      return rawExportPage(res.text);
+      return rawExportPage(res.bytes ?? new Uint8Array());
     }, options);
   }
 

@@ -6,7 +6,6 @@ import { SvcError } from '../core/errors/svc-error.js';
 import { type ExportState, readState, writeState } from './checkpoint.js';
 import { LineBuffer } from './line-buffer.js';
 import { followCursors, RecentIds, resolveRange } from './paginate.js';
-import type { RawEvent } from './raw-page.js';
 import { type ExportSink, openFileSink, streamSink } from './sink.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
@@ -67,9 +66,14 @@ export type RawPageFetcher = (
   signal: AbortSignal | undefined,
 ) => Promise<RawExportPage>;
 
-/** A page as the exporter needs it: each event as the exact text received, with its id. */
+/** One event for the exporter: its bytes as received (a range of the page), or its text when the page had to be parsed. */
+export type ExportEvent =
+  | { id: string | undefined; bytes: Uint8Array; start: number; end: number }
+  | { id: string | undefined; text: string };
+
+/** A page as the exporter needs it: each event exactly as received, with its id. */
 export interface RawExportPage {
-  content: RawEvent[];
+  content: ExportEvent[];
   totalElements: number;
   nextCursor: string | null;
 }
@@ -178,7 +182,8 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
           }
           lastId = id;
         }
-        lines.push(event.text);
+        if ('text' in event) lines.push(event.text);
+        else lines.pushBytes(event.bytes, event.start, event.end);
         written += 1;
       }
       if (written > 0) {

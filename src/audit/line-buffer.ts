@@ -25,6 +25,19 @@ export class LineBuffer {
     this.buffer[this.length++] = 0x0a;
   }
 
+  /** Appends `bytes[start..end)` and a newline. */
+  pushBytes(bytes: Uint8Array, start: number, end: number): void {
+    const needed = this.length + (end - start) + 1;
+    if (needed > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, needed));
+      this.buffer.copy(grown, 0, 0, this.length);
+      this.buffer = grown;
+    }
+    this.buffer.set(bytes.subarray(start, end), this.length);
+    this.length += end - start;
+    this.buffer[this.length++] = 0x0a;
+  }
+
   /** The bytes so far; valid until the next `clear` or `push`. */
   view(): Buffer {
     return this.buffer.subarray(0, this.length);

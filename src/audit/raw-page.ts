@@ -1,37 +1,42 @@
 /**
- * Reads an audit page's JSON text without building objects for its events: each event is kept as
- * the exact text the server sent (so the export writes it byte for byte, "as received"), and only
- * its `id` and the envelope's small fields are decoded. Returns undefined when the text is not in
- * the expected shape, and the caller falls back to `JSON.parse`.
+ * Reads an audit page's JSON bytes without building objects for its events: each event stays the
+ * exact bytes the server sent (so the export writes it byte for byte, "as received"), and only
+ * its `id` and the envelope's small fields are decoded. Working on bytes keeps a page out of the
+ * JavaScript heap. Structural characters are ASCII, and UTF-8 never uses bytes below 0x80 inside
+ * a multi-byte character, so scanning bytes is exact. Returns undefined when the body is not in
+ * the expected shape; the caller then falls back to `JSON.parse`.
  */
 
 /** One event as received. */
 export interface RawEvent {
-  /** The event's JSON text, exactly as in the response. */
-  text: string;
+  /** Where the event's JSON lies in the page bytes. */
+  start: number;
+  end: number;
   /** Its `id`, when it is a string. */
   id: string | undefined;
 }
 
-/** The page: envelope fields decoded, events raw. */
+/** The page: envelope fields decoded, events as byte ranges of `bytes`. */
 export interface ScannedPage {
+  bytes: Uint8Array;
   envelope: Record<string, unknown>;
   events: RawEvent[];
 }
 
 const QUOTE = 34;
 const BACKSLASH = 92;
+const decoder = new TextDecoder();
 
-function skipSpace(t: string, i: number): number {
-  let c = t.charCodeAt(i);
-  while (c === 32 || c === 10 || c === 13 || c === 9) c = t.charCodeAt(++i);
+function skipSpace(t: Uint8Array, i: number): number {
+  let c = t[i];
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = t[++i];
   return i;
 }
 
 /** Index just past the string starting at `i` (a quote), or -1. */
-function skipString(t: string, i: number): number {
+function skipString(t: Uint8Array, i: number): number {
   for (let j = i + 1; j < t.length; j++) {
-    const c = t.charCodeAt(j);
+    const c = t[j];
     if (c === BACKSLASH) j++;
     else if (c === QUOTE) return j + 1;
   }
@@ -39,13 +44,13 @@ function skipString(t: string, i: number): number {
 }
 
 /** Index just past the value starting at `i`, or -1. */
-function skipValue(t: string, i: number): number {
-  const c = t.charCodeAt(i);
+function skipValue(t: Uint8Array, i: number): number {
+  const c = t[i];
   if (c === QUOTE) return skipString(t, i);
   if (c === 123 || c === 91) {
     let depth = 0;
     for (let j = i; j < t.length; j++) {
-      const d = t.charCodeAt(j);
+      const d = t[j];
       if (d === QUOTE) {
         j = skipString(t, j) - 1;
         if (j < 0) return -1;
@@ -59,73 +64,83 @@ function skipValue(t: string, i: number): number {
   }
   let j = i;
   while (j < t.length) {
-    const d = t.charCodeAt(j);
+    const d = t[j];
     if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9) break;
     j++;
   }
   return j > i ? j : -1;
 }
 
-/** The `id` member of the event object at `i` (its value when a string), scanning only its top level. */
-function eventId(t: string, start: number, end: number): string | undefined {
+const json = (t: Uint8Array, start: number, end: number): unknown =>
+  JSON.parse(decoder.decode(t.subarray(start, end)));
+
+/** The `id` member of the event object at `start` (when a string), scanning only its top level. */
+function eventId(t: Uint8Array, start: number, end: number): string | undefined {
   let i = skipSpace(t, start + 1);
-  while (i < end && t.charCodeAt(i) === QUOTE) {
+  while (i < end && t[i] === QUOTE) {
     const keyEnd = skipString(t, i);
     if (keyEnd < 0) return undefined;
-    const isId = keyEnd - i === 4 && t.startsWith('"id"', i);
+    const isId = keyEnd - i === 4 && t[i + 1] === 105 && t[i + 2] === 100;
     i = skipSpace(t, keyEnd);
-    if (t.charCodeAt(i) !== 58) return undefined;
+    if (t[i] !== 58) return undefined;
     i = skipSpace(t, i + 1);
     const valueEnd = skipValue(t, i);
     if (valueEnd < 0) return undefined;
-    if (isId) return t.charCodeAt(i) === QUOTE ? (JSON.parse(t.slice(i, valueEnd)) as string) : undefined;
+    if (isId) return t[i] === QUOTE ? (json(t, i, valueEnd) as string) : undefined;
     i = skipSpace(t, valueEnd);
-    if (t.charCodeAt(i) === 44) i = skipSpace(t, i + 1);
+    if (t[i] === 44) i = skipSpace(t, i + 1);
   }
   return undefined;
 }
 
-/** Scans a page; undefined when the text is not a JSON object with a `content` array. */
-export function scanEventPage(t: string): ScannedPage | undefined {
+/** Whether the event bytes hold a line break (a pretty-printed event; line breaks inside strings are escaped). */
+export function hasLineBreak(t: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (t[i] === 10 || t[i] === 13) return true;
+  return false;
+}
+
+/** Scans a page; undefined when the body is not a JSON object with a `content` array. */
+export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
   const envelope: Record<string, unknown> = {};
   const events: RawEvent[] = [];
   let sawContent = false;
   let i = skipSpace(t, 0);
-  if (t.charCodeAt(i) !== 123) return undefined;
+  if (t[i] !== 123) return undefined;
   i = skipSpace(t, i + 1);
-  while (t.charCodeAt(i) === QUOTE) {
-    const keyEnd = skipString(t, i);
-    if (keyEnd < 0) return undefined;
-    const key = JSON.parse(t.slice(i, keyEnd)) as string;
-    i = skipSpace(t, keyEnd);
-    if (t.charCodeAt(i) !== 58) return undefined;
-    i = skipSpace(t, i + 1);
-    if (key === 'content') {
-      if (t.charCodeAt(i) !== 91) return undefined;
-      sawContent = true;
+  try {
+    while (t[i] === QUOTE) {
+      const keyEnd = skipString(t, i);
+      if (keyEnd < 0) return undefined;
+      const key = json(t, i, keyEnd) as string;
+      i = skipSpace(t, keyEnd);
+      if (t[i] !== 58) return undefined;
       i = skipSpace(t, i + 1);
-      while (t.charCodeAt(i) !== 93) {
+      if (key === 'content') {
+        if (t[i] !== 91) return undefined;
+        sawContent = true;
+        i = skipSpace(t, i + 1);
+        while (t[i] !== 93) {
+          const end = skipValue(t, i);
+          if (end < 0) return undefined;
+          events.push({ start: i, end, id: t[i] === 123 ? eventId(t, i, end) : undefined });
+          i = skipSpace(t, end);
+          if (t[i] === 44) i = skipSpace(t, i + 1);
+          else if (t[i] !== 93) return undefined;
+        }
+        i = skipSpace(t, i + 1);
+      } else {
         const end = skipValue(t, i);
         if (end < 0) return undefined;
-        let text = t.slice(i, end);
-        const isObject = t.charCodeAt(i) === 123;
-        // A pretty-printed event would break NDJSON: compact it (line breaks outside strings only).
-        if (text.includes('\n') || text.includes('\r')) text = JSON.stringify(JSON.parse(text));
-        events.push({ text, id: isObject ? eventId(t, i, end) : undefined });
+        envelope[key] = json(t, i, end);
         i = skipSpace(t, end);
-        if (t.charCodeAt(i) === 44) i = skipSpace(t, i + 1);
-        else if (t.charCodeAt(i) !== 93) return undefined;
       }
-      i = skipSpace(t, i + 1);
-    } else {
-      const end = skipValue(t, i);
-      if (end < 0) return undefined;
-      envelope[key] = JSON.parse(t.slice(i, end));
-      i = skipSpace(t, end);
+      if (t[i] === 44) i = skipSpace(t, i + 1);
     }
-    if (t.charCodeAt(i) === 44) i = skipSpace(t, i + 1);
+  } catch {
+    // A member that JSON.parse refuses: not a page this scanner can vouch for.
+    return undefined;
   }
-  if (t.charCodeAt(i) !== 125 || !sawContent) return undefined;
+  if (t[i] !== 125 || !sawContent) return undefined;
   if (skipSpace(t, i + 1) !== t.length) return undefined;
-  return { envelope, events };
+  return { bytes: t, envelope, events };
 }

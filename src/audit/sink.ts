@@ -49,7 +49,7 @@ export async function openFileSink(path: string, resumeAtBytes: number | undefin
         done += bytesWritten;
       }
       position += chunk.length;
-      await handle.sync();
+      await handle.datasync();
     },
     close: () => handle.close(),
   };

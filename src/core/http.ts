@@ -33,7 +33,7 @@ export interface CallSpec {
   body?: unknown;
   auth?: { scheme: AuthScheme; key: string | undefined };
   retry: RetryPolicy;
-  /** Keep a success body as text only (`data` stays undefined): for callers that read it themselves. */
+  /** Keep a success body unparsed (`data` stays undefined) as bytes in `bytes`: for callers that scan it themselves. */
   raw?: boolean;
   /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
   successOnRetry?: readonly number[];
@@ -47,8 +47,10 @@ export interface CallResult {
   status: number;
   headers: Record<string, string | undefined>;
   data: unknown;
-  /** The body text exactly as received. */
+  /** The body text exactly as received (empty for a `raw` call). */
   text: string;
+  /** The body bytes, for a `raw` call. */
+  bytes?: Uint8Array;
   requestId: string | undefined;
 }
 
@@ -233,7 +235,15 @@ export class HttpClient {
               });
             }
           }
-          return { status: response.status, headers: response.headers, data, text: response.body, requestId };
+          return {
+            status: response.status,
+            headers: response.headers,
+            data,
+            text: response.body,
+            requestId,
+            // A custom transport may ignore responseType and give text only.
+            ...(spec.raw && { bytes: response.bytes ?? Buffer.from(response.body, 'utf8') }),
+          };
         }
         previousLost = false;
         const apiError = this.toApiError(spec, response, requestId, secrets);
@@ -276,7 +286,8 @@ export class HttpClient {
     secrets: readonly string[],
   ): ApiError {
     // A server that echoes the key must not put it into an error a caller may log whole.
-    const body = parseErrorBody(redact(response.body, secrets));
+    const text = response.bytes ? Buffer.from(response.bytes).toString('utf8') : response.body;
+    const body = parseErrorBody(redact(text, secrets));
     const rawDetail = errorDetail(body);
     const retryAfter = response.headers['retry-after'];
     const retryAfterSeconds =

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeHttp, listenHttp } from '../core/listen.js';
 import { maskKey } from '../core/redact.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
@@ -120,26 +120,16 @@ export async function listen(
   });
   server.keepAliveTimeout = 5000;
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const { port, baseUrl } = await listenHttp(server, host, options.port ?? 0);
   return {
-    url: `http://${shownHost}:${port}`,
+    url: baseUrl,
     host,
     port,
     state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const module of modules) module.close?.();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const module of modules) module.close?.();
+      return closeHttp(server);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeHttp, listenHttp } from '../core/listen.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
 
 /** Options of {@link listenForWebhooks}. */
@@ -79,22 +79,6 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
       reply(res, 500, 'handler failed');
     }
   });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}/${token}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const { baseUrl } = await listenHttp(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  return { url: `${baseUrl}/${token}`, close: () => closeHttp(server) };
 }

@@ -1,6 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanEventPage } from '../../src/audit/raw-page.js';
+import { scanEventPage as scanBytes } from '../../src/audit/raw-page.js';
+
+/** Scans text as bytes and gives each event back as its text. */
+function scanEventPage(text: string) {
+  const bytes = Buffer.from(text, 'utf8');
+  const scanned = scanBytes(bytes);
+  return (
+    scanned && {
+      envelope: scanned.envelope,
+      events: scanned.events.map((e) => ({
+        text: bytes.subarray(e.start, e.end).toString('utf8'),
+        id: e.id,
+      })),
+    }
+  );
+}
 
 const page = (content: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -26,11 +41,10 @@ describe('export writes each event exactly as received', () => {
     expect(scanned?.envelope).toEqual({ from: 'a', totalElements: 2, nextCursor: 'c' });
   });
 
-  it('compacts a pretty-printed event so NDJSON stays one event per line', () => {
-    const scanned = scanEventPage(
-      JSON.stringify({ content: [{ id: 'x', a: [1, 2] }], nextCursor: null }, null, 2),
-    );
-    expect(scanned?.events).toEqual([{ text: '{"id":"x","a":[1,2]}', id: 'x' }]);
+  it('finds events in a pretty-printed page (the exporter compacts those events)', () => {
+    const text = JSON.stringify({ content: [{ id: 'x', a: [1, 'ü'] }], nextCursor: null }, null, 2);
+    const scanned = scanEventPage(text);
+    expect(scanned?.events.map((e) => [JSON.parse(e.text), e.id])).toEqual([[{ id: 'x', a: [1, 'ü'] }, 'x']]);
   });
 
   it('agrees with JSON.parse on any page', () => {
@@ -48,5 +62,28 @@ describe('export writes each event exactly as received', () => {
     for (const bad of ['', '[]', '{"content":{}}', '{"content":[{"id":"x"}', '{"a":1}', '{"content":[]} x']) {
       expect(scanEventPage(bad), bad).toBeUndefined();
     }
+  });
+});
+
+describe('the export path keeps each event byte for byte', () => {
+  it('writes numbers and escapes exactly as the server sent them, and compacts pretty-printed events', async () => {
+    const { SvcClient } = await import('../../src/client.js');
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const body =
+      '{"content":[{"id":"b","n":1.50,"s":"\\u00fc"},\n  {\n    "id": "a",\n    "x": 1\n  }],"totalElements":2,"nextCursor":null,"from":"2026-01-01T00:00:00.000Z","to":"2026-01-02T00:00:00.000Z","page":0,"pageSize":1000}';
+    const client = new SvcClient({
+      baseUrl: 'http://fake.invalid',
+      apiKey: 'ak_test',
+      transport: { request: async () => ({ status: 200, headers: {}, body }) },
+    });
+    const out = join(mkdtempSync(join(tmpdir(), 'svc-raw-')), 'out.ndjson');
+    await client.audit.exportEvents({
+      from: '2026-01-01T00:00:00Z',
+      to: '2026-01-02T00:00:00Z',
+      output: out,
+    });
+    expect(readFileSync(out, 'utf8')).toBe('{"id":"b","n":1.50,"s":"\\u00fc"}\n{"id":"a","x":1}\n');
   });
 });

@@ -23,6 +23,7 @@ import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
 import { seededRandom } from '../../src/server/random.js';
+import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { closedPort, startHangingServer } from './local-servers.js';
 
@@ -48,15 +49,6 @@ function recording(options: SvcClientOptions = {}) {
     ...options,
   });
   return { client, delays };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const post = (retry: CallSpec['retry']): CallSpec => ({ method: 'POST', path: '/op', body: {}, retry });

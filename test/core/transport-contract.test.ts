@@ -21,6 +21,7 @@ import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import type { Transport } from '../../src/core/transport/types.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
+import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { closedPort, type LocalServer, startHangingServer, startServer } from './local-servers.js';
 
@@ -34,14 +35,6 @@ const transports: Array<{ name: string; make: () => Transport }> = [
 const server = useReferenceServer();
 
 /** Resolves to the error a promise rejects with; fails the test when it resolves. */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 function validationCall(key: string | undefined): CallSpec {
   return {

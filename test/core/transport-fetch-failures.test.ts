@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { ConnectionError, SvcError } from '../../src/core/errors/index.js';
 import { RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
+import { failure } from '../helpers/client.js';
 
 // nock patches the global fetch but cannot see undici's own `request`: these failure paths are
 // exercised on the fetch transport only (the contract suite covers both against a real server).
@@ -14,15 +15,6 @@ afterAll(() => nock.enableNetConnect());
 
 function client(): SvcClient {
   return new SvcClient({ baseUrl: ORIGIN, fetch: globalThis.fetch, maxRetries: 0 });
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const get = { method: 'GET' as const, path: '/thing', retry: RETRY_UNSENT_ONLY };

@@ -7,19 +7,11 @@ import {
 } from '../../src/core/errors/index.js';
 import { listenForWebhooks } from '../../src/tax/webhook-listener.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from '../../src/tax/webhooks.js';
-import { testClient } from '../helpers/client.js';
+import { testClient, useTestClients } from '../helpers/client.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
-const clients: SvcClient[] = [];
-function client(key = 'ak_demo_project') {
-  const c = testClient(server().url, { apiKey: key });
-  clients.push(c);
-  return c;
-}
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
+const client = useTestClients(server);
 
 /** Collects webhook events until `count` arrived. */
 async function collectEvents(count: number, act: () => Promise<void>): Promise<TaxWebhookEvent[]> {

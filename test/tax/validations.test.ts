@@ -6,19 +6,11 @@ import {
   PaymentRequiredError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
-import { testClient } from '../helpers/client.js';
+import { testClient, useTestClients } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
-const clients: SvcClient[] = [];
-function client(key = 'ak_demo_project') {
-  const c = testClient(server().url, { apiKey: key });
-  clients.push(c);
-  return c;
-}
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
+const client = useTestClients(server);
 
 async function processed(): Promise<number> {
   return server().admin.stats().validationsProcessed;
@@ -217,8 +209,9 @@ describe('idempotency: a retried request with the same key is not processed twic
         if (delays.length >= 2) server().admin.setFaults(undefined);
       },
     });
-    clients.push(c);
-    const outcome = await c.tax.validate({ countryCode: 'DE', rawValue: '136695976' }, { maxRetries: 5 });
+    const outcome = await c.tax
+      .validate({ countryCode: 'DE', rawValue: '136695976' }, { maxRetries: 5 })
+      .finally(() => c.close());
     expect(outcome.kind).toBe('completed');
     expect(delays).toHaveLength(2);
     expect(await processed()).toBe(1);

@@ -9,7 +9,8 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       let res: Response;
-      let body: string;
+      let body = '';
+      let bytes: Uint8Array | undefined;
       try {
         res = await fetchImpl(req.url, {
           method: req.method,
@@ -18,7 +19,8 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
           signal: req.signal,
           redirect: 'manual',
         });
-        body = await res.text();
+        if (req.responseType === 'bytes') bytes = new Uint8Array(await res.arrayBuffer());
+        else body = await res.text();
       } catch (error) {
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, new URL(req.url).host);
@@ -27,7 +29,7 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
       res.headers.forEach((value, name) => {
         headers[name.toLowerCase()] = value;
       });
-      return { status: res.status, headers, body };
+      return { status: res.status, headers, body, ...(bytes && { bytes }) };
     },
   };
 }

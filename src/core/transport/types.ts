@@ -7,6 +7,8 @@ export interface TransportRequest {
   body?: string | undefined;
   /** Fires on the per-attempt timeout, the total deadline or the caller's abort. */
   signal: AbortSignal;
+  /** `bytes`: return the body as bytes in `bytes` (and `body` empty), for callers that scan it themselves. Default `text`. */
+  responseType?: 'text' | 'bytes';
 }
 
 /** A complete response: the body is read to the end before the transport returns. */
@@ -15,6 +17,8 @@ export interface TransportResponse {
   /** Header names in lower case. */
   headers: Record<string, string | undefined>;
   body: string;
+  /** The body as bytes, when `responseType` was `bytes`. */
+  bytes?: Uint8Array;
 }
 
 /**

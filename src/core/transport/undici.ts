@@ -37,9 +37,11 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, new URL(req.url).host);
       }
-      let body: string;
+      let body = '';
+      let bytes: Uint8Array | undefined;
       try {
-        body = await res.body.text();
+        if (req.responseType === 'bytes') bytes = new Uint8Array(await res.body.arrayBuffer());
+        else body = await res.body.text();
       } catch (error) {
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, new URL(req.url).host);
@@ -48,7 +50,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       for (const [name, value] of Object.entries(res.headers)) {
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      return { status: res.statusCode, headers, body };
+      return { status: res.statusCode, headers, body, ...(bytes && { bytes }) };
     },
     close: () => agent.close(),
   };

@@ -43,10 +43,10 @@ export function decimalValue(s: string, from: number, to: number): number {
   return v;
 }
 
-/** Luhn: true when s[from..to), including its trailing check digit, has a sum ≡ 0 (mod 10). */
-export function luhnValid(s: string, from = 0, to: number = s.length): boolean {
+/** Luhn sum of s[from..to), doubling every second digit from the right (the rightmost when `doubleFirst`). */
+function luhnSum(s: string, from: number, to: number, doubleFirst: boolean): number {
   let sum = 0;
-  let double = false;
+  let double = doubleFirst;
   for (let i = to - 1; i >= from; i--) {
     let d = s.charCodeAt(i) - 48;
     if (double) {
@@ -56,23 +56,17 @@ export function luhnValid(s: string, from = 0, to: number = s.length): boolean {
     sum += d;
     double = !double;
   }
-  return sum % 10 === 0;
+  return sum;
+}
+
+/** Luhn: true when s[from..to), including its trailing check digit, has a sum ≡ 0 (mod 10). */
+export function luhnValid(s: string, from = 0, to: number = s.length): boolean {
+  return luhnSum(s, from, to, false) % 10 === 0;
 }
 
 /** Luhn check digit to append to the payload s[from..to). */
 export function luhnCheckDigit(s: string, from: number, to: number): number {
-  let sum = 0;
-  let double = true;
-  for (let i = to - 1; i >= from; i--) {
-    let d = s.charCodeAt(i) - 48;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return (10 - (sum % 10)) % 10;
+  return (10 - (luhnSum(s, from, to, true) % 10)) % 10;
 }
 
 /** ISO 7064 MOD 11,10: true when the last digit of s[from..to) is the check digit of the rest. */
