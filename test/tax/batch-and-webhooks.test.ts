@@ -1,5 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SvcClient } from '../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
   LocalValidationError,
@@ -7,7 +6,7 @@ import {
 } from '../../src/core/errors/index.js';
 import { listenForWebhooks } from '../../src/tax/webhook-listener.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from '../../src/tax/webhooks.js';
-import { testClient, useTestClients } from '../helpers/client.js';
+import { useTestClients } from '../helpers/client.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();

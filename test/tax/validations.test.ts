@@ -1,5 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import type { SvcClient } from '../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
   LocalValidationError,
