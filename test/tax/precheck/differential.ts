@@ -62,3 +62,13 @@ export function expectDivergenceExamples(c: OracleCase): void {
     expect(d.applies(d.example), `${d.example} matches its own predicate`).toBe(true);
   }
 }
+
+/** Digit `i` of a numeric body. */
+export const d = (b: string, i: number): number => b.charCodeAt(i) - 48;
+
+/** Weighted digit sum of `b` from `from`. */
+export const sum = (b: string, weights: readonly number[], from = 0): number =>
+  weights.reduce((acc, w, k) => acc + w * d(b, from + k), 0);
+
+/** Whether a body starts with 0 (a form several oracles wrongly accept). */
+export const leadingZero = (b: string): boolean => b.startsWith('0');

@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { precheck } from '../../../src/tax/precheck/index.js';
 import {
   type Divergence,
+  d,
   expectDivergenceExamples,
+  leadingZero,
   type OracleCase,
   runDifferential,
+  sum,
 } from './differential.js';
 import { GENERATORS } from './generators.js';
 
@@ -13,11 +16,6 @@ import { GENERATORS } from './generators.js';
  * Differential test against jsvat-next 3.0.4. jsvat requires the country prefix (except for NO and AU),
  * so both sides get prefixed values. jsvat's country rules are only compared where it has one.
  */
-
-const d = (b: string, i: number): number => b.charCodeAt(i) - 48;
-const sum = (b: string, weights: readonly number[], from = 0): number =>
-  weights.reduce((acc, w, k) => acc + w * d(b, from + k), 0);
-const leadingZero = (b: string): boolean => b.startsWith('0');
 
 function bgEgnChecksumOnly(b: string): boolean {
   return b.length === 10 && (sum(b, [2, 4, 8, 5, 10, 9, 7, 3, 6]) % 11) % 10 === d(b, 9);

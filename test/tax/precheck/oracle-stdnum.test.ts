@@ -4,22 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { precheck } from '../../../src/tax/precheck/index.js';
 import {
   type Divergence,
+  d,
   expectDivergenceExamples,
+  leadingZero,
   type OracleCase,
   runDifferential,
+  sum,
 } from './differential.js';
 import { GENERATORS } from './generators.js';
+
+const isDigits = (b: string): boolean => /^[0-9]+$/.test(b);
 
 /**
  * Differential test against the npm package stdnum 1.12 (a port of python-stdnum). Values are given to
  * both sides with the country prefix, so each strips it exactly once.
  */
-
-const d = (b: string, i: number): number => b.charCodeAt(i) - 48;
-const sum = (b: string, weights: readonly number[], from = 0): number =>
-  weights.reduce((acc, w, k) => acc + w * d(b, from + k), 0);
-const isDigits = (b: string): boolean => /^[0-9]+$/.test(b);
-const leadingZero = (b: string): boolean => b.startsWith('0');
 
 /** A birth date after today: stdnum rejects those, python-stdnum (and we, to stay clock-independent) not. */
 const inFuture = (year: number, month: number, day: number): boolean =>
