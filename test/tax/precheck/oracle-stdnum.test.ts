@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { precheck } from '../../../src/tax/precheck/index.js';
 import {
   type Divergence,
-  d,
   expectDivergenceExamples,
   leadingZero,
   type OracleCase,
