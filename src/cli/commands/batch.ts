@@ -157,6 +157,8 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     }
   };
 
+  // A state file from the first moment, so a run killed before its first checkpoint can resume too.
+  checkpoint();
   let lastCheckpoint = Date.now();
   try {
     for await (const result of client.tax.runBatch(requests(), {
