@@ -35,12 +35,15 @@ function skipSpace(t: Uint8Array, i: number): number {
 
 /** Index just past the string starting at `i` (a quote), or -1. */
 function skipString(t: Uint8Array, i: number): number {
-  for (let j = i + 1; j < t.length; j++) {
-    const c = t[j];
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j + 1;
+  // indexOf runs natively; a quote closes the string unless an odd number of backslashes precede it.
+  for (let j = i + 1; ; ) {
+    const q = t.indexOf(QUOTE, j);
+    if (q < 0) return -1;
+    let slashes = 0;
+    for (let k = q - 1; k > i && t[k] === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+    j = q + 1;
   }
-  return -1;
 }
 
 /** Index just past the value starting at `i`, or -1. */
@@ -95,8 +98,8 @@ function eventId(t: Uint8Array, start: number, end: number): string | undefined 
 
 /** Whether the event bytes hold a line break (a pretty-printed event; line breaks inside strings are escaped). */
 export function hasLineBreak(t: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (t[i] === 10 || t[i] === 13) return true;
-  return false;
+  const event = t.subarray(start, end);
+  return event.indexOf(10) >= 0 || event.indexOf(13) >= 0;
 }
 
 /** Scans a page; undefined when the body is not a JSON object with a `content` array. */

@@ -58,6 +58,13 @@ describe('export writes each event exactly as received', () => {
     );
   });
 
+  it('ends strings correctly after escaped backslashes', () => {
+    const events = [{ id: 'a\\', v: '\\"\\' }, { id: '\\\\', v: ']}' }];
+    const scanned = scanEventPage(page(events));
+    expect(scanned?.events.map((e) => JSON.parse(e.text))).toEqual(events);
+    expect(scanned?.events.map((e) => e.id)).toEqual(['a\\', '\\\\']);
+  });
+
   it('gives up (undefined) on text that is not a page, so the caller parses instead', () => {
     for (const bad of ['', '[]', '{"content":{}}', '{"content":[{"id":"x"}', '{"a":1}', '{"content":[]} x']) {
       expect(scanEventPage(bad), bad).toBeUndefined();
