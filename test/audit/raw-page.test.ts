@@ -59,7 +59,10 @@ describe('export writes each event exactly as received', () => {
   });
 
   it('ends strings correctly after escaped backslashes', () => {
-    const events = [{ id: 'a\\', v: '\\"\\' }, { id: '\\\\', v: ']}' }];
+    const events = [
+      { id: 'a\\', v: '\\"\\' },
+      { id: '\\\\', v: ']}' },
+    ];
     const scanned = scanEventPage(page(events));
     expect(scanned?.events.map((e) => JSON.parse(e.text))).toEqual(events);
     expect(scanned?.events.map((e) => e.id)).toEqual(['a\\', '\\\\']);
