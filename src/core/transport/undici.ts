@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { isAbortLike, toConnectionError } from './network-errors.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
@@ -12,21 +12,34 @@ export interface UndiciTransportOptions {
   keepAliveTimeoutMs?: number;
 }
 
-/** undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects. */
+/**
+ * undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects.
+ * undici is loaded on the first request, so code that only uses the offline helpers, or that
+ * passes its own `fetch` (edge runtimes, Bun, Deno), never loads it.
+ */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): Transport {
-  const agent = new Agent({
-    connections: options.connections ?? 64,
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-    // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
+  let loading: Promise<{ agent: Agent; send: typeof request }> | undefined;
+  // Once loaded, used directly: no extra await on the hot path.
+  let ready: { agent: Agent; send: typeof request } | undefined;
+  const load = () =>
+    (loading ??= import('undici').then((undici) => ({
+      agent: new undici.Agent({
+        connections: options.connections ?? 64,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
+        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      }),
+      send: undici.request,
+    })));
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
+      ready ??= await load();
+      const { agent, send } = ready;
       let res: Awaited<ReturnType<typeof request>>;
       try {
-        res = await request(req.url, {
+        res = await send(req.url, {
           method: req.method as 'GET',
           headers: req.headers,
           body: req.body,
@@ -52,6 +65,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       }
       return { status: res.statusCode, headers, body, ...(bytes && { bytes }) };
     },
-    close: () => agent.close(),
+    close: async () => {
+      if (loading) await (await loading).agent.close();
+    },
   };
 }
