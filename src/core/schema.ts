@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { LocalValidationError, type ValidationIssue } from './errors/local-validation-error.js';
+import { LocalValidationError } from './errors/local-validation-error.js';
 import { SvcError } from './errors/svc-error.js';
+import { toIssues } from './zod-issues.js';
 
 /**
  * An enum that accepts values it does not know: typed as the known values plus any string, so a
@@ -8,11 +9,6 @@ import { SvcError } from './errors/svc-error.js';
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
-}
-
-/** Zod issues as `{path, message}` with dotted paths. */
-export function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 
 /** Parses a request locally; throws {@link LocalValidationError} listing every issue, so nothing is sent. */

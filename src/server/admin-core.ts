@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toIssues } from '../core/zod-issues.js';
 import { FAULT_KINDS, type FaultConfig } from './faults.js';
 import { readJson, sendEmpty, sendJson } from './http-io.js';
 import type { ServerModule } from './module.js';
@@ -25,11 +26,7 @@ const FaultsBody = z.strictObject({
 export async function adminBody<T>(req: Parameters<typeof readJson>[0], schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse((await readJson(req)) ?? {});
   if (!parsed.success) {
-    throw new HttpProblem(
-      422,
-      'Invalid admin request',
-      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    );
+    throw new HttpProblem(422, 'Invalid admin request', toIssues(parsed.error));
   }
   return parsed.data;
 }

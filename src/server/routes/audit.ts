@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AuditEvent, AuditTimestamp, DEFAULT_RANGE_MS } from '../../audit/schemas.js';
+import { toIssues } from '../../core/zod-issues.js';
 import { signCursor } from '../audit/cursor.js';
 import { parseEventsQuery } from '../audit/query.js';
 import { AuditStore } from '../audit/store.js';
@@ -65,7 +66,7 @@ function parseAdd(raw: unknown): {
   const explicit = typeof raw === 'object' && raw !== null && 'events' in raw;
   const parsed = (explicit ? EventsBody : GenerateBody).safeParse(raw ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const issues = toIssues(parsed.error);
     const first = issues[0];
     throw new HttpProblem(
       422,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toIssues } from '../../core/zod-issues.js';
 import { PROVIDERS } from '../../tax/enums.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from '../../tax/request-schemas.js';
 import { adminBody } from '../admin-core.js';
@@ -11,17 +12,13 @@ import type { WebhookSender } from '../webhooks.js';
 
 const BASE = '/taxvalidation/v1';
 
-function issuesOf(error: z.ZodError, prefix = ''): ProblemIssue[] {
-  return error.issues.map((i) => ({ path: prefix + i.path.map(String).join('.'), message: i.message }));
-}
-
 async function parseBody<T>(
   req: Parameters<typeof readJson>[0],
   schema: z.ZodType<T>,
   what: string,
 ): Promise<T> {
   const parsed = schema.safeParse(await readJson(req));
-  if (!parsed.success) throw new HttpProblem(422, `Invalid ${what}`, issuesOf(parsed.error));
+  if (!parsed.success) throw new HttpProblem(422, `Invalid ${what}`, toIssues(parsed.error));
   return parsed.data;
 }
 
@@ -83,7 +80,7 @@ export function taxModule(state: ServerState, webhooks: WebhookSender): ServerMo
           const raw = await readJson(req);
           const parsed = BatchRequest.safeParse(raw);
           if (!parsed.success) {
-            const issues = issuesOf(parsed.error);
+            const issues = toIssues(parsed.error);
             const indexes = [
               ...new Set(issues.map((i) => /^items\.(\d+)/.exec(i.path)?.[1]).filter(Boolean)),
             ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
 import { SvcError } from '../../core/errors/svc-error.js';
-import { toIssues } from '../../core/schema.js';
+import { toIssues } from '../../core/zod-issues.js';
 import type { TaxClient } from '../client.js';
 import { strictPrecheckIssue } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
