@@ -1,6 +1,13 @@
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
 export {
+  AuditEventsQuery,
+  AuditTimestamp,
+  DEFAULT_PAGE_SIZE,
+  ListEventsParams,
+  MAX_PAGE_SIZE,
+} from './audit/query.js';
+export {
   ACTOR_TYPES,
   AnonymousActor,
   ApiKeyActor,
@@ -12,12 +19,8 @@ export {
   AuditEventPage,
   AuditOrigin,
   AuditResource,
-  AuditTimestamp,
   AutomationActor,
-  DEFAULT_PAGE_SIZE,
   isActorType,
-  ListEventsParams,
-  MAX_PAGE_SIZE,
   SystemActor,
   UserActor,
 } from './audit/schemas.js';

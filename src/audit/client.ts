@@ -3,14 +3,14 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
-import { followCursors, RecentIds, resolveRange } from './paginate.js';
+import { followCursors, RecentIds } from './paginate.js';
+import { ListEventsParams, resolveRange } from './query.js';
 import { hasLineBreak, scanEventPage } from './raw-page.js';
 import {
   type AuditEvent,
   AuditEventPage,
   type AuditEventPage as AuditEventPageType,
   AuditPageEnvelope,
-  ListEventsParams,
   RawEventPage,
 } from './schemas.js';
 import { type TailOptions, tailEvents } from './tail.js';

@@ -5,7 +5,8 @@ import { AbortError } from '../core/errors/abort-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
 import { type ExportState, readState, writeState } from './checkpoint.js';
 import { LineBuffer } from './line-buffer.js';
-import { followCursors, RecentIds, resolveRange } from './paginate.js';
+import { followCursors, RecentIds } from './paginate.js';
+import { resolveRange } from './query.js';
 import { type ExportSink, openFileSink, streamSink } from './sink.js';
 
 /** Page size of an export when none is given: the largest the API serves. */

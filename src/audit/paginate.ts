@@ -1,5 +1,4 @@
 import { SvcError } from '../core/errors/svc-error.js';
-import { DEFAULT_RANGE_MS } from './schemas.js';
 
 /** A page as far as paging cares. */
 export interface CursorPage {
@@ -61,17 +60,4 @@ export class RecentIds {
     this.current.add(id);
     return true;
   }
-}
-
-/**
- * Fixes the range once: `to` defaults to now and `from` to 24 hours before `to`, resolved on the
- * client so the range does not move while pages are read.
- */
-export function resolveRange(
-  from: string | undefined,
-  to: string | undefined,
-  now: number = Date.now(),
-): { from: string; to: string } {
-  const toValue = to ?? new Date(now).toISOString();
-  return { from: from ?? new Date(Date.parse(toValue) - DEFAULT_RANGE_MS).toISOString(), to: toValue };
 }

@@ -1,25 +1,12 @@
 import { z } from 'zod';
 import { openEnum } from '../core/schema.js';
 
-/** Largest `pageSize` the audit log serves; larger values are served as this. */
-export const MAX_PAGE_SIZE = 1000;
-/** `pageSize` when none is given. */
-export const DEFAULT_PAGE_SIZE = 100;
-/** Length of the default range: `from` defaults to this long before `to`. */
-export const DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
-
 /** Actor types of schemaVersion 2 (schemaVersion 1 knows only USER and SYSTEM). */
 export const ACTOR_TYPES = ['USER', 'API_KEY', 'AUTOMATION', 'ANONYMOUS', 'SYSTEM'] as const;
 /** Kinds of service process behind an AUTOMATION actor. */
 export const AUTOMATION_KINDS = ['SCHEDULER', 'RUNNER', 'LISTENER'] as const;
 /** Shown value of `changes.operation`; the full list is not documented. */
 export const CHANGE_OPERATIONS = ['SET'] as const;
-
-/**
- * An ISO 8601 UTC timestamp with a zone (`Z` or `+hh:mm`), e.g. `2026-01-31T00:00:00Z`; fractions
- * allowed. Both the client and the reference server check `from` and `to` with it.
- */
-export const AuditTimestamp = z.iso.datetime({ offset: true });
 
 /** `{kind, id, label}`: a resource (subject or scope). `kind` names are internal, e.g. `platform.subscription` is a project. */
 export const AuditResource = z.looseObject({
@@ -158,29 +145,3 @@ export type RawEventPage = z.infer<typeof RawEventPage>;
 
 /** The page envelope without its events (checked on the export path, where events stay raw text). */
 export const AuditPageEnvelope = AuditEventPage.omit({ content: true });
-
-const Timestamp = z.union([AuditTimestamp, z.date().transform((d) => d.toISOString())]);
-
-/**
- * Query of `GET /platform/v1/events` (strict: checked before sending).
- *
- * - `from`: start of the range; default 24 hours before `to`.
- * - `to`: end of the range; default now.
- * - `cursor`: the `nextCursor` of the previous page (with the same `from` and `to`).
- * - `pageSize`: 1 to 1000, default 100.
- * - `page`: zero-based, default 0; ignored when `cursor` is set.
- */
-export const ListEventsParams = z
-  .strictObject({
-    from: Timestamp.optional(),
-    to: Timestamp.optional(),
-    cursor: z.string().min(1).optional(),
-    pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
-    page: z.number().int().min(0).optional(),
-  })
-  .refine((p) => !p.from || !p.to || Date.parse(p.from) <= Date.parse(p.to), {
-    path: ['from'],
-    message: 'must not lie after to',
-  });
-/** Input type of {@link ListEventsParams}: timestamps as ISO strings or `Date`s. */
-export type ListEventsParams = z.input<typeof ListEventsParams>;

@@ -1,7 +1,8 @@
 import { AbortError } from '../core/errors/abort-error.js';
 import { defaultSleep } from '../core/http.js';
 import { followCursors } from './paginate.js';
-import type { AuditEvent, AuditEventPage, ListEventsParams } from './schemas.js';
+import type { ListEventsParams } from './query.js';
+import type { AuditEvent, AuditEventPage } from './schemas.js';
 
 /** Options of `client.audit.tail`. */
 export interface TailOptions {

@@ -1,4 +1,5 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../audit/schemas.js';
+import { AuditEventsQuery } from '../audit/query.js';
+import { queryParameters } from './parameters.js';
 import { json, problems, TAX_AUTH_ERRORS } from './responses.js';
 
 const TAX = '/taxvalidation/v1';
@@ -111,37 +112,7 @@ export function paths(): Record<string, unknown> {
         tags: ['audit log'],
         summary: 'Read audit events, newest first',
         security: bearer,
-        parameters: [
-          {
-            name: 'from',
-            in: 'query',
-            schema: { type: 'string', format: 'date-time' },
-            description: 'Start; default 24 hours before `to`',
-          },
-          {
-            name: 'to',
-            in: 'query',
-            schema: { type: 'string', format: 'date-time' },
-            description: 'End; default now',
-          },
-          {
-            name: 'cursor',
-            in: 'query',
-            schema: { type: 'string' },
-            description: '`nextCursor` of the previous page (same from and to)',
-          },
-          {
-            name: 'pageSize',
-            in: 'query',
-            schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-          },
-          {
-            name: 'page',
-            in: 'query',
-            schema: { type: 'integer', minimum: 0, default: 0 },
-            description: 'Ignored when cursor is set',
-          },
-        ],
+        parameters: queryParameters(AuditEventsQuery),
         responses: {
           200: json('One page; nextCursor is null on the last page', 'AuditEventPage'),
           ...problems({

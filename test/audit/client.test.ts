@@ -93,6 +93,21 @@ describe('Requests are checked before sending (nothing is sent for invalid input
     expect(server().admin.requests()).toEqual([]);
   });
 
+  it('names the broken rule, the same the reference server checks', async () => {
+    const error = await client()
+      .audit.listEvents({ from: 'yesterday' })
+      .catch((e: unknown) => e);
+    expect((error as LocalValidationError).issues).toEqual([
+      { path: 'from', message: 'must be an ISO 8601 UTC timestamp such as 2026-01-31T00:00:00Z' },
+    ]);
+  });
+
+  it('sends only the parameters given, leaving defaults to the API', async () => {
+    const urls: URL[] = [];
+    await client({ onRequest: (e) => urls.push(new URL(e.url)) }).audit.listEvents({ pageSize: 5 });
+    expect([...(urls[0]?.searchParams.keys() ?? [])]).toEqual(['pageSize']);
+  });
+
   it('accepts Date objects', async () => {
     const t = server().admin.now();
     const page = await client().audit.listEvents({ from: new Date(t - DAY), to: new Date(t) });

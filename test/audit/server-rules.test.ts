@@ -259,6 +259,37 @@ describe('422: from or to is not an ISO 8601 timestamp, from lies after to, or c
   });
 });
 
+describe('422 bodies name each failing query parameter as errors [{path, message}]', () => {
+  it.each([
+    [{ from: 'yesterday' }, 'from', 'from is not an ISO 8601 timestamp'],
+    [{ to: '2026-01-01' }, 'to', 'to is not an ISO 8601 timestamp'],
+    [{ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }, 'from', 'from lies after to'],
+    [{ from: '2999-01-01T00:00:00Z' }, 'from', 'from lies after to'],
+    [{ cursor: 'forged.cursor' }, 'cursor', 'cursor was not returned by this API'],
+    [{ pageSize: 'ten' }, 'pageSize', 'pageSize is invalid'],
+    [{ page: '1.5' }, 'page', 'page is invalid'],
+  ])('%j gives 422 with errors at %s', async (query, path, detail) => {
+    const res = await getEvents(server().url, query);
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toBe(detail);
+    expect(res.body.errors?.map((e) => e.path)).toContain(path);
+  });
+
+  it('does not read page when a cursor is set, and ignores unknown parameters', async () => {
+    const range = pastRange(now());
+    add(150, range);
+    const first = await getEvents(server().url, { ...range, unknown: 'x' });
+    expect(first.status).toBe(200);
+    const next = await getEvents(server().url, {
+      ...range,
+      cursor: first.body.nextCursor as string,
+      page: 'x',
+    });
+    expect(next.status).toBe(200);
+    expect(next.body.content).toHaveLength(50);
+  });
+});
+
 describe('401 without a key, 402 when the plan lacks the audit log or the project is locked, 403 for an unknown or expired key', () => {
   it.each([
     [null, 401, /API key missing/],

@@ -1,5 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
+import { AuditEventsQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/audit/query.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { runSvc } from '../helpers/cli.js';
 
@@ -68,6 +69,30 @@ describe('the OpenAPI 3.1 document of the four APIs', () => {
     });
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.webhooks)).toHaveLength(3);
+  });
+
+  it('derives the audit query parameters from the query schema the client and the server use', () => {
+    type Parameter = { name: string; in: string; required: boolean; schema: Record<string, unknown> };
+    const doc = buildOpenApiDocument() as {
+      paths: Record<string, { get: { parameters: Parameter[] } }>;
+    };
+    const params = doc.paths['/platform/v1/events']?.get.parameters ?? [];
+    const byName = Object.fromEntries(params.map((p) => [p.name, p]));
+    expect(params.map((p) => p.name)).toEqual(Object.keys(AuditEventsQuery.shape));
+    expect(params.every((p) => p.in === 'query' && p.required === false)).toBe(true);
+    expect(byName.pageSize?.schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+    });
+    expect([MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE]).toEqual([1000, 100]);
+    expect(byName.page?.schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+    expect(byName.from?.schema).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(byName.to?.schema).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(byName.cursor?.schema).toMatchObject({ type: 'string', minLength: 1 });
+    // The defaults the document states are the ones the schema applies.
+    expect(AuditEventsQuery.parse({})).toEqual({ pageSize: byName.pageSize?.schema.default, page: 0 });
   });
 
   it('svc openapi prints the same document', async () => {

@@ -1,5 +1,7 @@
-import { AuditTimestamp, DEFAULT_PAGE_SIZE, DEFAULT_RANGE_MS, MAX_PAGE_SIZE } from '../../audit/schemas.js';
-import { HttpProblem } from '../problem.js';
+import type { z } from 'zod';
+import { AuditEventsQuery, FROM_AFTER_TO, MAX_PAGE_SIZE, resolveRange } from '../../audit/query.js';
+import { toIssues } from '../../core/zod-issues.js';
+import { HttpProblem, type ProblemIssue } from '../problem.js';
 import { type CursorPayload, verifyCursor } from './cursor.js';
 
 /** A request of `GET /platform/v1/events` resolved to numbers. */
@@ -12,35 +14,46 @@ export interface EventsQuery {
   cursor: CursorPayload | undefined;
 }
 
-function invalid(path: string, message: string, detail: string): HttpProblem {
-  return new HttpProblem(422, detail, [{ path, message }]);
+const NOT_OURS = 'cursor was not returned by this API';
+const NUMBERS = new Set(['pageSize', 'page']);
+
+/** The `detail` of a 422 for its first issue, e.g. `from is not an ISO 8601 timestamp`. */
+function detailOf(issue: ProblemIssue | undefined): string {
+  if (!issue) return 'Invalid query';
+  if (issue.message === FROM_AFTER_TO) return 'from lies after to';
+  if (issue.path === 'from' || issue.path === 'to') return `${issue.path} is not an ISO 8601 timestamp`;
+  if (issue.path === 'cursor') return NOT_OURS;
+  return `${issue.path} is invalid`;
 }
 
-function timestamp(query: URLSearchParams, name: 'from' | 'to'): number | undefined {
-  const value = query.get(name);
-  if (value === null) return undefined;
-  if (!AuditTimestamp.safeParse(value).success) {
-    throw invalid(
-      name,
-      'must be an ISO 8601 UTC timestamp such as 2026-01-31T00:00:00Z',
-      `${name} is not an ISO 8601 timestamp`,
-    );
-  }
-  return Date.parse(value);
-}
-
-function whole(query: URLSearchParams, name: string, fallback: number, min: number): number {
-  const value = query.get(name);
-  if (value === null) return fallback;
-  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n >= min)) throw invalid(name, `must be a whole number of at least ${min}`, `${name} is invalid`);
-  return n;
+function check(input: unknown): AuditEventsQuery {
+  const parsed = AuditEventsQuery.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = toIssues(parsed.error as z.ZodError);
+  throw new HttpProblem(422, detailOf(issues[0]), issues);
 }
 
 /**
- * Reads and checks the query per the reference: 422 for a non-ISO `from`/`to`, `from` after `to`,
- * or a cursor this server did not issue for this key and range. `pageSize` above 1000 is served
- * as 1000; `page` is ignored when a cursor is set.
+ * The URL's values as input of {@link AuditEventsQuery}: numbers as numbers, a `pageSize` above the
+ * maximum served as the maximum, `page` left out when a cursor is set (the API ignores it then),
+ * unknown parameters ignored.
+ */
+function wireInput(query: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of Object.keys(AuditEventsQuery.shape)) {
+    const value = query.get(name);
+    if (value === null || (name === 'page' && query.has('cursor'))) continue;
+    const number = NUMBERS.has(name) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+    input[name] =
+      number === undefined ? value : name === 'pageSize' ? Math.min(number, MAX_PAGE_SIZE) : number;
+  }
+  return input;
+}
+
+/**
+ * Reads and checks the query with the library's {@link AuditEventsQuery}: 422 for a non-ISO
+ * `from`/`to`, `from` after `to`, or a cursor this server did not issue for this key and range.
+ * `pageSize` above 1000 is served as 1000; `page` is ignored when a cursor is set.
  */
 export function parseEventsQuery(
   query: URLSearchParams,
@@ -48,34 +61,32 @@ export function parseEventsQuery(
   owner: string,
   nowMs: number,
 ): EventsQuery {
-  const fromGiven = timestamp(query, 'from');
-  const toGiven = timestamp(query, 'to');
-  const pageSize = Math.min(whole(query, 'pageSize', DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-  const cursorText = query.get('cursor');
-  if (cursorText !== null) {
-    const cursor = verifyCursor(secret, cursorText);
+  const q = check(wireInput(query));
+  if (q.cursor !== undefined) {
+    const cursor = verifyCursor(secret, q.cursor);
     if (!cursor || cursor.owner !== owner) {
-      throw invalid(
-        'cursor',
-        'was not returned by this API for this key',
-        'cursor was not returned by this API',
-      );
+      throw new HttpProblem(422, NOT_OURS, [
+        { path: 'cursor', message: 'was not returned by this API for this key' },
+      ]);
     }
     if (
-      (fromGiven !== undefined && fromGiven !== cursor.fromMs) ||
-      (toGiven !== undefined && toGiven !== cursor.toMs)
+      (q.from !== undefined && Date.parse(q.from) !== cursor.fromMs) ||
+      (q.to !== undefined && Date.parse(q.to) !== cursor.toMs)
     ) {
-      throw invalid(
-        'cursor',
-        'belongs to another range',
+      throw new HttpProblem(
+        422,
         'cursor belongs to another range: pass the same from and to as for the first page',
+        [{ path: 'cursor', message: 'belongs to another range' }],
       );
     }
-    return { fromMs: cursor.fromMs, toMs: cursor.toMs, pageSize, page: cursor.page, cursor };
+    return { fromMs: cursor.fromMs, toMs: cursor.toMs, pageSize: q.pageSize, page: cursor.page, cursor };
   }
-  const toMs = toGiven ?? nowMs;
-  const fromMs = fromGiven ?? toMs - DEFAULT_RANGE_MS;
-  if (fromMs > toMs) throw invalid('from', 'must not lie after to', 'from lies after to');
-  const page = whole(query, 'page', 0, 0);
-  return { fromMs, toMs, pageSize, page, cursor: undefined };
+  const range = check({ ...q, ...resolveRange(q.from, q.to, nowMs) });
+  return {
+    fromMs: Date.parse(range.from as string),
+    toMs: Date.parse(range.to as string),
+    pageSize: q.pageSize,
+    page: q.page,
+    cursor: undefined,
+  };
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { AuditEvent, AuditTimestamp, DEFAULT_RANGE_MS } from '../../audit/schemas.js';
+import {
+  AuditTimestamp,
+  FROM_AFTER_TO,
+  fromAfterTo,
+  isOrderedRange,
+  resolveRange,
+} from '../../audit/query.js';
+import { AuditEvent } from '../../audit/schemas.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { signCursor } from '../audit/cursor.js';
 import { parseEventsQuery } from '../audit/query.js';
@@ -27,10 +34,7 @@ const GenerateBody = z
     from: AuditTimestamp.optional(),
     to: AuditTimestamp.optional(),
   })
-  .refine((b) => !b.from || !b.to || Date.parse(b.from) <= Date.parse(b.to), {
-    path: ['from'],
-    message: 'must not lie after to',
-  });
+  .refine(isOrderedRange, fromAfterTo());
 
 const StoredEvent = AuditEvent.refine((e) => AuditTimestamp.safeParse(e.occurredAt).success, {
   path: ['occurredAt'],
@@ -105,13 +109,11 @@ export function auditModule(state: ServerState): ServerModule & {
           throw new HttpProblem(409, (error as Error).message);
         }
       }
-      const toMs = req.to ? Date.parse(req.to) : state.clock.now();
-      const fromMs = req.from ? Date.parse(req.from) : toMs - DEFAULT_RANGE_MS;
-      if (fromMs > toMs)
-        throw new HttpProblem(422, 'from lies after to', [
-          { path: 'from', message: 'must not lie after to' },
-        ]);
-      return store.generate(req.owner, req.count as number, fromMs, toMs);
+      const range = resolveRange(req.from, req.to, state.clock.now());
+      if (!isOrderedRange(range)) {
+        throw new HttpProblem(422, 'from lies after to', [{ path: 'from', message: FROM_AFTER_TO }]);
+      }
+      return store.generate(req.owner, req.count as number, Date.parse(range.from), Date.parse(range.to));
     })();
     const last = segment.size - 1;
     return {

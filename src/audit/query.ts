@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/** Largest `pageSize` of the audit log. The client refuses more; the reference server serves more as this. */
+export const MAX_PAGE_SIZE = 1000;
+/** `pageSize` when none is given. */
+export const DEFAULT_PAGE_SIZE = 100;
+/** Length of the default range: `from` defaults to this long (24 hours) before `to`. */
+export const DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
+
+const TIMESTAMP_MESSAGE = 'must be an ISO 8601 UTC timestamp such as 2026-01-31T00:00:00Z';
+
+/**
+ * An ISO 8601 UTC timestamp with a zone (`Z` or `+hh:mm`), e.g. `2026-01-31T00:00:00Z`; fractions
+ * allowed. Both the client and the reference server check `from` and `to` with it.
+ */
+export const AuditTimestamp = z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE });
+
+/** Whether `from` does not lie after `to` (either may be missing). */
+export function isOrderedRange(range: { from?: string | undefined; to?: string | undefined }): boolean {
+  return !range.from || !range.to || Date.parse(range.from) <= Date.parse(range.to);
+}
+
+/** Message of the issue of a range that breaks {@link isOrderedRange}; its path is `from`. */
+export const FROM_AFTER_TO = 'must not lie after to';
+
+/** Refinement parameters of {@link isOrderedRange} (a new object each time: zod keeps and changes it). */
+export function fromAfterTo(): { path: string[]; message: string } {
+  return { path: ['from'], message: FROM_AFTER_TO };
+}
+
+/** Each query parameter of `GET /platform/v1/events` with its rule, default and meaning. */
+const fields = {
+  from: AuditTimestamp.optional().meta({ description: 'Start of the range; default 24 hours before `to`' }),
+  to: AuditTimestamp.optional().meta({ description: 'End of the range; default now' }),
+  cursor: z
+    .string()
+    .min(1, 'must be the nextCursor of a previous page')
+    .optional()
+    .meta({ description: '`nextCursor` of the previous page, sent with the same `from` and `to`' }),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .meta({ description: `Events per page, at most ${MAX_PAGE_SIZE}` }),
+  page: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .meta({ description: 'Zero-based page index; ignored when `cursor` is set' }),
+};
+
+/**
+ * The query of `GET /platform/v1/events` as the API reads it, defaults applied (`pageSize` 100,
+ * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
+ * see {@link resolveRange}. The reference server and the OpenAPI document use this declaration.
+ */
+export const AuditEventsQuery = z.strictObject(fields).refine(isOrderedRange, fromAfterTo());
+export type AuditEventsQuery = z.output<typeof AuditEventsQuery>;
+
+const ClientTimestamp = z.union([AuditTimestamp, z.date().transform((d) => d.toISOString())], {
+  error: TIMESTAMP_MESSAGE,
+});
+
+/**
+ * Query of `client.audit.listEvents` (strict: checked before sending): {@link AuditEventsQuery}
+ * with `from` and `to` also as `Date`, and no default filled in, so only what is given is sent.
+ *
+ * - `from`: start of the range; default 24 hours before `to`.
+ * - `to`: end of the range; default now.
+ * - `cursor`: the `nextCursor` of the previous page (with the same `from` and `to`).
+ * - `pageSize`: 1 to 1000, default 100.
+ * - `page`: zero-based, default 0; ignored when `cursor` is set.
+ */
+export const ListEventsParams = z
+  .strictObject({
+    ...fields,
+    from: ClientTimestamp.optional(),
+    to: ClientTimestamp.optional(),
+    pageSize: fields.pageSize.unwrap().optional(),
+    page: fields.page.unwrap().optional(),
+  })
+  .refine(isOrderedRange, fromAfterTo());
+/** Input type of {@link ListEventsParams}: timestamps as ISO strings or `Date`s. */
+export type ListEventsParams = z.input<typeof ListEventsParams>;
+
+/**
+ * The range a query reads: `to` defaults to `now`, `from` to {@link DEFAULT_RANGE_MS} before `to`.
+ * The one place the default range is computed: the client fixes it before paging so it does not
+ * move, the reference server applies it to each request with its own clock.
+ */
+export function resolveRange(
+  from: string | undefined,
+  to: string | undefined,
+  now: number = Date.now(),
+): { from: string; to: string } {
+  const toValue = to ?? new Date(now).toISOString();
+  return { from: from ?? new Date(Date.parse(toValue) - DEFAULT_RANGE_MS).toISOString(), to: toValue };
+}
