@@ -2,9 +2,9 @@ import { adminBody } from '../admin-core.js';
 import { sendJson } from '../http-io.js';
 import type { ServerModule } from '../module.js';
 import { HttpProblem } from '../problem.js';
-import { captchaRoutes } from '../routes/captcha.js';
-import { legacyRoutes } from '../routes/legacy.js';
 import type { ServerState } from '../state.js';
+import { captchaRoutes } from './captcha-routes.js';
+import { legacyRoutes } from './legacy-routes.js';
 import {
   type CreatedVerification,
   CreateVerificationBody,

@@ -1,5 +1,6 @@
 import type { KnownProvider } from '../../tax/enums.js';
 import { normalizeTaxId, registryFor } from '../../tax/precheck/index.js';
+import type { ValidationRequest } from '../../tax/request-schemas.js';
 import type { ProblemIssue } from '../problem.js';
 
 const EU = new Set(
@@ -39,4 +40,24 @@ export function routeProvider(
   if (EU.has(countryCode) && countryCode !== 'DE' && isGermanRequester(requesterVatId))
     return { provider: 'BZST' };
   return { provider: registryFor(countryCode) };
+}
+
+/** A request that passed validation, with its registry decided. */
+export interface AcceptedItem {
+  body: ValidationRequest;
+  provider: KnownProvider | null;
+}
+
+/** Routes one request; `issue` (path under `pathPrefix`) when its pinned provider cannot serve the country. */
+export function routeItem(
+  body: ValidationRequest,
+  pathPrefix: string,
+): { item: AcceptedItem; issue?: ProblemIssue } {
+  const { provider, issue } = routeProvider(
+    body.countryCode,
+    body.requesterVatId,
+    body.preferredProvider,
+    `${pathPrefix}preferredProvider`,
+  );
+  return issue ? { item: { body, provider }, issue } : { item: { body, provider } };
 }

@@ -8,18 +8,15 @@ import {
 } from '../../audit/query.js';
 import { AuditEvent } from '../../audit/schemas.js';
 import { toIssues } from '../../core/zod-issues.js';
-import { signCursor } from '../audit/cursor.js';
-import { parseEventsQuery } from '../audit/query.js';
-import { AuditStore } from '../audit/store.js';
-import { type AuditOwner, ownerKey } from '../audit/templates.js';
 import { DEMO } from '../fixtures.js';
 import { readJson, sendJson } from '../http-io.js';
-import type { ServerModule } from '../module.js';
 import { HttpProblem } from '../problem.js';
+import type { Route } from '../router.js';
 import type { ServerState } from '../state.js';
+import type { AuditStore } from './store.js';
+import type { AuditOwner } from './templates.js';
 
 const HOUR_MS = 60 * 60 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 
 const ScopeFields = {
   /** Whose events: the project (default `demo`) or the agency (default `demo-agency`). */
@@ -89,15 +86,22 @@ function parseAdd(raw: unknown): {
   return { owner, count: data.count, from: data.from, to: data.to };
 }
 
-/** The audit log API, its store and its admin controls. */
-export function auditModule(state: ServerState): ServerModule & {
-  store: AuditStore;
-  addAuditEvents: (input: GenerateAuditEvents | AddAuditEvents) => AuditEventsAdded;
-  seedDemoData: (options?: { auditEvents?: number }) => void;
-} {
-  const store = new AuditStore();
-  state.onReset(() => store.reset());
+/** Options of `admin.seedDemoData`. */
+export interface DemoDataOptions {
+  /** Audit events to generate for the demo project. Default 200. */
+  auditEvents?: number;
+}
 
+/** In-process admin operations of the audit log API (same as `POST /__admin/audit-events`). */
+export interface AuditAdmin {
+  /** Loads the demo data used by `svc serve` and `--sandbox`. */
+  seedDemoData(options?: DemoDataOptions): void;
+  /** Adds audit events: `{count, scope, from?, to?}` generated deterministically, or `{events}` as given. */
+  addAuditEvents(input: GenerateAuditEvents | AddAuditEvents): AuditEventsAdded;
+}
+
+/** The admin operations over the store; an invalid request throws `HttpProblem` 422 (409 for a repeated id). */
+export function auditAdmin(state: ServerState, store: AuditStore): AuditAdmin {
   /** Adds generated or explicit events; throws `HttpProblem` 422 for an invalid request. */
   const addAuditEvents = (input: unknown): AuditEventsAdded => {
     const req = parseAdd(input);
@@ -131,7 +135,7 @@ export function auditModule(state: ServerState): ServerModule & {
    * Demo data of `svc serve` and `--sandbox`: project events plus a few agency events over the last
    * 23 hours, so a default query (the last 24 hours) made within the next hour sees all of them.
    */
-  const seedDemoData = (options: { auditEvents?: number } = {}): void => {
+  const seedDemoData = (options: DemoDataOptions = {}): void => {
     const count = options.auditEvents ?? 200;
     const now = state.clock.now();
     const range = { from: new Date(now - 23 * HOUR_MS).toISOString(), to: new Date(now).toISOString() };
@@ -139,60 +143,17 @@ export function auditModule(state: ServerState): ServerModule & {
     addAuditEvents({ count: 12, scope: 'agency', ...range });
   };
 
-  return {
-    store,
-    addAuditEvents,
-    seedDemoData,
-    routes: [
-      {
-        method: 'GET',
-        pattern: '/platform/v1/events',
-        auth: { api: 'audit', feature: 'auditLog' },
-        handle: ({ res, query, principal }) => {
-          const owner = ownerKey({
-            kind: principal.kind === 'agency' ? 'agency' : 'project',
-            id: principal.ownerId,
-          });
-          const now = state.clock.now();
-          const q = parseEventsQuery(query, state.secret, owner, now);
-          const snapshot = q.cursor ? q.cursor.snapshot : store.snapshot;
-          const result = store.page({
-            owner,
-            fromMs: q.fromMs,
-            toMs: q.toMs,
-            cutoffMs: now - principal.plan.auditRetentionDays * DAY_MS,
-            snapshot,
-            after: q.cursor ? { occ: q.cursor.lastOcc, id: q.cursor.lastId } : undefined,
-            skip: q.cursor ? 0 : q.page * q.pageSize,
-            limit: q.pageSize,
-          });
-          const nextCursor = result.more
-            ? signCursor(state.secret, {
-                owner,
-                fromMs: q.fromMs,
-                toMs: q.toMs,
-                snapshot,
-                lastOcc: result.more.occ,
-                lastId: result.more.id,
-                page: q.page + 1,
-              })
-            : null;
-          sendJson(res, 200, {
-            from: new Date(q.fromMs).toISOString(),
-            to: new Date(q.toMs).toISOString(),
-            content: result.events,
-            page: q.page,
-            pageSize: q.pageSize,
-            totalElements: result.total,
-            nextCursor,
-          });
-        },
-      },
-      {
-        method: 'POST',
-        pattern: '/__admin/audit-events',
-        handle: async ({ req, res }) => sendJson(res, 201, addAuditEvents(await readJson(req))),
-      },
-    ],
-  };
+  return { addAuditEvents, seedDemoData };
+}
+
+/** `POST /__admin/audit-events`. */
+export function auditAdminRoutes(admin: AuditAdmin): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/__admin/audit-events',
+      handle: async ({ req, res }) =>
+        sendJson(res, 201, admin.addAuditEvents((await readJson(req)) as AddAuditEvents)),
+    },
+  ];
 }

@@ -1,10 +1,10 @@
-import { currentResultOf } from '../botcheck/render.js';
-import type { VerificationStore } from '../botcheck/store.js';
-import { isTestId, testIdAnswer } from '../botcheck/test-ids.js';
 import { TEST_KEY } from '../fixtures.js';
 import { sendJson } from '../http-io.js';
 import type { Route } from '../router.js';
 import type { ServerState } from '../state.js';
+import { currentResultOf } from './render.js';
+import type { VerificationStore } from './store.js';
+import { isTestId, testIdAnswer } from './test-ids.js';
 
 /** `GET /captcha/v2/verifications/{id}/results`: the current bot-check result API (Bearer project key). */
 export function captchaRoutes(state: ServerState, store: VerificationStore): Route[] {

@@ -1,13 +1,13 @@
 import { isVerificationId } from '../../botcheck/schemas.js';
 import { authenticate } from '../auth.js';
-import { legacyAssessmentOf } from '../botcheck/render.js';
-import { ACCESS_TOKEN_PATTERN, type ResultCaller, type VerificationStore } from '../botcheck/store.js';
-import { isTestId, testIdAnswer } from '../botcheck/test-ids.js';
 import { TEST_KEY } from '../fixtures.js';
 import { sendJson } from '../http-io.js';
 import { HttpProblem } from '../problem.js';
 import type { Route } from '../router.js';
 import type { ServerState } from '../state.js';
+import { legacyAssessmentOf } from './render.js';
+import { ACCESS_TOKEN_PATTERN, type ResultCaller, type VerificationStore } from './store.js';
+import { isTestId, testIdAnswer } from './test-ids.js';
 
 /**
  * `GET /verifications/{id}/assessments`: the legacy bot-check result API. Authenticates itself,

@@ -1,4 +1,4 @@
-import type { ServerState } from './state.js';
+import type { ServerState } from '../state.js';
 
 /** Delivers webhook events to the endpoints registered with `POST /__admin/webhook-endpoints`. */
 export class WebhookSender {

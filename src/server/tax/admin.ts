@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { PROVIDERS } from '../../tax/enums.js';
+import { adminBody } from '../admin-core.js';
+import { sendJson } from '../http-io.js';
+import { HttpProblem } from '../problem.js';
+import type { Route } from '../router.js';
+import type { ProviderMode, TaxStore } from './store.js';
+import type { WebhookSender } from './webhook-sender.js';
+
+const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
+const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
+
+/** In-process admin operations of the tax-validation API (same as its `/__admin` routes). */
+export interface TaxAdmin {
+  /** Makes a registry answer synchronously, asynchronously (202, completes on the next tick) or not at all. */
+  setProviderMode(provider: string, mode: ProviderMode): void;
+  /** Registers a URL that receives every webhook event. */
+  addWebhookEndpoint(url: string): void;
+  /** The registered webhook endpoints. */
+  webhookEndpoints(): string[];
+  /** Resolves when every webhook delivery started so far has ended. */
+  drainWebhooks(): Promise<void>;
+}
+
+/** The admin operations over the store and the webhook sender. */
+export function taxAdmin(store: TaxStore, webhooks: WebhookSender): TaxAdmin {
+  return {
+    setProviderMode: (provider, mode) => {
+      store.providerModes.set(provider, mode);
+    },
+    addWebhookEndpoint: (url) => {
+      if (!webhooks.endpoints.includes(url)) webhooks.endpoints.push(url);
+    },
+    webhookEndpoints: () => [...webhooks.endpoints],
+    drainWebhooks: () => webhooks.drain(),
+  };
+}
+
+/** `POST /__admin/providers/{provider}` and `POST /__admin/webhook-endpoints`. */
+export function taxAdminRoutes(admin: TaxAdmin): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/__admin/providers/:provider',
+      handle: async ({ req, res, params }) => {
+        const provider = params.provider as string;
+        if (!(PROVIDERS as readonly string[]).includes(provider)) {
+          throw new HttpProblem(404, `Unknown provider ${provider}; known: ${PROVIDERS.join(', ')}`);
+        }
+        const { mode } = await adminBody(req, ProviderModeBody);
+        admin.setProviderMode(provider, mode);
+        sendJson(res, 200, { provider, mode });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/__admin/webhook-endpoints',
+      handle: async ({ req, res }) => {
+        const { url } = await adminBody(req, WebhookEndpointBody);
+        admin.addWebhookEndpoint(url);
+        sendJson(res, 201, { url, endpoints: admin.webhookEndpoints() });
+      },
+    },
+  ];
+}

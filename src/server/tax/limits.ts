@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { precheck } from '../../tax/precheck/index.js';
+import type { Principal } from '../fixtures.js';
+import { HttpProblem } from '../problem.js';
+import type { TaxStore } from './store.js';
+
+type Identifier = { countryCode: string; rawValue: string };
+
+function identifierKey(body: Identifier): string {
+  return `${body.countryCode}:${precheck(body.countryCode, body.rawValue).normalized}`;
+}
+
+/** 402 when storing the new identifiers of `bodies` would pass the plan's limit. */
+export function checkIdentifierLimit(
+  store: TaxStore,
+  principal: Principal,
+  bodies: ReadonlyArray<Identifier>,
+): void {
+  const limit = principal.plan.identifierLimit;
+  if (limit === null) return;
+  const known = store.identifiers.get(principal.ownerId) ?? new Set<string>();
+  const fresh = new Set(bodies.map((b) => identifierKey(b)).filter((k) => !known.has(k)));
+  if (known.size + fresh.size > limit) {
+    throw new HttpProblem(
+      402,
+      `Plan limit reached: at most ${limit} stored identifiers (${known.size} stored)`,
+    );
+  }
+}
+
+/** Counts the identifier for the project; returns its stable `taxIdentifierId`. */
+export function storeIdentifier(store: TaxStore, principal: Principal, body: Identifier): string {
+  const key = identifierKey(body);
+  let set = store.identifiers.get(principal.ownerId);
+  if (!set) {
+    set = new Set();
+    store.identifiers.set(principal.ownerId, set);
+  }
+  set.add(key);
+  return `taxid_${createHash('sha256').update(`${principal.ownerId}:${key}`).digest('hex').slice(0, 20)}`;
+}

@@ -1,0 +1,23 @@
+import type { ServerModule } from '../module.js';
+import type { ServerState } from '../state.js';
+import { type TaxAdmin, taxAdmin, taxAdminRoutes } from './admin.js';
+import { Completer } from './completion.js';
+import { taxRoutes } from './routes.js';
+import { TaxStore } from './store.js';
+import { WebhookSender } from './webhook-sender.js';
+
+/** The tax-validation API: its store, its five endpoints, webhook delivery and admin controls. */
+export function taxModule(state: ServerState): ServerModule & { admin: TaxAdmin } {
+  const store = new TaxStore(state);
+  const webhooks = new WebhookSender(state);
+  const completer = new Completer(store, webhooks);
+  const admin = taxAdmin(store, webhooks);
+  return {
+    admin,
+    routes: [...taxRoutes(store, completer), ...taxAdminRoutes(admin)],
+    close: () => {
+      completer.close();
+      webhooks.close();
+    },
+  };
+}
