@@ -24,6 +24,16 @@ async function parseBody<T>(
   return parsed.data;
 }
 
+/** The 202 body of a single validation that completes later. */
+function pending(validationRequestId: string, body: ValidationRequest) {
+  return {
+    validationRequestId,
+    status: 'PENDING',
+    correlationId: body.correlationId ?? null,
+    idempotencyKey: body.idempotencyKey,
+  };
+}
+
 /** The five tax-validation endpoints. */
 export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
   const auth = { api: 'tax' as const };
@@ -43,23 +53,13 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
         if (replayed) {
           const result = resultOf(store, replayed);
           if (result) return sendJson(res, 200, result);
-          return sendJson(res, 202, {
-            validationRequestId: replayed.validationRequestId,
-            status: 'PENDING',
-            correlationId: body.correlationId ?? null,
-            idempotencyKey: body.idempotencyKey,
-          });
+          return sendJson(res, 202, pending(replayed.validationRequestId, body));
         }
         checkIdentifierLimit(store, principal, [body]);
         const stored = acceptRequest(store, principal, item);
         if (completer.isAsync(item)) {
           completer.later(principal, item, stored);
-          return sendJson(res, 202, {
-            validationRequestId: stored.validationRequestId,
-            status: 'PENDING',
-            correlationId: body.correlationId ?? null,
-            idempotencyKey: body.idempotencyKey,
-          });
+          return sendJson(res, 202, pending(stored.validationRequestId, body));
         }
         sendJson(res, 201, completer.now(principal, item, stored));
       },
