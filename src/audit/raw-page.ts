@@ -65,6 +65,12 @@ function skipSpace(t: Uint8Array, i: number): number {
 const isHex = (c: number | undefined): boolean =>
   c !== undefined && ((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102));
 
+/** 1 for the bytes that end a run of plain string characters: a quote, a backslash, a control character. */
+const STRING_STOP = new Uint8Array(256);
+STRING_STOP.fill(1, 0, 0x20);
+STRING_STOP[QUOTE] = 1;
+STRING_STOP[BACKSLASH] = 1;
+
 /** Index just past the string starting at `i` (a quote), or -1. Sets `escaped`. */
 function skipString(t: Uint8Array, i: number): number {
   escaped = false;
@@ -72,7 +78,7 @@ function skipString(t: Uint8Array, i: number): number {
   for (;;) {
     // Plain characters; past the end `t[j]` is undefined and leaves the loop too.
     let c = t[j] as number;
-    while (c !== QUOTE && c !== BACKSLASH && c >= 0x20) c = t[++j] as number;
+    while (STRING_STOP[c] === 0) c = t[++j] as number;
     if (c === QUOTE) return j + 1;
     if (c !== BACKSLASH) return fail(j); // a control character, or the end of the bytes
     escaped = true;
@@ -153,7 +159,7 @@ function skipValue(t: Uint8Array, i: number): number {
   const c0 = t[i];
   if (c0 !== OPEN_OBJECT && c0 !== OPEN_ARRAY) return skipScalar(t, i);
   // Open containers, innermost last: true for an object.
-  const stack: boolean[] = [];
+  let depth = 0;
   let inObject = false;
   let idNext = false;
   for (;;) {
@@ -166,7 +172,8 @@ function skipValue(t: Uint8Array, i: number): number {
       if (t[i] === (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
         i++;
       } else {
-        stack.push(object);
+        if (depth === kinds.length) kinds = growKinds(kinds);
+        kinds[depth++] = object ? 1 : 0;
         inObject = object;
         if (object) {
           // First key.
@@ -174,8 +181,7 @@ function skipValue(t: Uint8Array, i: number): number {
           const keyStart = i;
           i = skipString(t, i);
           if (i < 0) return -1;
-          idNext =
-            stack.length === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
+          idNext = depth === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
           i = skipSpace(t, i);
           if (t[i] !== COLON) return fail(i);
           i = skipSpace(t, i + 1);
@@ -197,7 +203,7 @@ function skipValue(t: Uint8Array, i: number): number {
     }
     // After a value: a comma, or the end of the enclosing containers.
     for (;;) {
-      if (stack.length === 0) return i;
+      if (depth === 0) return i;
       i = skipSpace(t, i);
       const d = t[i];
       if (d === COMMA) {
@@ -207,8 +213,7 @@ function skipValue(t: Uint8Array, i: number): number {
           const keyStart = i;
           i = skipString(t, i);
           if (i < 0) return -1;
-          idNext =
-            stack.length === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
+          idNext = depth === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
           i = skipSpace(t, i);
           if (t[i] !== COLON) return fail(i);
           i = skipSpace(t, i + 1);
@@ -217,11 +222,19 @@ function skipValue(t: Uint8Array, i: number): number {
       }
       if (d !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return fail(i);
       idNext = false;
-      stack.pop();
-      inObject = stack.length > 0 && (stack[stack.length - 1] as boolean);
+      depth--;
+      inObject = depth > 0 && kinds[depth - 1] === 1;
       i++;
     }
   }
+}
+
+// The open containers of `skipValue`, innermost last: 1 for an object. Reused across calls.
+let kinds: Uint8Array = new Uint8Array(64);
+function growKinds(old: Uint8Array): Uint8Array {
+  const grown = new Uint8Array(old.length * 2);
+  grown.set(old);
+  return grown;
 }
 
 const json = (t: Uint8Array, start: number, end: number): unknown =>
