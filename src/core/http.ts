@@ -308,6 +308,8 @@ export class HttpClient {
       }
 
       const error = failure as SvcError;
+      // A network library may quote what it was given; no configured secret leaves in a message.
+      error.message = redact(error.message, secrets);
       s.logger?.debug(`HTTP ${spec.method} ${shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`);
       previousLost = error instanceof TimeoutError || (error instanceof ConnectionError && error.requestSent);
       if (!(error instanceof AbortError) && attempt <= maxRetries && isRetryable(spec.retry, { error })) {
