@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { followCursors } from '../../src/audit/paginate.js';
 import { SvcClient } from '../../src/client.js';
 import { MalformedResponseError } from '../../src/core/errors/malformed-response-error.js';
 import { PagingError } from '../../src/core/errors/paging-error.js';
@@ -128,6 +129,20 @@ describe('paging stops when the server returns more events than its totalElement
     expect((error as PagingError).code).toBe('count_exceeded');
     expect(readFileSync(out, 'utf8')).toBe(`${event('e0')}\n${event('e1')}\n`);
     expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ cursor: 'c1', events: 2 });
+  });
+
+  it('a resumed run counts the events read before it (countedBefore)', async () => {
+    const pages = [{ content: [{ id: 'x' }, { id: 'y' }], totalElements: 3, nextCursor: null }];
+    const read = async (guards: { countedBefore?: number }) => {
+      const ids: string[] = [];
+      for await (const page of followCursors(async () => pages[0] as (typeof pages)[0], 'c5', false, guards))
+        ids.push(...page.content.map((e) => e.id));
+      return ids;
+    };
+    expect(await read({ countedBefore: 1 })).toEqual(['x', 'y']);
+    await expect(read({ countedBefore: 2 })).rejects.toThrow(
+      /more events \(4\) than its totalElements \(3\)/,
+    );
   });
 
   it('an event repeated across a page boundary is not counted twice', async () => {
