@@ -1,4 +1,5 @@
 import type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
+import type { ResponseLimits } from './core/response-limits.js';
 import type { FetchLike, Transport } from './core/transport/types.js';
 
 /** Options of {@link SvcClient}. Every field is optional except where the environment does not supply it. */
@@ -37,4 +38,10 @@ export interface SvcClientOptions {
   random?: () => number;
   /** Extra text appended to the User-Agent header. */
   userAgentSuffix?: string;
+  /**
+   * Byte caps on response bodies per kind of endpoint (after decompression); a body past its cap
+   * throws `ResponseTooLargeError` without being read further. Defaults: audit page 32 MiB,
+   * bot-check result 64 KiB, tax answers 4 MiB, error bodies 1 MiB (see {@link ResponseLimits}).
+   */
+  maxResponseBytes?: ResponseLimits;
 }

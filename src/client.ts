@@ -42,8 +42,8 @@ function parseBaseUrl(value: string | URL | undefined): URL {
 export class SvcClient {
   /** The request pipeline shared by the sub-clients. */
   readonly http: HttpClient;
-  /** Resolved credentials (never logged). */
-  protected readonly credentials: Credentials;
+  /** Resolved credentials: a private field, so inspect, JSON and structured clones never see them. */
+  readonly #credentials: Credentials;
   /** Tax-ID validation: single, batch, schedules, results. */
   readonly tax: TaxClient;
   /** Audit log: pages, every event through cursors, resumable NDJSON export, tail. */
@@ -55,7 +55,7 @@ export class SvcClient {
 
   constructor(options: SvcClientOptions = {}) {
     const baseUrl = parseBaseUrl(options.baseUrl ?? env('SVC_BASE_URL'));
-    this.credentials = {
+    this.#credentials = {
       apiKey: options.apiKey ?? env('SVC_API_KEY'),
       auditApiKey: options.auditApiKey ?? env('SVC_AUDIT_API_KEY'),
       captchaApiKey: options.captchaApiKey ?? env('SVC_CAPTCHA_API_KEY'),
@@ -77,15 +77,16 @@ export class SvcClient {
       logger: options.logger,
       onRequest: options.onRequest,
       onResponse: options.onResponse,
-      secrets: allKeys(this.credentials),
+      secrets: allKeys(this.#credentials),
+      responseLimits: options.maxResponseBytes,
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
       now: Date.now,
     });
-    this.tax = new TaxClient(this.http, () => keyFor(this.credentials, 'tax'));
-    this.audit = new AuditClient(this.http, () => keyFor(this.credentials, 'audit'));
-    this.botCheck = new BotCheckClient(this.http, () => keyFor(this.credentials, 'captcha'));
-    this.legacyBotCheck = new LegacyBotCheckClient(this.http, () => keyFor(this.credentials, 'legacy'));
+    this.tax = new TaxClient(this.http, () => keyFor(this.#credentials, 'tax'));
+    this.audit = new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
+    this.botCheck = new BotCheckClient(this.http, () => keyFor(this.#credentials, 'captcha'));
+    this.legacyBotCheck = new LegacyBotCheckClient(this.http, () => keyFor(this.#credentials, 'legacy'));
   }
 
   /** Closes pooled connections. */

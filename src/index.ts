@@ -91,6 +91,7 @@ export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
 export { ProblemDetails } from './core/problem-schema.js';
 export { maskKey, redact, redactHeaders } from './core/redact.js';
+export { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from './core/response-limits.js';
 export {
   backoffDelay,
   parseRetryAfter,

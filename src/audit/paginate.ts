@@ -1,28 +1,106 @@
-import { SvcError } from '../core/errors/svc-error.js';
+import { PagingError } from '../core/errors/paging-error.js';
 
 /** A page as far as paging cares. */
 export interface CursorPage {
   nextCursor: string | null;
+  /** The events; only their count and `id` matter here. */
+  content: readonly { id?: string | undefined }[];
+  /** Events in the whole range, as the server counts them. */
+  totalElements?: number | undefined;
+}
+
+/** Limits that stop paging when a server misbehaves. */
+export interface PagingGuards {
+  /** Empty pages in a row that still carry a cursor before paging stops with {@link PagingError}. Default 3. */
+  maxEmptyPages?: number;
+  /** Distinct events already read before `startCursor` (a resumed export), for the count check. Default 0. */
+  countedBefore?: number;
+}
+
+/** Empty pages in a row, with a cursor, that a well-behaved server never sends this many of. */
+export const DEFAULT_MAX_EMPTY_PAGES = 3;
+
+/**
+ * Checks each page against the rules of a well-behaved server, before the page is handed on:
+ * no cursor twice, at most `maxEmptyPages` empty pages in a row that still carry a cursor, and
+ * no more distinct events than `totalElements` (the largest value the server has reported, so a
+ * range that legitimately grows is not refused). Usable on its own by code that pages itself.
+ */
+export class PageGuard {
+  private readonly seen = new Set<string>();
+  private readonly recent = new RecentIds();
+  private readonly maxEmptyPages: number;
+  private emptyInRow = 0;
+  private counted: number;
+  private total = -1;
+  private pages = 0;
+
+  constructor(startCursor?: string, guards: PagingGuards = {}) {
+    if (startCursor !== undefined) this.seen.add(startCursor);
+    this.maxEmptyPages = guards.maxEmptyPages ?? DEFAULT_MAX_EMPTY_PAGES;
+    this.counted = guards.countedBefore ?? 0;
+  }
+
+  /**
+   * Checks the next page; throws {@link PagingError} when its events break a rule. Returns the
+   * error for a repeated `nextCursor`: the page itself is good, so the caller hands it on and
+   * then throws, instead of following the cursor.
+   */
+  check(page: CursorPage): PagingError | undefined {
+    this.pages += 1;
+    const next = page.nextCursor;
+    let repeated: PagingError | undefined;
+    if (next !== null && this.seen.has(next)) {
+      repeated = new PagingError(
+        `The audit log returned a cursor it had already returned (page ${this.pages + 1}); stopped instead of reading the same pages again`,
+        'repeated_cursor',
+      );
+    }
+    if (next !== null) this.seen.add(next);
+    if (page.content.length === 0 && next !== null) {
+      this.emptyInRow += 1;
+      if (this.emptyInRow >= this.maxEmptyPages) {
+        throw new PagingError(
+          `The audit log returned ${this.emptyInRow} empty pages in a row that still point to a next page (page ${this.pages}); stopped`,
+          'endless_paging',
+        );
+      }
+    } else this.emptyInRow = 0;
+    this.recent.nextPage();
+    for (const event of page.content) {
+      const id = event?.id;
+      if (typeof id !== 'string' || this.recent.add(id)) this.counted += 1;
+    }
+    if (typeof page.totalElements === 'number') this.total = Math.max(this.total, page.totalElements);
+    if (this.total >= 0 && this.counted > this.total) {
+      throw new PagingError(
+        `The audit log returned more events (${this.counted}) than its totalElements (${this.total}) by page ${this.pages}; stopped`,
+        'count_exceeded',
+      );
+    }
+    return repeated;
+  }
 }
 
 /**
- * Follows `nextCursor` from `startCursor` (undefined: the first page) until it is null. A cursor
- * the server already returned is an error, never an endless loop. With `prefetch`, the next page
- * is requested while the caller works on the current one.
+ * Follows `nextCursor` from `startCursor` (undefined: the first page) until it is null. Each page
+ * passes a {@link PageGuard} before it is yielded (a repeated cursor, endless empty pages or more
+ * events than `totalElements` throw {@link PagingError}), so a misbehaving server never makes
+ * this an endless loop. With `prefetch`, the next page is requested while the caller works on
+ * the current one.
  */
 export async function* followCursors<P extends CursorPage>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
   startCursor?: string,
   prefetch = false,
+  guards: PagingGuards = {},
 ): AsyncGenerator<P> {
-  const seen = new Set<string>();
-  if (startCursor !== undefined) seen.add(startCursor);
+  const guard = new PageGuard(startCursor, guards);
   let pending = fetchPage(startCursor);
-  for (let pages = 1; ; pages++) {
+  for (;;) {
     const page = await pending;
+    const repeated = guard.check(page);
     const next = page.nextCursor;
-    const repeated = next !== null && seen.has(next);
-    if (next !== null) seen.add(next);
     if (prefetch && next !== null && !repeated) {
       pending = fetchPage(next);
       // Observed later by the await above; a consumer that stops early must not see an unhandled rejection.
@@ -30,12 +108,7 @@ export async function* followCursors<P extends CursorPage>(
     }
     yield page;
     if (next === null) return;
-    if (repeated) {
-      throw new SvcError(
-        `The audit log returned a cursor it had already returned (page ${pages + 1}); stopped instead of reading the same pages again`,
-        'repeated_cursor',
-      );
-    }
+    if (repeated) throw repeated;
     if (!prefetch) pending = fetchPage(next);
   }
 }

@@ -1,3 +1,5 @@
+import { LocalValidationError } from './errors/local-validation-error.js';
+
 /** The four interfaces, each of which may use its own key. */
 export type ApiInterface = 'tax' | 'audit' | 'captcha' | 'legacy';
 
@@ -30,4 +32,20 @@ export function allKeys(credentials: Credentials): string[] {
     credentials.captchaApiKey,
     credentials.legacyApiKey,
   ].filter((k): k is string => typeof k === 'string' && k.length > 0);
+}
+
+// Printable ASCII without spaces: what an HTTP header carries unchanged.
+const KEY_FORMAT = /^[\x21-\x7e]+$/;
+
+/**
+ * Checks a key before it is sent: a key with a space, a line break or a non-ASCII character
+ * throws {@link LocalValidationError} (never naming the key) and nothing is sent.
+ */
+export function checkKeyFormat(key: string): void {
+  if (!KEY_FORMAT.test(key)) {
+    throw new LocalValidationError(
+      [{ path: 'apiKey', message: 'must be printable ASCII without spaces or line breaks' }],
+      'API key',
+    );
+  }
 }

@@ -1,11 +1,15 @@
-import { errorDetail, parseErrorBody } from './error-body.js';
+import { checkKeyFormat } from './credentials.js';
+import { errorDetail, parseErrorBody, problemList } from './error-body.js';
 import { AbortError } from './errors/abort-error.js';
 import { type ApiError, createApiError } from './errors/api-error.js';
 import { ConnectionError } from './errors/connection-error.js';
+import { MalformedResponseError } from './errors/malformed-response-error.js';
+import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import { SvcError } from './errors/svc-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
 import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
+import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
 import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
 import type { Transport, TransportResponse } from './transport/types.js';
 
@@ -66,8 +70,13 @@ export interface HttpSettings {
   logger: Logger | undefined;
   onRequest: ((event: RequestEvent) => void) | undefined;
   onResponse: ((event: ResponseEvent) => void) | undefined;
-  /** Known secrets, masked in every log line. */
+  /**
+   * Known secrets (every key, a legacy secret), masked in every log line, error message and
+   * header copied into an error. Kept private by {@link HttpClient}: not in its `settings`.
+   */
   secrets: readonly string[];
+  /** Byte caps on response bodies; unset caps take their defaults. */
+  responseLimits?: ResponseLimits | undefined;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   now: () => number;
@@ -96,16 +105,36 @@ function requestIdOf(headers: Record<string, string | undefined>): string | unde
   return headers['request-id'] ?? headers['x-request-id'];
 }
 
-/** The request pipeline: URL building, credentials, timeouts, retries, logging, error mapping. */
+/**
+ * The request pipeline: URL building, credentials, timeouts, retries, byte caps, logging, error
+ * mapping. The secrets live in a private field: `util.inspect`, `JSON.stringify` and
+ * `structuredClone` of the client never see them.
+ */
 export class HttpClient {
-  readonly settings: HttpSettings;
+  /** The settings, without the secrets. */
+  readonly settings: Readonly<Omit<HttpSettings, 'secrets'>>;
+  readonly #secrets: readonly string[];
+  readonly #limits: Required<ResponseLimits>;
   private readonly basePath: string;
   private readonly originPrefix: string;
 
   constructor(settings: HttpSettings) {
-    this.settings = settings;
+    const { secrets, ...rest } = settings;
+    this.settings = rest;
+    this.#secrets = [...secrets];
+    this.#limits = resolveResponseLimits(settings.responseLimits);
     this.basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
     this.originPrefix = `${settings.baseUrl.origin}/`;
+  }
+
+  /** The byte caps in force, defaults filled in. */
+  get responseLimits(): Readonly<Required<ResponseLimits>> {
+    return this.#limits;
+  }
+
+  /** `text` with every configured secret (and any `ak_` key, access token) masked: the library's one redaction. */
+  redact(text: string, extra: readonly string[] = []): string {
+    return redact(text, extra.length > 0 ? [...this.#secrets, ...extra] : this.#secrets);
   }
 
   /** The absolute URL of `path` below the base URL; always on the configured origin. */
@@ -131,6 +160,8 @@ export class HttpClient {
       // Defence in depth: a key is only ever sent to the configured origin.
       throw new SvcError('Refusing to send credentials to another origin', 'origin_mismatch');
     }
+    // A key that cannot travel in a header unchanged (line break, space, non-ASCII) stops here.
+    if (spec.auth?.key) checkKeyFormat(spec.auth.key);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.auth?.key) {
@@ -146,7 +177,11 @@ export class HttpClient {
     const deadlineMs = options.deadlineMs ?? s.deadlineMs;
     const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
     const userSignal = options.signal;
-    const secrets = spec.auth?.key ? [...s.secrets, spec.auth.key] : s.secrets;
+    const secrets = [...this.#secrets];
+    if (spec.auth?.key) secrets.push(spec.auth.key);
+    const token = spec.query?.accessToken;
+    if (typeof token === 'string') secrets.push(token);
+    const { maxBytes, maxErrorBytes } = limitsFor(this.#limits, spec.path);
     // Redacted only when someone looks: the hot path of a bot-check call has no logger.
     const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
     const shownUrl = observed ? redact(url, secrets) : url;
@@ -187,9 +222,25 @@ export class HttpClient {
           headers,
           body,
           signal: controller.signal,
+          responseType: spec.raw ? 'bytes' : 'text',
+          maxBytes,
+          maxErrorBytes,
         });
+        // A custom transport may ignore the caps: the body is checked again (too late for memory).
+        const size = response.bytes ? response.bytes.length : response.body.length;
+        const cap = response.status >= 200 && response.status < 300 ? maxBytes : maxErrorBytes;
+        if (size > cap) throw new ResponseTooLargeError('', cap, response.status);
       } catch (error) {
+        response = undefined;
         if (userSignal?.aborted) failure = new AbortError(undefined, { cause: error });
+        else if (error instanceof ResponseTooLargeError)
+          failure = new ResponseTooLargeError(
+            `Response to ${spec.method} ${spec.path} is larger than the limit of ${error.limitBytes} bytes` +
+              `${error.status === undefined ? '' : ` (status ${error.status})`}; stopped reading`,
+            error.limitBytes,
+            error.status,
+            { cause: error },
+          );
         else if (timedOut)
           failure = new TimeoutError(
             `Request timed out after ${attemptTimeout} ms: ${spec.method} ${spec.path}`,
@@ -210,7 +261,9 @@ export class HttpClient {
       const durationMs = s.now() - started;
 
       if (response) {
-        const requestId = requestIdOf(response.headers);
+        // A server may echo a key in any header: the copy kept in errors and logs is redacted.
+        const rawRequestId = requestIdOf(response.headers);
+        const requestId = rawRequestId === undefined ? undefined : redact(rawRequestId, secrets);
         s.onResponse?.({
           method: spec.method,
           url: shownUrl,
@@ -230,7 +283,7 @@ export class HttpClient {
             try {
               data = JSON.parse(response.body);
             } catch (error) {
-              throw new SvcError(`Response is not JSON: ${spec.method} ${spec.path}`, 'bad_response', {
+              throw new MalformedResponseError(`Response is not JSON: ${spec.method} ${spec.path}`, {
                 cause: error,
               });
             }
@@ -255,6 +308,8 @@ export class HttpClient {
       }
 
       const error = failure as SvcError;
+      // A network library may quote what it was given; no configured secret leaves in a message.
+      error.message = redact(error.message, secrets);
       s.logger?.debug(`HTTP ${spec.method} ${shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`);
       previousLost = error instanceof TimeoutError || (error instanceof ConnectionError && error.requestSent);
       if (!(error instanceof AbortError) && attempt <= maxRetries && isRetryable(spec.retry, { error })) {
@@ -288,13 +343,15 @@ export class HttpClient {
     // A server that echoes the key must not put it into an error a caller may log whole.
     const text = response.bytes ? Buffer.from(response.bytes).toString('utf8') : response.body;
     const body = parseErrorBody(redact(text, secrets));
-    const rawDetail = errorDetail(body);
+    const problems = response.status === 422 ? problemList(body) : undefined;
+    const firstDetail = errorDetail(body);
+    const rawDetail = problems ? (firstDetail ? `${firstDetail}: ${problems}` : problems) : firstDetail;
     const retryAfter = response.headers['retry-after'];
     const retryAfterSeconds =
       retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
     const detail =
       response.status >= 300 && response.status < 400
-        ? `redirect to ${response.headers.location ? redact(response.headers.location) : 'another location'} not followed`
+        ? `redirect to ${response.headers.location ? redact(response.headers.location, secrets) : 'another location'} not followed`
         : rawDetail;
     return createApiError({
       status: response.status,

@@ -162,7 +162,7 @@ describe('Errors print one clear line and exit non-zero', () => {
     ]);
     expect(future.code).toBe(1);
     expect(oneLine(future.stderr)).toMatch(
-      /^svc: 422 Unprocessable Entity: GET \/platform\/v1\/events \(from lies after to\)\n$/,
+      /^svc: 422 Unprocessable Entity: GET \/platform\/v1\/events \(from lies after to: from: must not lie after to\)\n$/,
     );
     const range = seed(150);
     const page = JSON.parse((await svc(['audit', 'list', ...within(range), '-o', 'json'])).stdout);

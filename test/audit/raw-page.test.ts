@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scanEventPage as scanBytes } from '../../src/audit/raw-page.js';
+import { MalformedResponseError } from '../../src/core/errors/malformed-response-error.js';
 
 /** Scans text as bytes and gives each event back as its text. */
 function scanEventPage(text: string) {
@@ -68,10 +69,106 @@ describe('export writes each event exactly as received', () => {
     expect(scanned?.events.map((e) => e.id)).toEqual(['a\\', '\\\\']);
   });
 
-  it('gives up (undefined) on text that is not a page, so the caller parses instead', () => {
-    for (const bad of ['', '[]', '{"content":{}}', '{"content":[{"id":"x"}', '{"a":1}', '{"content":[]} x']) {
-      expect(scanEventPage(bad), bad).toBeUndefined();
+  it('gives up (undefined) on valid JSON that is not a page, so the caller parses instead', () => {
+    for (const other of ['[]', '{}', '{"content":{}}', '{"a":1}', '"x"', '{"content":[],"content":1}']) {
+      expect(scanEventPage(other), other).toBeUndefined();
     }
+  });
+});
+
+describe('every event the scanner hands on is valid JSON (strict grammar, UTF-8)', () => {
+  const invalidEvents = [
+    '{"id":"e1" "x":1}',
+    '{"x":NaN}',
+    '{"x":Infinity}',
+    '{"x":01}',
+    '{"x":1.}',
+    '{"x":.5}',
+    '{"x":1e}',
+    '{"x":+1}',
+    '{"x":-}',
+    '{"x":tru}',
+    '{"x":True}',
+    '{"x":undefined}',
+    "{'x':1}",
+    '{x:1}',
+    '{"x":1,}',
+    '{"x":[1,]}',
+    '{"x":[1 2]}',
+    '{"x"1}',
+    '{"x"::1}',
+    '{,"x":1}',
+    '{"x":"a\\qb"}',
+    '{"x":"\\u12G4"}',
+    '{"x":"tab\there"}',
+    '{"x":"line\nbreak"}',
+    '{"x":1}}',
+    '{"x":[1}',
+    '{"x":{"y":1]}',
+    '{"x":1',
+  ];
+
+  it.each(invalidEvents)('refuses the page holding %s with MalformedResponseError', (event) => {
+    const text = `{"content":[{"id":"ok","v":1},${event}],"totalElements":2,"nextCursor":null}`;
+    const run = () => scanEventPage(text);
+    expect(run).toThrow(MalformedResponseError);
+    expect(run).toThrow(
+      /^Audit page is not valid JSON: unexpected (byte 0x[0-9a-f]{2}|end) at offset \d+ \(after \d+ events\); nothing of this page was written$/,
+    );
+  });
+
+  it('refuses invalid JSON around the events too', () => {
+    for (const bad of [
+      '',
+      '{"content":[{"id":"x"}',
+      '{"content":[]} x',
+      '{"a":1,}',
+      '{"a":NaN,"content":[]}',
+    ]) {
+      expect(() => scanEventPage(bad), bad).toThrow(MalformedResponseError);
+    }
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"content":[{"id":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}]}'),
+    ]);
+    expect(() => scanBytes(bytes)).toThrow(/not valid UTF-8/);
+  });
+
+  it('accepts every valid JSON event exactly as JSON.parse does', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 6 }), (values) => {
+        const text = page(
+          values.map((v) => ({ id: 'x', v })),
+          {},
+        );
+        const scanned = scanEventPage(text);
+        expect(scanned?.events.map((e) => JSON.parse(e.text))).toEqual(JSON.parse(text).content);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
+  it('agrees with JSON.parse on whether a mutated page is valid', () => {
+    const base =
+      '{"content":[{"id":"a","n":-1.5e+3,"s":"\\u00fcx\\n","l":[true,false,null,{}]}],"nextCursor":null}';
+    fc.assert(
+      fc.property(fc.nat(base.length - 1), fc.constantFrom(...' ,:{}[]"\\01eE.-+tnx'), (at, ch) => {
+        const text = base.slice(0, at) + ch + base.slice(at + 1);
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+        }
+        if (valid) expect(() => scanEventPage(text)).not.toThrow();
+        else expect(() => scanEventPage(text)).toThrow(MalformedResponseError);
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
   });
 });
 

@@ -87,7 +87,7 @@ describe('SVC_BASE_URL and SVC_API_KEY apply when the options are absent', () =>
   it('per-interface environment keys are known secrets', () => {
     vi.stubEnv('SVC_LEGACY_API_KEY', 'legacy-secret-value');
     const client = track(new SvcClient({ baseUrl: 'http://127.0.0.1:9' }));
-    expect(client.http.settings.secrets).toContain('legacy-secret-value');
+    expect(client.http.redact('x legacy-secret-value y')).not.toContain('legacy-secret-value');
   });
 });
 

@@ -1,16 +1,22 @@
+import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
+import { announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { FetchLike, Transport, TransportRequest, TransportResponse } from './types.js';
+
+const decoder = new TextDecoder();
 
 /**
  * A transport over any fetch-compatible function (edge runtimes, Bun, Deno, or nock-based tests,
- * since nock cannot see undici's own `request`). Redirects are returned, never followed.
+ * since nock cannot see undici's own `request`). Redirects are returned, never followed. `fetch`
+ * decodes `Content-Encoding` (gzip, br, deflate) itself; the body is read chunk by chunk and the
+ * byte cap counts the decoded bytes, so a compression bomb stops at the cap.
  */
 export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as FetchLike): Transport {
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
+      const host = new URL(req.url).host;
       let res: Response;
-      let body = '';
-      let bytes: Uint8Array | undefined;
+      let bytes: Uint8Array;
       try {
         res = await fetchImpl(req.url, {
           method: req.method,
@@ -19,17 +25,42 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
           signal: req.signal,
           redirect: 'manual',
         });
-        if (req.responseType === 'bytes') bytes = new Uint8Array(await res.arrayBuffer());
-        else body = await res.text();
+        const status = res.status;
+        const limit = capFor(status, req);
+        const encoded = res.headers.get('content-encoding');
+        const body = res.body;
+        if (
+          (!encoded || encoded === 'identity') &&
+          announcedTooLarge(res.headers.get('content-length'), limit)
+        ) {
+          await body?.cancel().catch(() => {});
+          throw tooLarge(limit, status, host);
+        }
+        if (body === null) bytes = new Uint8Array();
+        else {
+          const reader = body.getReader();
+          bytes = await readLimited(
+            async () => {
+              const step = await reader.read();
+              return step.done ? undefined : step.value;
+            },
+            () => {
+              reader.cancel().catch(() => {});
+            },
+            limit,
+            () => tooLarge(limit, status, host),
+          );
+        }
       } catch (error) {
-        if (isAbortLike(error)) throw error;
-        throw toConnectionError(error, new URL(req.url).host);
+        if (error instanceof SvcError || isAbortLike(error)) throw error;
+        throw toConnectionError(error, host);
       }
       const headers: Record<string, string | undefined> = {};
       res.headers.forEach((value, name) => {
         headers[name.toLowerCase()] = value;
       });
-      return { status: res.status, headers, body, ...(bytes && { bytes }) };
+      if (req.responseType === 'bytes') return { status: res.status, headers, body: '', bytes };
+      return { status: res.status, headers, body: decoder.decode(bytes) };
     },
   };
 }

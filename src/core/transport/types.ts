@@ -1,3 +1,5 @@
+import type { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+
 /** One HTTP exchange as the request pipeline hands it to a transport. */
 export interface TransportRequest {
   method: string;
@@ -9,6 +11,13 @@ export interface TransportRequest {
   signal: AbortSignal;
   /** `bytes`: return the body as bytes in `bytes` (and `body` empty), for callers that scan it themselves. Default `text`. */
   responseType?: 'text' | 'bytes';
+  /**
+   * Byte cap of a success (2xx) body, counted after any decompression. Past it the transport
+   * stops reading, destroys the body stream and throws {@link ResponseTooLargeError}. Default: none.
+   */
+  maxBytes?: number;
+  /** Byte cap of any other body (errors, redirects). Default: `maxBytes`. */
+  maxErrorBytes?: number;
 }
 
 /** A complete response: the body is read to the end before the transport returns. */
@@ -23,7 +32,9 @@ export interface TransportResponse {
 
 /**
  * Moves bytes. It must not follow redirects and must throw {@link ConnectionError} (with
- * `requestSent` set honestly) for network failures; aborts are rethrown as they come.
+ * `requestSent` set honestly) for network failures; aborts are rethrown as they come. It should
+ * honour `maxBytes`/`maxErrorBytes` while reading (the pipeline checks the length again, but
+ * only a transport can keep an oversized body out of memory).
  */
 export interface Transport {
   request(request: TransportRequest): Promise<TransportResponse>;

@@ -1,5 +1,7 @@
 import type { Agent, request } from 'undici';
+import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
+import { announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the default transport. */
@@ -12,10 +14,13 @@ export interface UndiciTransportOptions {
   keepAliveTimeoutMs?: number;
 }
 
+const decoder = new TextDecoder();
+
 /**
  * undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects.
  * undici is loaded on the first request, so code that only uses the offline helpers, or that
- * passes its own `fetch` (edge runtimes, Bun, Deno), never loads it.
+ * passes its own `fetch` (edge runtimes, Bun, Deno), never loads it. `request` does not decode
+ * `Content-Encoding` (and the client does not ask for it), so the byte cap counts what arrives.
  */
 export function createUndiciTransport(options: UndiciTransportOptions = {}): Transport {
   let loading: Promise<{ agent: Agent; send: typeof request }> | undefined;
@@ -50,20 +55,35 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, new URL(req.url).host);
       }
-      let body = '';
-      let bytes: Uint8Array | undefined;
-      try {
-        if (req.responseType === 'bytes') bytes = new Uint8Array(await res.body.arrayBuffer());
-        else body = await res.body.text();
-      } catch (error) {
-        if (isAbortLike(error)) throw error;
-        throw toConnectionError(error, new URL(req.url).host);
-      }
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(res.headers)) {
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      return { status: res.statusCode, headers, body, ...(bytes && { bytes }) };
+      const limit = capFor(res.statusCode, req);
+      const host = new URL(req.url).host;
+      const stream = res.body;
+      if (announcedTooLarge(headers['content-length'], limit)) {
+        stream.destroy();
+        throw tooLarge(limit, res.statusCode, host);
+      }
+      let bytes: Uint8Array;
+      try {
+        const chunks = stream[Symbol.asyncIterator]();
+        bytes = await readLimited(
+          async () => {
+            const step = await chunks.next();
+            return step.done ? undefined : (step.value as Uint8Array);
+          },
+          () => stream.destroy(),
+          limit,
+          () => tooLarge(limit, res.statusCode, host),
+        );
+      } catch (error) {
+        if (error instanceof SvcError || isAbortLike(error)) throw error;
+        throw toConnectionError(error, host);
+      }
+      if (req.responseType === 'bytes') return { status: res.statusCode, headers, body: '', bytes };
+      return { status: res.statusCode, headers, body: decoder.decode(bytes) };
     },
     close: async () => {
       if (loading) await (await loading).agent.close();
