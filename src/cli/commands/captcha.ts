@@ -5,7 +5,7 @@ import type { WaitWhileNotFinished } from '../../botcheck/fetch-result.js';
 import type { LegacyAssessmentResult } from '../../botcheck/legacy-client.js';
 import type { VerificationResult } from '../../botcheck/schemas.js';
 import { isVerificationId } from '../../botcheck/schemas.js';
-import { decodeVerificationToken } from '../../botcheck/token.js';
+import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
@@ -96,6 +96,7 @@ function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaFlags) {
   const binding = parseBinding(flags);
   const wait: WaitWhileNotFinished | undefined =
     flags.wait === undefined ? undefined : { deadlineMs: parseIntOption(flags.wait, '--wait', 0, 600_000) };
+  assertWellFormed(idOrToken, 'verificationIdOrToken');
   let verificationId = idOrToken.trim();
   if (!isVerificationId(verificationId)) {
     const token = decodeVerificationToken(idOrToken);
