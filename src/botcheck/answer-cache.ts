@@ -40,6 +40,10 @@ function isFinal(settled: Settled<unknown>): boolean {
  */
 export class AnswerCache<R> {
   private readonly entries = new Map<string, Entry<R>>();
+  // Insertion order for eviction, read from `head`. Kept apart from the Map because walking a
+  // Map from its start after many deletions skips every deleted slot: O(n) per eviction.
+  private order: Array<{ id: string; entry: Entry<R> }> = [];
+  private head = 0;
 
   constructor(
     private readonly now: () => number,
@@ -63,6 +67,7 @@ export class AnswerCache<R> {
     );
     const entry: Entry<R> = { expiresAt: Number.POSITIVE_INFINITY, value };
     this.entries.set(id, entry);
+    this.order.push({ id, entry });
     void value.then((settled) => {
       if (this.entries.get(id) !== entry) return;
       if (!isFinal(settled)) this.entries.delete(id);
@@ -75,6 +80,8 @@ export class AnswerCache<R> {
   /** Forgets every answer. */
   clear(): void {
     this.entries.clear();
+    this.order = [];
+    this.head = 0;
   }
 
   /** Number of ids remembered (including expired ones not yet dropped). */
@@ -83,13 +90,15 @@ export class AnswerCache<R> {
   }
 
   private makeRoom(): void {
-    if (this.entries.size < this.maxEntries) return;
-    const now = this.now();
-    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
-    // Map order is insertion order: drop the oldest until there is room.
-    for (const id of this.entries.keys()) {
-      if (this.entries.size < this.maxEntries) break;
-      this.entries.delete(id);
+    // Drop the oldest until there is room; an entry replaced or deleted since is skipped.
+    while (this.entries.size >= this.maxEntries && this.head < this.order.length) {
+      const oldest = this.order[this.head++] as { id: string; entry: Entry<R> };
+      if (this.entries.get(oldest.id) === oldest.entry) this.entries.delete(oldest.id);
+    }
+    // Keep the order list near the number of entries: amortized O(1) per call.
+    if (this.order.length - this.head > 2 * this.maxEntries || this.head > this.maxEntries) {
+      this.order = [...this.entries].map(([id, entry]) => ({ id, entry }));
+      this.head = 0;
     }
   }
 }
