@@ -6,7 +6,14 @@ const define = { __SVC_VERSION__: JSON.stringify(version) };
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', server: 'src/server/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      server: 'src/server/index.ts',
+      // Bot-check adapters: framework packages are optional peers, never loaded by 'svc-sdk'.
+      http: 'src/adapters/verify-request.ts',
+      express: 'src/adapters/express.ts',
+      fastify: 'src/adapters/fastify.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,

@@ -1,72 +1,19 @@
 /**
- * Bot check as Express 5 middleware: `requireHuman(client)` in front of any form route. It reads
- * `svc-verification-token` from the parsed body, verifies it and lets the request through only
- * when the decision is accept.
+ * Bot check as Express 5 middleware from svc-sdk/express: `requireHuman(client, options)` in front
+ * of any form route.
  *
- *   accept    -> next(); the outcome is in `res.locals.botCheck`
- *   challenge -> 401 {decision: 'challenge'}: the page should show the extra check (a second
- *                captcha, an e-mail code, ...) and submit again with a new token. The same status
- *                as the node:http and Fastify examples; 401 because the client can retry with
- *                better proof, unlike 403.
+ *   accept    -> next(); the outcome is in `req.botCheck` (and `res.locals.botCheck`)
+ *   challenge -> 401 {decision: 'challenge'}: show the extra check, submit again with a new token
  *   reject    -> 403 {decision: 'reject'}
  *
- * Fail closed: a missing or malformed token, an unreachable service, a consumed or expired result
- * all reject (unless `failOpen` is set, which only covers an unreachable service).
- *
- * In your app, import from 'svc-sdk' instead of '../src/index.js'.
+ * In your app, import from 'svc-sdk' and 'svc-sdk/express' instead of '../src/...'.
  */
 import { fileURLToPath } from 'node:url';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import {
-  type EvaluationPolicy,
-  extractToken,
-  SvcClient,
-  TOKEN_FIELD,
-  type VerifyOutcome,
-  validatePolicy,
-  verify,
-} from '../src/index.js';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { type RequireHumanOptions, requireHuman } from '../src/adapters/express.js';
+import { SvcClient, TOKEN_FIELD } from '../src/index.js';
 
-/** Options of {@link requireHuman}. */
-export interface RequireHumanOptions {
-  /** How a result becomes a decision. Default: threshold 0.5. */
-  policy?: EvaluationPolicy;
-  /** Accept when the bot-check service is unreachable. Default false (fail closed). */
-  failOpen?: boolean;
-  /** Which bot-check API to ask. Default `current`. */
-  api?: 'current' | 'legacy';
-  /** Called with every outcome, e.g. to log the reasons (never show them to a possible bot). */
-  onOutcome?: (outcome: VerifyOutcome<unknown>) => void;
-}
-
-const STATUS = { challenge: 401, reject: 403 } as const;
-
-/**
- * Express middleware that lets a request through only when its bot check accepts. Needs a body
- * parser in front of it (`express.urlencoded()` or `express.json()`).
- */
-export function requireHuman(client: SvcClient, options: RequireHumanOptions = {}): RequestHandler {
-  const { policy, failOpen = false, api = 'current', onOutcome } = options;
-  // A bad policy is a programming error: fail at startup, not on the first visitor.
-  if (policy) validatePolicy(policy);
-  return async (req, res, next) => {
-    // Express 5 passes a rejected promise to the error handler: the request still never gets through.
-    const outcome = await verify(client, extractToken(req.body), {
-      ...(policy && { policy }),
-      failOpen,
-      api,
-    });
-    onOutcome?.(outcome);
-    if (outcome.decision === 'accept') {
-      res.locals.botCheck = outcome;
-      next();
-      return;
-    }
-    res.status(STATUS[outcome.decision]).json({ decision: outcome.decision });
-  };
-}
-
-/** A contact form endpoint guarded by {@link requireHuman}. */
+/** A contact form endpoint guarded by {@link requireHuman}; forms and JSON bodies up to 64 KiB. */
 export function createApp(client: SvcClient, options: RequireHumanOptions = {}): Express {
   const app = express();
   app.use(express.urlencoded({ extended: false, limit: '64kb' }));
@@ -88,7 +35,7 @@ export function createApp(client: SvcClient, options: RequireHumanOptions = {}):
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 3000);
   createApp(new SvcClient(), {
-    onOutcome: (o) => console.info(`bot check ${o.decision}: ${o.reasons.map((r) => r.code).join(', ')}`),
+    onDecision: (e) => console.info(`bot check ${e.decision}: ${e.reasons.map((r) => r.code).join(', ')}`),
   }).listen(port, '127.0.0.1', () => {
     console.info(`contact form on http://127.0.0.1:${port}/contact (POST ${TOKEN_FIELD})`);
   });

@@ -1,61 +1,45 @@
 /**
- * Bot check on a plain `node:http` form endpoint: read the body, take `svc-verification-token`,
- * verify it, answer by decision. No framework needed.
+ * Bot check on a plain `node:http` form endpoint with `verifyRequest` (svc-sdk/http): it reads
+ * `svc-verification-token` from the header or the urlencoded/JSON body (at most 64 KiB), verifies
+ * it and says how to answer. No framework needed; the same call takes a Web `Request`.
  *
- * In your app, import from 'svc-sdk' instead of '../src/index.js'.
+ * In your app, import from 'svc-sdk' and 'svc-sdk/http' instead of '../src/...'.
  */
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { type EvaluationPolicy, extractToken, SvcClient } from '../src/index.js';
-
-/** Options of {@link createContactFormHandler}. */
-export interface ContactFormOptions {
-  client: SvcClient;
-  /** Default: threshold 0.5. */
-  policy?: EvaluationPolicy;
-  /** Accept when the bot-check service is down. Default false (fail closed). */
-  failOpen?: boolean;
-  /** Largest body read, bytes. Default 64 KiB. */
-  maxBodyBytes?: number;
-}
-
-const STATUS = { accept: 200, challenge: 401, reject: 403 } as const;
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { type VerifyRequestOptions, verifyRequest } from '../src/adapters/verify-request.js';
+import { SvcClient } from '../src/index.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    // After a body over the limit the rest of it is not read: close instead of draining it.
+    ...(status === 413 && { connection: 'close' }),
+  });
   res.end(JSON.stringify(body));
 }
 
 /**
  * A request listener for `POST` form submissions (urlencoded or JSON): 200 when the bot check
- * accepts, 401 when it asks for an extra check, 403 when it rejects.
+ * accepts, 401 when it asks for an extra check, 403 when it rejects, 413 for a body over the limit.
  */
-export function createContactFormHandler(options: ContactFormOptions): RequestListener {
-  const { client, policy, failOpen = false, maxBodyBytes = 64 * 1024 } = options;
+export function createContactFormHandler(
+  client: SvcClient,
+  options: VerifyRequestOptions = {},
+): RequestListener {
   return (req, res) => {
     void (async () => {
       if (req.method !== 'POST') return send(res, 405, { error: 'use POST' });
-      const text = await readBody(req, maxBodyBytes);
-      if (text === undefined) return send(res, 413, { error: 'body too large' });
-      // extractToken reads urlencoded and JSON text alike.
-      const outcome = await client.botCheck.verify(extractToken(text), {
-        ...(policy && { policy }),
-        failOpen,
+      const check = await verifyRequest(client, req, {
+        // Log the reasons for support; never show them to a possible bot.
+        onDecision: (e) =>
+          console.info(`bot check ${e.decision}: ${e.reasons.map((r) => r.code).join(', ')}`),
+        ...options,
       });
-      // Log the reasons for support; never show them to a possible bot.
-      console.info(`bot check ${outcome.decision}: ${outcome.reasons.map((r) => r.code).join(', ')}`);
-      send(res, STATUS[outcome.decision], { decision: outcome.decision });
+      if (check.decision !== 'accept') return send(res, check.status, check.body);
+      // The body was read by verifyRequest; the form's other fields are in check.bodyText.
+      const fields = new URLSearchParams(check.bodyText ?? '');
+      send(res, 200, { decision: 'accept', message: fields.get('message') });
     })().catch(() => send(res, 500, { error: 'internal error' }));
   };
 }
@@ -64,7 +48,7 @@ export function createContactFormHandler(options: ContactFormOptions): RequestLi
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const client = new SvcClient();
   const port = Number(process.env.PORT ?? 3000);
-  createServer(createContactFormHandler({ client })).listen(port, '127.0.0.1', () => {
+  createServer(createContactFormHandler(client)).listen(port, '127.0.0.1', () => {
     console.info(`contact form on http://127.0.0.1:${port}/ (POST svc-verification-token)`);
   });
 }

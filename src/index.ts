@@ -25,6 +25,14 @@ export {
   UserActor,
 } from './audit/schemas.js';
 export type { TailOptions } from './audit/tail.js';
+export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './botcheck/answer-cache.js';
+export {
+  type BindableResult,
+  type BindingOptions,
+  bindingFailures,
+  validateBinding,
+  withBinding,
+} from './botcheck/binding.js';
 export { BotCheckClient } from './botcheck/current-client.js';
 export {
   type BotCheckApi,
@@ -57,6 +65,7 @@ export {
   LegacyBotCheckClient,
 } from './botcheck/legacy-client.js';
 export { parseLegacyTimestamp } from './botcheck/legacy-time.js';
+export type { VerifyOptions, VerifyOutcome } from './botcheck/run-verify.js';
 export {
   DECISION_ACTIONS,
   DECISION_TYPES,
@@ -76,14 +85,7 @@ export {
   resolveVerificationId,
   type VerificationToken,
 } from './botcheck/token.js';
-export {
-  VERIFY_CACHE_MAX_ENTRIES,
-  VERIFY_CACHE_TTL_MS,
-  type VerifyOptions,
-  type VerifyOutcome,
-  type VerifyWithClientOptions,
-  verify,
-} from './botcheck/verify.js';
+export { type BotCheckClients, type VerifyWithClientOptions, verify } from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
 export * from './core/errors/index.js';

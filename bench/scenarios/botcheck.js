@@ -1,6 +1,7 @@
 // Bot-check results: `client.botCheck.getResult` (default undici transport) vs a minimal
 // fetch-based client (what other vendors' SDKs do) and raw undici `request` on a keep-alive Agent.
-// Same process, same URL and Bearer header, 64 calls in flight, interleaved rounds.
+// Same process, same URL and Bearer header, 64 calls in flight, interleaved rounds. Then
+// `client.botCheck.verify` against a bare `getResult`, each call on a fresh verification.
 import { Agent, request } from 'undici';
 import { loadLibrary } from '../lib/available.js';
 import { closedLoop } from '../lib/load.js';
@@ -12,6 +13,7 @@ import { interleave, medianOf } from '../lib/stats.js';
 const TEST_KEY = `ak_${'x'.repeat(49)}`;
 const ZERO_ID = '00000000-0000-0000-0000-000000000000';
 const IN_FLIGHT = 64;
+const DEMO_KEY = 'ak_demo_project';
 
 export const name = 'botcheck';
 
@@ -99,6 +101,40 @@ export async function run({ quick, log }) {
     await ours.close();
     await raw.close();
 
+    // verify (decode, replay check, fetch, evaluate, binding) against a bare getResult: each call
+    // consumes a fresh verification created beforehand, as on a real form submit.
+    const perRound = quick ? 2_000 : 5_000;
+    const verifier = new lib.SvcClient({ baseUrl: server.url, apiKey: DEMO_KEY });
+    const freshIds = async (n) => {
+      const ids = [];
+      await closedLoop({
+        total: n,
+        inFlight: 16,
+        call: async () => ids.push((await server.admin('/verifications', {})).verificationId),
+      });
+      return ids;
+    };
+    const consume = async (n, call) => {
+      const ids = await freshIds(n);
+      return closedLoop({ total: n, inFlight: IN_FLIGHT, call: (i) => call(ids[i]) });
+    };
+    const bareGet = (n) => consume(n, (id) => verifier.botCheck.getResult(id));
+    const verified = (n) =>
+      consume(n, async (id) => {
+        const outcome = await verifier.botCheck.verify(id, { maxAgeMs: 60_000 });
+        if (outcome.decision !== 'accept') throw new Error(`verify answered ${outcome.decision}`);
+      });
+    await bareGet(quick ? 500 : 2_000);
+    await verified(quick ? 500 : 2_000);
+    const compared = await interleave(
+      rounds,
+      { getResult: () => bareGet(perRound), verify: () => verified(perRound) },
+      log,
+    );
+    await verifier.close();
+    const verifyP50 = { name: 'verify', value: medianOf(compared.verify, 'p50Ms'), unit: 'ms p50' };
+    const getP50 = { name: 'getResult', value: medianOf(compared.getResult, 'p50Ms'), unit: 'ms p50' };
+
     const rps = (k, label) => ({ name: label, value: medianOf(results[k], 'perSecond'), unit: 'req/s' });
     const p50 = (k, label) => ({ name: label, value: medianOf(results[k], 'p50Ms'), unit: 'ms p50' });
     const fetchRps = rps('fetch', 'fetch client');
@@ -123,8 +159,17 @@ export async function run({ quick, log }) {
           goal: '<= 1.1x raw p50',
           ratioLabel: 'vs raw',
         }),
+        ratioRow({
+          scenario: `bot-check verify vs bare getResult, ${perRound.toLocaleString('en-US')} fresh ids, ${IN_FLIGHT} in flight: p50`,
+          ours: verifyP50,
+          baselines: [getP50],
+          against: getP50,
+          max: 1.05,
+          goal: '<= 1.05x getResult p50',
+          ratioLabel: 'vs getResult',
+        }),
       ],
-      raw: { total, durationMs: durationMs ?? null, inFlight: IN_FLIGHT, rounds, results },
+      raw: { total, durationMs: durationMs ?? null, inFlight: IN_FLIGHT, rounds, results, compared },
     };
   });
 }

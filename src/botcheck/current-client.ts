@@ -1,20 +1,29 @@
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
+import { AnswerCache } from './answer-cache.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
+import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import { VerificationResult } from './schemas.js';
 import { resolveVerificationId } from './token.js';
-import { runVerify, VerifyCache, type VerifyOptions, type VerifyOutcome } from './verify.js';
+
+/** Longest a verify answer is remembered, whatever `resultExpiresAt` says: one day. */
+const MAX_REMEMBER_MS = 24 * 60 * 60_000;
 
 /** The current bot-check result API (`/captcha/v2`), authenticated with a project key as Bearer. */
 export class BotCheckClient {
-  private readonly cache: VerifyCache<VerificationResult>;
+  private readonly cache: AnswerCache<VerificationResult>;
 
   constructor(
     private readonly http: HttpClient,
     private readonly key: () => string | undefined,
   ) {
-    this.cache = new VerifyCache(() => http.settings.now());
+    const now = () => http.settings.now();
+    // Remember an answered id while the service would still hold the result.
+    this.cache = new AnswerCache(now, (result) => {
+      const expires = Date.parse(result.resultExpiresAt ?? '');
+      return Number.isFinite(expires) ? Math.min(expires, now() + MAX_REMEMBER_MS) : undefined;
+    });
   }
 
   /**
@@ -48,22 +57,32 @@ export class BotCheckClient {
   }
 
   /**
-   * For backends: decode, fetch, evaluate in one call; never throws for service errors. Fails
-   * closed (reject) unless `failOpen` is set, and then only for an unreachable service or 5xx.
-   * Concurrent and repeated calls (60 s) with the same id share one request and one answer.
+   * For backends: decode, fetch, evaluate and check the binding options in one call; never
+   * throws for service errors. Fails closed (reject) unless `failOpen` is set, and then only for
+   * an unreachable service or 5xx. Each verification id is answered once per client: a repeated
+   * or concurrent call with the same id is a replay, rejected (`REPLAYED`) without a request
+   * unless `onReplay: 'shareFirstAnswer'`. The ids are kept per client, not per process: two
+   * clients (like two processes) each fetch, and the service refuses the second fetch (429,
+   * also `REPLAYED`).
    *
    * @example
-   * const { decision } = await client.botCheck.verify(extractToken(body));
+   * const { decision } = await client.botCheck.verify(extractToken(body), { maxAgeMs: 300_000 });
    * if (decision !== 'accept') return reply(403);
    */
   verify(
     tokenOrId: string | null | undefined,
     options: VerifyOptions = {},
   ): Promise<VerifyOutcome<VerificationResult>> {
-    return runVerify(this.cache, (id, o) => this.getResult(id, o), tokenOrId, options);
+    return runVerify(
+      this.cache,
+      () => this.http.settings.now(),
+      (id, o) => this.getResult(id, o),
+      tokenOrId,
+      options,
+    );
   }
 
-  /** Forgets the answers `verify` keeps for repeated calls. */
+  /** Forgets the verification ids `verify` answered (their replays then reach the service). */
   clearVerifyCache(): void {
     this.cache.clear();
   }

@@ -43,7 +43,20 @@ export type EvaluationReasonCode =
   | 'TOKEN_INVALID'
   | 'SERVICE_ERROR'
   | 'SERVICE_UNAVAILABLE'
-  | 'FAIL_OPEN';
+  | 'FAIL_OPEN'
+  /** This process already answered (or is answering) this verification; a token admits one request. */
+  | 'REPLAYED'
+  /** The service returned the result of another verification than the one asked for. */
+  | 'VERIFICATION_ID_MISMATCH'
+  | 'CAPTCHA_ID_MISMATCH'
+  | 'ORIGIN_MISMATCH'
+  | 'ORIGIN_EMPTY'
+  | 'TOO_OLD'
+  | 'AGE_UNKNOWN'
+  /** Adapters: the request body was larger than allowed. */
+  | 'BODY_TOO_LARGE'
+  /** Adapters: the request body could not be read. */
+  | 'BODY_UNREADABLE';
 
 /** Why a decision was taken: a stable code and a sentence for logs. */
 export interface EvaluationReason {

@@ -2,11 +2,12 @@ import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
+import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
+import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import { LegacyAssessment, normalizeLegacyReason } from './schemas.js';
-import { resolveVerificationId } from './token.js';
-import { runVerify, VerifyCache, type VerifyOptions, type VerifyOutcome } from './verify.js';
+import { assertWellFormed, resolveVerificationId } from './token.js';
 
 /** Options of `getAssessment`. */
 export interface GetAssessmentOptions extends GetResultOptions {
@@ -33,13 +34,18 @@ export type LegacyAssessmentResult = LegacyAssessment & {
  * authenticated with the captcha's API key (or deprecated secret key) in `svc-authorization`.
  */
 export class LegacyBotCheckClient {
-  private readonly cache: VerifyCache<LegacyAssessmentResult>;
+  private readonly cache: AnswerCache<LegacyAssessmentResult>;
 
   constructor(
     private readonly http: HttpClient,
     private readonly key: () => string | undefined,
   ) {
-    this.cache = new VerifyCache(() => http.settings.now());
+    const now = () => http.settings.now();
+    // The legacy result has no expiry: it is retrievable for 15 minutes after it was released.
+    this.cache = new AnswerCache(now, (result) => {
+      const released = result.parsedTimestamps.releaseTimestamp?.getTime();
+      return released === undefined ? undefined : Math.min(released, now()) + VERIFY_CACHE_TTL_MS;
+    });
   }
 
   /**
@@ -58,6 +64,7 @@ export class LegacyBotCheckClient {
   ): Promise<LegacyAssessmentResult> {
     const verificationId = resolveVerificationId(verificationIdOrToken);
     const { accessToken } = options;
+    assertWellFormed(accessToken, 'accessToken');
     if (accessToken !== undefined && accessToken.trim() === '') {
       throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
     }
@@ -88,16 +95,22 @@ export class LegacyBotCheckClient {
 
   /**
    * For backends on the legacy API: decode, fetch, evaluate; never throws for service errors.
-   * Same rules as `client.botCheck.verify` (fail closed, single flight, 60 s reuse).
+   * Same rules as `client.botCheck.verify` (fail closed, one answer per id, binding checks).
    */
   verify(
     tokenOrId: string | null | undefined,
     options: VerifyOptions & Pick<GetAssessmentOptions, 'accessToken'> = {},
   ): Promise<VerifyOutcome<LegacyAssessmentResult>> {
-    return runVerify(this.cache, (id, o) => this.getAssessment(id, o), tokenOrId, options);
+    return runVerify(
+      this.cache,
+      () => this.http.settings.now(),
+      (id, o) => this.getAssessment(id, o),
+      tokenOrId,
+      options,
+    );
   }
 
-  /** Forgets the answers `verify` keeps for repeated calls. */
+  /** Forgets the verification ids `verify` answered (their replays then reach the service). */
   clearVerifyCache(): void {
     this.cache.clear();
   }

@@ -56,7 +56,10 @@ export const LEGACY_REASON_ALIASES: Readonly<Record<string, KnownLegacyReason>> 
 
 /** The canonical spelling of a legacy reason (`ONLY_PROOF_OF_WORKS` becomes `ONLY_PROOF_OF_WORK`). */
 export function normalizeLegacyReason(reason: string): KnownLegacyReason | (string & {}) {
-  return LEGACY_REASON_ALIASES[reason] ?? reason;
+  // Own properties only: a reason like `constructor` or `__proto__` is just an unknown string.
+  return Object.hasOwn(LEGACY_REASON_ALIASES, reason)
+    ? (LEGACY_REASON_ALIASES[reason] as KnownLegacyReason)
+    : reason;
 }
 
 const metadata = z.string().nullable().optional();

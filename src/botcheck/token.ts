@@ -1,3 +1,4 @@
+import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import { TokenDecodeError } from '../core/errors/token-decode-error.js';
 import { isVerificationId, VerificationTokenPayload } from './schemas.js';
 
@@ -98,9 +99,28 @@ export function encodeVerificationToken(token: VerificationToken | Record<string
  * The verification id of `idOrToken`: a value shaped like an id is taken as is, anything else is
  * decoded as a token.
  *
+ * @throws {LocalValidationError} it is not well-formed Unicode (a lone surrogate), so it could
+ *   not be encoded into a URL; nothing was sent.
  * @throws {TokenDecodeError} when it is neither.
  */
 export function resolveVerificationId(idOrToken: string): string {
+  assertWellFormed(idOrToken, 'verificationId');
   if (typeof idOrToken === 'string' && isVerificationId(idOrToken.trim())) return idOrToken.trim();
   return decodeVerificationToken(idOrToken).verificationId;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Throws {@link LocalValidationError} when `value` is a string that is not well-formed Unicode (a
+ * lone surrogate), which URL encoding would refuse or silently replace.
+ */
+export function assertWellFormed(value: unknown, path: string): void {
+  // In a `u` regex a surrogate pair is one code point, so \p{Cs} matches only lone surrogates.
+  if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
+    throw new LocalValidationError(
+      [{ path, message: 'is not well-formed Unicode (contains a lone surrogate)' }],
+      'bot-check request',
+    );
+  }
 }

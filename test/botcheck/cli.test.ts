@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { encodeVerificationToken } from '../../src/botcheck/token.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
@@ -201,6 +203,123 @@ describe('acceptance 5: --policy multi-stage', () => {
       expect(server().admin.requests()).toHaveLength(0);
     },
   );
+});
+
+describe('--expect-origin URL and --max-age DURATION: binding checks, each a reject reason', () => {
+  const reasons = (stdout: string) =>
+    (JSON.parse(stdout) as { reasons: Array<{ code: string }> }).reasons.map((r) => r.code);
+
+  it('--expect-origin accepts the origin the captcha was solved on and rejects another (exit 3)', async () => {
+    const a = server().admin.createVerification();
+    const ok = await runSvc(['captcha', 'result', a.token, '--expect-origin', 'https://www.example.com'], {
+      env: env(),
+    });
+    expect(ok.code).toBe(0);
+    const b = server().admin.createVerification();
+    const other = await runSvc(
+      ['captcha', 'legacy', b.token, '--expect-origin', 'https://evil.example', '-o', 'json'],
+      { env: env() },
+    );
+    expect(other.code).toBe(3);
+    expect(reasons(other.stdout)[0]).toBe('ORIGIN_MISMATCH');
+  });
+
+  it('--expect-origin is repeatable; an empty origin (minimal-data mode) passes', async () => {
+    const { token } = server().admin.createVerification({ minimalDataMode: true });
+    const run = await runSvc(
+      [
+        'captcha',
+        'result',
+        token,
+        '--expect-origin',
+        'https://a.example',
+        '--expect-origin',
+        'https://b.example',
+      ],
+      { env: env() },
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('--max-age rejects a verification that finished longer ago (server clock moved back)', async () => {
+    server().admin.setNow(Date.now() - 10 * 60_000);
+    const old = server().admin.createVerification();
+    const young = server().admin.createVerification();
+    const tooOld = await runSvc(['captcha', 'result', old.token, '--max-age', '5m', '-o', 'json'], {
+      env: env(),
+    });
+    expect(tooOld.code).toBe(3);
+    expect(reasons(tooOld.stdout)[0]).toBe('TOO_OLD');
+    expect((await runSvc(['captcha', 'legacy', young.token, '--max-age', '2h'], { env: env() })).code).toBe(
+      0,
+    );
+  });
+
+  it.each(['5', '5 minutes', '-5m', '0s', '1d'])(
+    'a bad --max-age %s exits 2 with one line, nothing sent',
+    async (d) => {
+      const run = await runSvc(['captcha', 'result', IDS.passed, '--max-age', d], { env: env(TEST_KEY) });
+      expect(run.code).toBe(2);
+      expect(oneLine(run.stderr)).toMatch(/--max-age must be a duration such as 90s, 5m or 2h/);
+      expect(server().admin.requests()).toHaveLength(0);
+    },
+  );
+
+  it('a bad --expect-origin exits 2 with one line', async () => {
+    const run = await runSvc(['captcha', 'result', IDS.passed, '--expect-origin', 'example.com'], {
+      env: env(TEST_KEY),
+    });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toMatch(/--expect-origin must be an http\(s\) URL/);
+  });
+});
+
+describe('hostile answers and ids', () => {
+  let hostile: Server;
+  let hostileUrl = '';
+  let answer: Record<string, unknown> = {};
+  beforeAll(async () => {
+    hostile = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => hostile.close(resolve)));
+  const asked = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f';
+  const hostileEnv = () => ({ SVC_BASE_URL: hostileUrl, SVC_API_KEY: DEMO.projectKey });
+
+  it('a result for another verificationId is a reject (exit 3) naming the reason', async () => {
+    answer = { verificationId: '00000000-5d4a-4b6c-9e8f-0a1b2c3d4e5f', verificationPassed: true, score: 0 };
+    const run = await runSvc(['captcha', 'result', asked, '-o', 'table'], { env: hostileEnv() });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/answered for another verification/);
+  });
+
+  it.each(['constructor', 'toString', '__proto__'])(
+    'a legacy reason %s prints as that string',
+    async (reason) => {
+      answer = { verificationId: asked, verificationPassed: true, score: 0, reason };
+      const run = await runSvc(['captcha', 'legacy', asked, '-o', 'table'], { env: hostileEnv() });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(reason);
+      expect(run.stdout).not.toMatch(/function|native code|\[object/);
+    },
+  );
+
+  it('a lone surrogate in the id exits 2 with one line, nothing sent', async () => {
+    const run = await runSvc(['captcha', 'result', '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5\ud800'], {
+      env: env(),
+    });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toMatch(/well-formed Unicode/);
+    const token = await runSvc(['captcha', 'legacy', IDS.passed, '--access-token', 'abc\udc00'], {
+      env: env(TEST_KEY),
+    });
+    expect(token.code).toBe(2);
+    expect(server().admin.requests()).toHaveLength(0);
+  });
 });
 
 describe('svc token decode <token | ->', () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerCache } from '../../src/botcheck/answer-cache.js';
 import { FetchLimitReachedError, VerificationNotFoundError } from '../../src/botcheck/errors.js';
 import { extractToken } from '../../src/botcheck/extract-token.js';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { encodeVerificationToken } from '../../src/botcheck/token.js';
-import { VerifyCache, verify } from '../../src/botcheck/verify.js';
+import { verify } from '../../src/botcheck/verify.js';
 import { ConnectionError } from '../../src/core/errors/connection-error.js';
 import { TokenDecodeError } from '../../src/core/errors/token-decode-error.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
@@ -37,36 +38,72 @@ describe('verify: decode, fetch, evaluate in one call', () => {
   });
 });
 
-describe('verify: concurrent and repeated calls with one token share one request', () => {
-  it('two concurrent calls make one fetch and get the same decision', async () => {
-    const { token } = server().admin.createVerification();
-    const c = client();
-    const [first, second] = await Promise.all([c.botCheck.verify(token), c.botCheck.verify(token)]);
-    expect(server().admin.stats().verificationFetches).toBe(1);
-    expect(first.decision).toBe('accept');
-    expect(second.decision).toBe('accept');
-    expect(second.result).toEqual(first.result);
-    expect([first.shared, second.shared].sort()).toEqual([false, true]);
-  });
-
-  it('a repeated call returns the first answer instead of turning the pass into 429', async () => {
+describe('verify: a verification id is answered once per client; a replay is rejected', () => {
+  it('a token verified twice gives accept, then reject REPLAYED without a second fetch', async () => {
     const { token, verificationId } = server().admin.createVerification();
     const c = client();
-    await c.botCheck.verify(token);
+    expect(await c.botCheck.verify(token)).toMatchObject({ decision: 'accept', replayed: false });
     const again = await c.botCheck.verify(verificationId);
-    expect(again).toMatchObject({ decision: 'accept', shared: true });
+    expect(again).toMatchObject({ decision: 'reject', replayed: true, shared: false, verificationId });
+    expect(again.reasons.map((r) => r.code)).toEqual(['REPLAYED']);
     expect(server().admin.stats().verificationFetches).toBe(1);
   });
 
-  it('a repeated call is re-evaluated with its own policy', async () => {
+  it('also when both calls start together: one accept, one REPLAYED, one fetch', async () => {
+    const { token } = server().admin.createVerification();
+    const c = client();
+    const outcomes = await Promise.all([c.botCheck.verify(token), c.botCheck.verify(token)]);
+    expect(outcomes.map((o) => o.decision)).toEqual(['accept', 'reject']);
+    expect(outcomes[1]?.reasons[0]?.code).toBe('REPLAYED');
+    expect(server().admin.stats().verificationFetches).toBe(1);
+  });
+
+  it('the legacy API rejects a replay the same way', async () => {
+    const { token } = server().admin.createVerification();
+    const c = client();
+    expect((await c.legacyBotCheck.verify(token)).decision).toBe('accept');
+    expect((await c.legacyBotCheck.verify(token)).reasons[0]?.code).toBe('REPLAYED');
+  });
+
+  it("with onReplay: 'shareFirstAnswer' both accept, the second marked shared and replayed", async () => {
+    const { token } = server().admin.createVerification();
+    const c = client();
+    const options = { onReplay: 'shareFirstAnswer' } as const;
+    const [first, second] = await Promise.all([
+      c.botCheck.verify(token, options),
+      c.botCheck.verify(token, options),
+    ]);
+    expect(first).toMatchObject({ decision: 'accept', replayed: false, shared: false });
+    expect(second).toMatchObject({ decision: 'accept', replayed: true, shared: true });
+    expect(second.result).toEqual(first.result);
+    const later = await c.botCheck.verify(token, options);
+    expect(later).toMatchObject({ decision: 'accept', shared: true });
+    expect(server().admin.stats().verificationFetches).toBe(1);
+  });
+
+  it('a shared answer is re-evaluated with its own policy', async () => {
     const { token } = server().admin.createVerification({ score: 0.45 });
     const c = client();
     expect((await c.botCheck.verify(token)).decision).toBe('accept');
-    expect((await c.botCheck.verify(token, { policy: { kind: 'multiStage' } })).decision).toBe('challenge');
-    expect(server().admin.stats().verificationFetches).toBe(1);
+    const shared = await c.botCheck.verify(token, {
+      policy: { kind: 'multiStage' },
+      onReplay: 'shareFirstAnswer',
+    });
+    expect(shared.decision).toBe('challenge');
   });
 
-  it('transient failures are not kept: after 423 a later call asks again', async () => {
+  it('two SvcClients (two processes) give accept, then reject: the service refuses the second fetch', async () => {
+    const { token } = server().admin.createVerification();
+    const first = await client().botCheck.verify(token);
+    const second = await client().botCheck.verify(token);
+    expect(first.decision).toBe('accept');
+    expect(second).toMatchObject({ decision: 'reject', replayed: false });
+    expect(second.reasons[0]?.code).toBe('REPLAYED');
+    expect(second.error).toBeInstanceOf(FetchLimitReachedError);
+    expect(server().admin.stats().verificationFetches).toBe(2);
+  });
+
+  it('transient failures are forgotten: after 423 a later call asks again', async () => {
     const { token, verificationId } = server().admin.createVerification({ finished: false });
     const c = client();
     expect((await c.botCheck.verify(token)).decision).toBe('reject');
@@ -74,22 +111,54 @@ describe('verify: concurrent and repeated calls with one token share one request
     expect((await c.botCheck.verify(token)).decision).toBe('accept');
     expect(server().admin.stats().verificationFetches).toBe(2);
   });
+
+  it('clearVerifyCache forgets answered ids: the replay then reaches the service (429)', async () => {
+    const { token } = server().admin.createVerification();
+    const c = client();
+    await c.botCheck.verify(token);
+    c.botCheck.clearVerifyCache();
+    const again = await c.botCheck.verify(token);
+    expect(again.error).toBeInstanceOf(FetchLimitReachedError);
+    expect(again.reasons[0]?.code).toBe('REPLAYED');
+  });
 });
 
-describe('verify cache: short and bounded', () => {
-  it('expires entries after the ttl and drops the oldest past the bound', async () => {
+describe('answer cache: bounded, entries live as long as the result is valid', () => {
+  it('keeps a result until its validity ends, errors for the default time, and drops the oldest past the bound', async () => {
     let now = 0;
-    const cache = new VerifyCache<number>(() => now, 1000, 2);
+    const cache = new AnswerCache<number>(
+      () => now,
+      (n) => n * 1000,
+      2,
+    );
     let loads = 0;
     const load = async () => ++loads;
-    await cache.get('a', load).value;
-    expect(cache.get('a', load).shared).toBe(true);
+    await cache.claim('a', load).value; // valid until 1000
+    expect(cache.claim('a', load).first).toBe(false);
     now = 1000;
-    expect(cache.get('a', load).shared).toBe(false);
-    await cache.get('b', load).value;
-    await cache.get('c', load).value;
+    expect(cache.claim('a', load).first).toBe(true); // loads 2: valid until 2000
+    await cache.claim('b', load).value;
+    await cache.claim('c', load).value;
     expect(cache.size).toBe(2);
-    expect(cache.get('a', load).shared).toBe(false);
+    expect(cache.claim('a', load).first).toBe(true);
+  });
+
+  it('a current result is remembered until its resultExpiresAt, then its replay reaches the service', async () => {
+    // Verifications that finished two minutes ago: one valid for 10 minutes, one for 1 minute.
+    server().admin.setNow(Date.now() - 120_000);
+    const long = server().admin.createVerification({ validityMs: 600_000 });
+    const short = server().admin.createVerification({ validityMs: 60_000 });
+    const c = client();
+    server().admin.setNow(Date.now() - 110_000);
+    await c.botCheck.verify(long.token);
+    await c.botCheck.verify(short.token);
+    expect(server().admin.stats().verificationFetches).toBe(2);
+    expect((await c.botCheck.verify(long.token)).error).toBeUndefined();
+    expect(server().admin.stats().verificationFetches).toBe(2);
+    const replay = await c.botCheck.verify(short.token);
+    expect(replay).toMatchObject({ decision: 'reject', reasons: [{ code: 'REPLAYED' }] });
+    expect(replay.error).toBeInstanceOf(FetchLimitReachedError);
+    expect(server().admin.stats().verificationFetches).toBe(3);
   });
 });
 
@@ -97,10 +166,10 @@ describe('verify: fail closed by default, never throws for service errors', () =
   it.each([
     ['404', IDS.notFound, VerificationNotFoundError],
     ['429', IDS.fetchLimit, FetchLimitReachedError],
-  ] as const)('%s rejects, even with failOpen', async (_, id, ErrorClass) => {
+  ] as const)('%s rejects, even with failOpen', async (status, id, ErrorClass) => {
     const outcome = await client(TEST_KEY).botCheck.verify(id, { failOpen: true });
     expect(outcome.decision).toBe('reject');
-    expect(outcome.reasons[0]?.code).toBe('SERVICE_ERROR');
+    expect(outcome.reasons[0]?.code).toBe(status === '429' ? 'REPLAYED' : 'SERVICE_ERROR');
     expect(outcome.error).toBeInstanceOf(ErrorClass);
   });
 

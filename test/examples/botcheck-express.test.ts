@@ -57,7 +57,8 @@ describe('example botcheck-express.ts: challenge is 401, reject is 403', () => {
     expect((await postForm({ 'svc-verification-token': failed.token })).status).toBe(403);
     const once = server().admin.createVerification({ score: 0.1 });
     expect((await postForm({ 'svc-verification-token': once.token })).status).toBe(200);
-    // The result was consumed: once the short verify cache is gone, the service refuses it.
+    // A replay is refused by the client itself, and by the service once the client forgot it.
+    expect((await postForm({ 'svc-verification-token': once.token })).status).toBe(403);
     client.botCheck.clearVerifyCache();
     expect((await postForm({ 'svc-verification-token': once.token })).status).toBe(403);
   });
@@ -81,6 +82,12 @@ describe('example botcheck-express.ts: fail closed', () => {
     const { token } = server().admin.createVerification({ score: 0.1 });
     server().admin.setFaults({ rate: 1, kinds: ['status503'], seed: 1 });
     expect((await postForm({ 'svc-verification-token': token })).status).toBe(403);
+  });
+
+  it('a body over the parser limit is a 413 without a stack trace', async () => {
+    const res = await postForm({ message: 'x'.repeat(70 * 1024) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: 'request failed' });
   });
 
   it('a malformed JSON body is a 400 without a stack trace', async () => {

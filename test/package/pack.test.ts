@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +66,11 @@ describe('the tarball from npm pack installs and works from an empty project', (
     expect(packedFiles).toContain('dist/server.js');
     expect(packedFiles).toContain('dist/cli/cli.js');
     expect(packedFiles).toContain('dist/openapi.json');
+    for (const entry of ['http', 'express', 'fastify']) {
+      expect(packedFiles).toContain(`dist/${entry}.js`);
+      expect(packedFiles).toContain(`dist/${entry}.cjs`);
+      expect(packedFiles).toContain(`dist/${entry}.d.ts`);
+    }
     expect(packedFiles.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
   });
 
@@ -120,6 +133,73 @@ describe('the tarball from npm pack installs and works from an empty project', (
     expect(out.trim()).toBe('function');
   });
 
+  it("'svc-sdk' and 'svc-sdk/http' load with neither express nor fastify installed (optional peers)", () => {
+    expect(existsSync(join(project, 'node_modules', 'express'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', 'fastify'))).toBe(false);
+    const out = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { SvcClient, verify } from 'svc-sdk';
+         import { verifyRequest } from 'svc-sdk/http';
+         import { createReferenceServer } from 'svc-sdk/server';
+         const server = await createReferenceServer();
+         const client = new SvcClient({ baseUrl: server.url, apiKey: 'ak_demo_project' });
+         const { token } = server.admin.createVerification();
+         const request = new Request('http://x/contact', { method: 'POST', body: new URLSearchParams({ 'svc-verification-token': token }) });
+         const first = await verifyRequest(client, request);
+         const again = await verify(client, token);
+         await client.close();
+         await server.close();
+         console.log(first.status, again.decision, again.reasons[0].code);`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe('200 reject REPLAYED');
+  });
+
+  it("'svc-sdk/express' guards an Express app once express is installed (ESM and CJS)", () => {
+    // The consumer's own express, linked from this checkout: no download.
+    symlinkSync(join(ROOT, 'node_modules', 'express'), join(project, 'node_modules', 'express'), 'dir');
+    const out = run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import express from 'express';
+         import { requireHuman } from 'svc-sdk/express';
+         import { SvcClient } from 'svc-sdk';
+         import { createReferenceServer } from 'svc-sdk/server';
+         const server = await createReferenceServer();
+         const client = new SvcClient({ baseUrl: server.url, apiKey: 'ak_demo_project' });
+         const app = express();
+         app.post('/contact', express.urlencoded({ extended: false }), requireHuman(client), (req, res) => res.json({ ok: req.botCheck.decision }));
+         const listener = app.listen(0, '127.0.0.1');
+         await new Promise((resolve) => listener.once('listening', resolve));
+         const url = 'http://127.0.0.1:' + listener.address().port + '/contact';
+         const post = (token) => fetch(url, { method: 'POST', body: new URLSearchParams({ 'svc-verification-token': token }) });
+         const { token } = server.admin.createVerification();
+         const statuses = [(await post(token)).status, (await post(token)).status, (await post('garbage')).status];
+         listener.close();
+         await client.close();
+         await server.close();
+         console.log(statuses.join(' '));`,
+      ],
+      project,
+    );
+    expect(out.trim()).toBe('200 403 403');
+    const cjs = run(
+      process.execPath,
+      [
+        '-e',
+        `console.log(typeof require('svc-sdk/express').requireHuman, typeof require('svc-sdk/fastify').requireHuman);`,
+      ],
+      project,
+    );
+    expect(cjs.trim()).toBe('function function');
+  });
+
   it('the svc bin runs --version', () => {
     expect(run(join(project, 'node_modules', '.bin', 'svc'), ['--version'], project).trim()).toBe(
       pkg.version,
@@ -131,13 +211,19 @@ describe('the tarball from npm pack installs and works from an empty project', (
       join(project, 'esm.mts'),
       `import { SvcClient, ApiError, type SvcClientOptions } from 'svc-sdk';
 import { createReferenceServer, type ReferenceServer } from 'svc-sdk/server';
+import { requireHuman } from 'svc-sdk/express';
+import { type BotCheckAnswer, verifyRequest } from 'svc-sdk/http';
 const options: SvcClientOptions = { baseUrl: 'http://127.0.0.1:4010', maxRetries: 1 };
 const client: SvcClient = new SvcClient(options);
 const check = (e: unknown): number | undefined => (e instanceof ApiError ? e.status : undefined);
 const started: Promise<ReferenceServer> = createReferenceServer();
+const guard = requireHuman(client, { maxAgeMs: 60_000, onDecision: (e) => void e.reasons });
+const answered: Promise<BotCheckAnswer> = verifyRequest(client, new Request('http://x/'));
+// @ts-expect-error onReplay is reject or shareFirstAnswer
+requireHuman(client, { onReplay: 'ignore' });
 // @ts-expect-error maxRetries is a number: proves the types are real, not any
 new SvcClient({ maxRetries: 'two' });
-void client; void check; void started;
+void client; void check; void started; void guard; void answered;
 `,
     );
     writeFileSync(
@@ -149,6 +235,13 @@ const client: SvcClient = new SvcClient({ baseUrl: 'http://127.0.0.1:4010' });
 new SvcClient({ baseUrl: 42 });
 void client; void createReferenceServer;
 `,
+    );
+    // The consumer's express types, linked from this checkout (their dependencies resolve there).
+    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+    symlinkSync(
+      join(ROOT, 'node_modules', '@types', 'express'),
+      join(project, 'node_modules', '@types', 'express'),
+      'dir',
     );
     const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
     const args = [
@@ -174,7 +267,7 @@ void client; void createReferenceServer;
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
-  });
+  }, 120_000);
 
   it('svc-sdk/openapi.json resolves to the OpenAPI 3.1 document', () => {
     const out = run(

@@ -1,10 +1,11 @@
+import { type BindingOptions, bindingFailures, withBinding } from '../../botcheck/binding.js';
 import type { Decision, Evaluation, EvaluationPolicy } from '../../botcheck/evaluate.js';
 import { evaluate } from '../../botcheck/evaluate.js';
 import type { WaitWhileNotFinished } from '../../botcheck/fetch-result.js';
 import type { LegacyAssessmentResult } from '../../botcheck/legacy-client.js';
 import type { VerificationResult } from '../../botcheck/schemas.js';
 import { isVerificationId } from '../../botcheck/schemas.js';
-import { decodeVerificationToken } from '../../botcheck/token.js';
+import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
@@ -15,6 +16,38 @@ interface CaptchaFlags {
   onFailover: string;
   wait?: string;
   accessToken?: string;
+  expectOrigin?: string[];
+  maxAge?: string;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Parses `--max-age 90s | 5m | 2h | 500ms` to milliseconds. */
+export function parseDurationOption(text: string, option: string): number {
+  const m = DURATION.exec(text.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : Number.NaN;
+  if (!(ms > 0)) {
+    throw new UsageError(`${option} must be a duration such as 90s, 5m or 2h; got ${JSON.stringify(text)}`);
+  }
+  return ms;
+}
+
+function parseBinding(flags: CaptchaFlags): BindingOptions {
+  const binding: BindingOptions = {};
+  if (flags.expectOrigin !== undefined) {
+    for (const url of flags.expectOrigin) {
+      let origin = 'null';
+      try {
+        origin = new URL(url).origin;
+      } catch {}
+      if (origin === 'null')
+        throw new UsageError(`--expect-origin must be an http(s) URL; got ${JSON.stringify(url)}`);
+    }
+    binding.expectedOrigins = flags.expectOrigin;
+  }
+  if (flags.maxAge !== undefined) binding.maxAgeMs = parseDurationOption(flags.maxAge, '--max-age');
+  return binding;
 }
 
 const UNIT = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/;
@@ -60,8 +93,10 @@ const EXIT_BY_DECISION: Record<Decision, number> = {
 /** Checks flags and the id or token before any request (bad input exits 2 and sends nothing). */
 function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaFlags) {
   const policy = parsePolicyOption(flags.policy, flags.onFailover);
+  const binding = parseBinding(flags);
   const wait: WaitWhileNotFinished | undefined =
     flags.wait === undefined ? undefined : { deadlineMs: parseIntOption(flags.wait, '--wait', 0, 600_000) };
+  assertWellFormed(idOrToken, 'verificationIdOrToken');
   let verificationId = idOrToken.trim();
   if (!isVerificationId(verificationId)) {
     const token = decodeVerificationToken(idOrToken);
@@ -72,7 +107,17 @@ function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaFlags) {
       );
     }
   }
-  return { policy, wait, verificationId };
+  return { policy, binding, wait, verificationId };
+}
+
+/** The policy's decision, turned into a reject when a binding check fails (or the id differs). */
+function decide(
+  result: VerificationResult | LegacyAssessmentResult,
+  verificationId: string,
+  policy: EvaluationPolicy,
+  binding: BindingOptions,
+): Evaluation {
+  return withBinding(evaluate(result, policy), bindingFailures(result, verificationId, binding));
 }
 
 function decisionRows(evaluation: Evaluation): Array<[string, unknown]> {
@@ -105,13 +150,13 @@ export async function captchaResult(
   idOrToken: unknown,
   options: unknown,
 ): Promise<number> {
-  const { policy, wait, verificationId } = prepare(ctx, String(idOrToken), options as CaptchaFlags);
+  const { policy, binding, wait, verificationId } = prepare(ctx, String(idOrToken), options as CaptchaFlags);
   const client = await ctx.client();
   const result = await client.botCheck.getResult(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
     ...(ctx.io.signal && { signal: ctx.io.signal }),
   });
-  return report(ctx, result, evaluate(result, policy), [
+  return report(ctx, result, decide(result, verificationId, policy, binding), [
     ['verificationId', result.verificationId],
     ['decisionType', result.decisionType],
     ['decisionAction', result.decisionAction],
@@ -133,7 +178,7 @@ export async function captchaLegacy(
   options: unknown,
 ): Promise<number> {
   const flags = options as CaptchaFlags;
-  const { policy, wait, verificationId } = prepare(ctx, String(idOrToken), flags);
+  const { policy, binding, wait, verificationId } = prepare(ctx, String(idOrToken), flags);
   if (flags.accessToken !== undefined) {
     ctx.warn(
       '--access-token is deprecated (oldest widget versions only); use the API key of the captcha instead',
@@ -146,7 +191,7 @@ export async function captchaLegacy(
     ...(ctx.io.signal && { signal: ctx.io.signal }),
   });
   const times = result.parsedTimestamps;
-  return report(ctx, result, evaluate(result, policy), [
+  return report(ctx, result, decide(result, verificationId, policy, binding), [
     ['verificationId', result.verificationId],
     ['reason', result.reason],
     ['mode', result.mode],

@@ -23,7 +23,13 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
       )
       .addOption(
         new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),
-      );
+      )
+      .addOption(
+        new Option('--expect-origin <url>', 'reject unless solved on this origin (repeatable)').argParser(
+          (value: string, previous: string[] = []) => [...previous, value],
+        ),
+      )
+      .addOption(new Option('--max-age <duration>', 'reject a result older than this, e.g. 90s, 5m, 2h'));
 
   common(
     captcha.command('result').description('current API: fetch a result (consumes it) and decide'),
