@@ -6,7 +6,7 @@ import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/
 import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RunBatchOptions } from './batch/types.js';
-import { type PrecheckMode, strictPrecheckIssue } from './precheck-mode.js';
+import { type PrecheckMode, rawValueToSend, strictPrecheckIssue } from './precheck-mode.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from './request-schemas.js';
 import {
   BatchAccepted,
@@ -91,7 +91,11 @@ export class TaxClient {
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/validations`,
-      body: { ...body, idempotencyKey },
+      body: {
+        ...body,
+        rawValue: rawValueToSend(body.countryCode, body.rawValue, options.precheck),
+        idempotencyKey,
+      },
       auth: this.auth(),
       retry: RETRY_SAFE,
       options,
@@ -124,6 +128,7 @@ export class TaxClient {
     }
     const keyed = request.items.map((item) => ({
       ...item,
+      rawValue: rawValueToSend(item.countryCode, item.rawValue, options.precheck),
       idempotencyKey: item.idempotencyKey ?? randomUUID(),
     }));
     const res = await this.http.call({

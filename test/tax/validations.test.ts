@@ -336,3 +336,41 @@ describe('GET /validation-results/{id}: input echo, outcome, provider, match, re
     await expect(client().tax.getResult('valres_missing')).rejects.toThrow(/404 Not Found/);
   });
 });
+
+describe('values pasted from documents are sent in their canonical form', () => {
+  it('sends the canonical value after mapping dashes, spaces, full-width digits and notations', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['DE', 'DE 136–695–976', 'DE136695976'],
+      ['DE', 'DE１３６６９５９７６', 'DE136695976'],
+      ['BE', 'BE (0)468.561.072', 'BE0468561072'],
+      ['DK', 'DK: 21599336', 'DK21599336'],
+      ['LV', '33274961852', 'LV33274961852'],
+      ['GB', 'GB GD8888 12345', 'GBGD888812345'],
+    ];
+    for (const [countryCode, rawValue, sent] of cases) {
+      const outcome = await client().tax.validate({ countryCode, rawValue });
+      if (outcome.kind !== 'completed') throw new Error('expected a completed validation');
+      expect(outcome.result.input?.rawValue, rawValue).toBe(sent);
+      expect(outcome.result.outcome, rawValue).toBe('VALID');
+    }
+  });
+
+  it('sends the value as given when the pre-check is off', async () => {
+    const outcome = await client().tax.validate(
+      { countryCode: 'DE', rawValue: 'DE 136–695–976' },
+      { precheck: 'off' },
+    );
+    if (outcome.kind !== 'completed') throw new Error('expected a completed validation');
+    expect(outcome.result.input?.rawValue).toBe('DE 136–695–976');
+    // The reference server runs the same pre-check, so its outcome follows.
+    expect(outcome.result.outcome).toBe('VALID');
+  });
+
+  it('refuses nothing valid in strict mode', async () => {
+    const outcome = await client().tax.validate(
+      { countryCode: 'LV', rawValue: 'LV 32104468364' },
+      { precheck: 'strict' },
+    );
+    expect(outcome.kind === 'completed' && outcome.result.outcome).toBe('VALID');
+  });
+});
