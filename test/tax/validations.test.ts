@@ -374,3 +374,65 @@ describe('values pasted from documents are sent in their canonical form', () => 
     expect(outcome.kind === 'completed' && outcome.result.outcome).toBe('VALID');
   });
 });
+
+describe('validate with wait: a PENDING answer is awaited on a completion watch', () => {
+  it('async provider: returns the completed result, fetched from the result endpoint', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const watch = await client().tax.watchCompletions();
+    try {
+      server().admin.addWebhookEndpoint(watch.url);
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695977' },
+        { wait: { watch, timeoutMs: 60_000 } },
+      );
+      expect(outcome.kind).toBe('completed');
+      if (outcome.kind !== 'completed') return;
+      expect(outcome.result).toMatchObject({ status: 'COMPLETED', outcome: 'INVALID', provider: 'VIES' });
+      const fetched = server()
+        .admin.requests()
+        .filter(
+          (r) =>
+            r.method === 'GET' && r.path.endsWith(`/validation-results/${outcome.result.validationResultId}`),
+        );
+      expect(fetched).toHaveLength(1);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('sync provider: the 201 result comes back without waiting', async () => {
+    const watch = await client().tax.watchCompletions();
+    try {
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695976' },
+        { wait: { watch, timeoutMs: 0 } },
+      );
+      expect(outcome.kind === 'completed' && outcome.result.outcome).toBe('VALID');
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('no completion within the timeout: the pending outcome, marked timedOut', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const watch = await client().tax.watchCompletions();
+    try {
+      // The watch is not registered, so no event can arrive; timeout 0 returns at once.
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695976' },
+        { wait: { watch, timeoutMs: 0 } },
+      );
+      expect(outcome.kind).toBe('pending');
+      expect(outcome.kind === 'pending' && outcome.timedOut).toBe(true);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('without wait a PENDING answer is returned as before, not marked timedOut', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const outcome = await client().tax.validate({ countryCode: 'DE', rawValue: '136695976' });
+    expect(outcome.kind).toBe('pending');
+    expect(outcome.kind === 'pending' && outcome.timedOut).toBeUndefined();
+  });
+});
