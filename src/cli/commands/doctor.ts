@@ -52,7 +52,7 @@ async function settings(ctx: CommandContext, baseUrl: string | undefined): Promi
     ['max-retries', 'SVC_MAX_RETRIES', ctx.flags.maxRetries, 'client default'],
   ] as const) {
     const source = ctx.settingSource(flag, env, key);
-    const value = flag ?? ctx.io.env[env] ?? profile[key];
+    const value = flag ?? (ctx.io.env[env] || undefined) ?? profile[key];
     out.push({ name: key, value: source && value ? value : fallback, source: source ?? 'default' });
   }
   out.push({
