@@ -37,6 +37,7 @@ const VALID = [
   ['LT', '100001919017'],
   ['LU', '15027442'],
   ['LV', '40003521600'],
+  ['LV', '32104468364'],
   ['MT', '11679112'],
   ['NL', '004495445B01'],
   ['NL', '002455799B11'],
@@ -112,7 +113,9 @@ export function precheckInputs(count, seed = 1) {
     let value = rand() < 0.5 ? body : mutateDigit(body, rand);
     const style = rand();
     if (!NO_PREFIX.has(country) && style < 0.5) value = (country === 'GR' ? 'EL' : country) + value;
-    if (style > 0.8) value = value.slice(0, 3) + ' ' + value.slice(3).toLowerCase();
+    if (style > 0.8 && style <= 0.9) value = value.slice(0, 3) + ' ' + value.slice(3).toLowerCase();
+    // Pasted from a PDF: groups joined by en dashes and a narrow no-break space.
+    if (style > 0.9) value = value.slice(0, 2) + '\u202f' + value.slice(2, 5) + '\u2013' + value.slice(5);
     out.push({ country, value });
   }
   return out;

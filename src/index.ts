@@ -105,6 +105,13 @@ export {
 export { createFetchTransport } from './core/transport/fetch.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from './core/transport/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
+export {
+  type ApiDiagnosis,
+  type DiagnoseOptions,
+  type Diagnosis,
+  diagnose,
+  type KeyVerdict,
+} from './doctor.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export type {
   CompletedValidation,
@@ -116,6 +123,13 @@ export type {
   ValidateOutcome,
   ValidateParams,
 } from './tax/client.js';
+export {
+  type CompletionWatch,
+  type CompletionWatchOptions,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  type WaitForOptions,
+  watchCompletions,
+} from './tax/completion-watch.js';
 export { FREQUENCIES, LIMITS, OUTCOMES, PROVIDERS } from './tax/enums.js';
 export {
   MAX_NORMALIZED_LENGTH,

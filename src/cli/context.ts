@@ -77,6 +77,13 @@ export class CommandContext {
     return flag ?? (fromEnv === '' ? undefined : fromEnv) ?? this.profileValues?.[key];
   }
 
+  /** Where {@link pick} finds a setting: 'flag', 'env' (with the variable), 'profile', or undefined. */
+  settingSource(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
+    if (flag !== undefined) return 'flag';
+    if (this.io.env[envName]) return `env ${envName}`;
+    return this.profileValues?.[key] !== undefined ? `profile ${this.profileName}` : undefined;
+  }
+
   /** Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise. */
   get format(): OutputFormat {
     const chosen = this.pick(this.flags.output, 'SVC_OUTPUT', 'output');

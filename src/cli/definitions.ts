@@ -3,6 +3,7 @@ import { defineAuditCommands } from './definitions/audit.js';
 import { defineCaptchaCommands } from './definitions/captcha.js';
 import { defineCompletionCommand } from './definitions/completion.js';
 import { defineConfigCommands } from './definitions/config.js';
+import { defineDoctorCommand } from './definitions/doctor.js';
 import { defineOpenApiCommand, defineServeCommand } from './definitions/serve.js';
 import { defineBatchCommand, defineTaxCommands } from './definitions/tax.js';
 import type { CliIO } from './io.js';
@@ -19,4 +20,5 @@ export function defineCommands(program: Command, io: CliIO, state: RunState): vo
   defineServeCommand(program, run);
   defineOpenApiCommand(program, run);
   defineCompletionCommand(program, run);
+  defineDoctorCommand(program, run);
 }

@@ -6,7 +6,13 @@ import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/
 import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RunBatchOptions } from './batch/types.js';
-import { type PrecheckMode, strictPrecheckIssue } from './precheck-mode.js';
+import {
+  type CompletionWatch,
+  type CompletionWatchOptions,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  watchCompletions,
+} from './completion-watch.js';
+import { type PrecheckMode, rawValueToSend, strictPrecheckIssue } from './precheck-mode.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from './request-schemas.js';
 import {
   BatchAccepted,
@@ -30,6 +36,12 @@ export type ScheduleCreateParams = ScheduleRequest;
 export interface ValidateOptions extends RequestOptions {
   /** Offline pre-check before sending. Default `structural` (only what the API would refuse with 422). */
   precheck?: PrecheckMode;
+  /**
+   * `validate` only: when the answer is PENDING, wait for its completion on `watch` (see
+   * {@link TaxClient.watchCompletions}) for up to `timeoutMs` (default 60 000). On timeout the
+   * pending outcome is returned with `timedOut: true`.
+   */
+  wait?: { watch: CompletionWatch; timeoutMs?: number };
 }
 
 /** `validate` finished: 201, or 200 for an idempotent replay (`replay: true`). */
@@ -47,6 +59,8 @@ export interface CompletedValidation {
 export interface PendingValidationOutcome {
   kind: 'pending';
   pending: PendingValidationType;
+  /** true when `wait` was given and no result arrived within its timeout. */
+  timedOut?: boolean;
   replay: boolean;
   idempotencyKey: string;
   requestId: string | undefined;
@@ -91,7 +105,11 @@ export class TaxClient {
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/validations`,
-      body: { ...body, idempotencyKey },
+      body: {
+        ...body,
+        rawValue: rawValueToSend(body.countryCode, body.rawValue, options.precheck),
+        idempotencyKey,
+      },
       auth: this.auth(),
       retry: RETRY_SAFE,
       options,
@@ -100,10 +118,25 @@ export class TaxClient {
     const data = res.data as { status?: unknown } | undefined;
     if (res.status === 202 || data?.status === 'PENDING') {
       const pending = parseResponse(PendingValidation, res.data, 'pending validation');
-      return { kind: 'pending', pending, replay, idempotencyKey, requestId: res.requestId };
+      const waited = await options.wait?.watch.waitFor(pending.validationRequestId, {
+        timeoutMs: options.wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS,
+        ...(options.signal && { signal: options.signal }),
+      });
+      if (waited)
+        return { kind: 'completed', result: waited, replay, idempotencyKey, requestId: res.requestId };
+      const timedOut = options.wait ? { timedOut: true } : {};
+      return { kind: 'pending', pending, replay, idempotencyKey, requestId: res.requestId, ...timedOut };
     }
     const result = parseResponse(ValidationResult, res.data, 'validation result');
     return { kind: 'completed', result, replay, idempotencyKey, requestId: res.requestId };
+  }
+
+  /**
+   * Starts a local webhook listener whose completions `validate(params, { wait: { watch } })` waits
+   * for. Register its `url` as the project's webhook endpoint first; `close()` it when done.
+   */
+  watchCompletions(options: CompletionWatchOptions = {}): Promise<CompletionWatch> {
+    return watchCompletions((id) => this.getResult(id), options);
   }
 
   /**
@@ -124,6 +157,7 @@ export class TaxClient {
     }
     const keyed = request.items.map((item) => ({
       ...item,
+      rawValue: rawValueToSend(item.countryCode, item.rawValue, options.precheck),
       idempotencyKey: item.idempotencyKey ?? randomUUID(),
     }));
     const res = await this.http.call({

@@ -27,3 +27,17 @@ export function strictPrecheckIssue(
   if (result.valid || result.code === 'UNSUPPORTED_COUNTRY') return undefined;
   return { path, message: `${EXPLAIN[result.code] ?? 'is not valid'} (${result.code})` };
 }
+
+/**
+ * The value to send for an ID: the canonical registry form when the pre-check passes (so
+ * `DE 136–695–976` goes out as `DE136695976`), else the normalized value; unchanged with mode `off`.
+ */
+export function rawValueToSend(
+  countryCode: string,
+  rawValue: string,
+  mode: PrecheckMode = 'structural',
+): string {
+  if (mode === 'off') return rawValue;
+  const result = precheck(countryCode, rawValue);
+  return result.canonical ?? (result.normalized || rawValue);
+}

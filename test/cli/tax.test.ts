@@ -188,3 +188,102 @@ describe('async provider: validate reports PENDING and the listener receives the
     expect(run.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}/);
   });
 });
+
+describe('svc validate --exit-status: 0 VALID, 3 INVALID, 4 not conclusive', () => {
+  it.each([
+    ['VALID', 'DE', '136695976', 0],
+    ['INVALID', 'DE', '136695977', 3],
+    ['NOT_SUPPORTED', 'US', '123456789', 4],
+  ])('%s exits %i (sync provider)', async (outcome, cc, value, code) => {
+    const run = await runSvc(['validate', cc as string, value as string, '--exit-status', '-o', 'json'], {
+      env: env(),
+    });
+    expect(json(run.stdout).outcome).toBe(outcome);
+    expect(run.code).toBe(code);
+  });
+
+  it('SOURCE_UNAVAILABLE exits 4', async () => {
+    server().admin.setProviderMode('VIES', 'unavailable');
+    const run = await runSvc(['validate', 'DE', '136695976', '--exit-status', '-o', 'json'], { env: env() });
+    expect(json(run.stdout).outcome).toBe('SOURCE_UNAVAILABLE');
+    expect(run.code).toBe(4);
+  });
+
+  it('without the flag the exit stays 0 for INVALID and PENDING', async () => {
+    const invalid = await runSvc(['validate', 'DE', '136695977', '-o', 'json'], { env: env() });
+    expect(invalid.code).toBe(0);
+    server().admin.setProviderMode('VIES', 'async');
+    const pending = await runSvc(['validate', 'DE', '136695977', '-o', 'json'], { env: env() });
+    expect(json(pending.stdout).status).toBe('PENDING');
+    expect(pending.code).toBe(0);
+  });
+
+  it('a PENDING answer (async provider, no --wait) exits 4', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const run = await runSvc(['validate', 'DE', '136695976', '--exit-status', '-o', 'json'], { env: env() });
+    expect(json(run.stdout).status).toBe('PENDING');
+    expect(run.code).toBe(4);
+  });
+});
+
+describe('svc validate --wait: a PENDING result is awaited up to --wait-timeout', () => {
+  it.each([
+    ['136695976', 'VALID', 0],
+    ['136695977', 'INVALID', 3],
+  ])('async provider, %s: prints the completed result (%s) and exits %i', async (value, outcome, code) => {
+    server().admin.setProviderMode('VIES', 'async');
+    const run = await runSvc(
+      ['validate', 'DE', value, '--wait', '--register', server().url, '--exit-status', '-o', 'json'],
+      { env: env() },
+    );
+    expect(json(run.stdout)).toMatchObject({ status: 'COMPLETED', outcome });
+    expect(run.code).toBe(code);
+    // The listener registered itself with the server before the request was sent.
+    expect(server().admin.webhookEndpoints()).toHaveLength(1);
+  });
+
+  it('sync provider: --wait changes nothing', async () => {
+    const run = await runSvc(['validate', 'DE', '136695976', '--wait', '--exit-status', '-o', 'json'], {
+      env: env(),
+    });
+    expect(json(run.stdout).outcome).toBe('VALID');
+    expect(run.code).toBe(0);
+  });
+
+  it('timeout: prints the pending result, warns, and exits 4 with --exit-status (0 without)', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    // Not registered anywhere, so no completion can arrive; --wait-timeout 0 gives up at once.
+    const args = ['validate', 'DE', '136695976', '--wait', '--wait-timeout', '0', '-o', 'json'];
+    const run = await runSvc([...args, '--exit-status'], { env: env() });
+    expect(json(run.stdout).status).toBe('PENDING');
+    expect(run.stderr).toMatch(/register it as the project's webhook endpoint/);
+    expect(run.stderr).toMatch(/warning: no result after 0 s; the validation is still PENDING/);
+    expect(run.code).toBe(4);
+    const plain = await runSvc(args, { env: env() });
+    expect(plain.code).toBe(0);
+  });
+
+  it('runs with --sandbox, which needs no --register', async () => {
+    const run = await runSvc([
+      '--sandbox',
+      'validate',
+      'DE',
+      '136695976',
+      '--wait',
+      '--exit-status',
+      '-o',
+      'json',
+    ]);
+    expect(json(run.stdout).outcome).toBe('VALID');
+    expect(run.code).toBe(0);
+  });
+
+  it('a bad --wait-timeout is a usage error (exit 2) and sends nothing', async () => {
+    const run = await runSvc(['validate', 'DE', '136695976', '--wait', '--wait-timeout', 'soon'], {
+      env: env(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--wait-timeout/);
+    expect(server().admin.requests()).toHaveLength(0);
+  });
+});

@@ -123,7 +123,8 @@ describe('rows failing local checks are rejected and never sent', () => {
       ['rejected', 'CHECKSUM'],
       ['rejected', 'CSV'],
     ]);
-    expect(chunks.flat()).toEqual([validDe(1)]);
+    // Sent in canonical form (prefixed), as the pre-check gives it.
+    expect(chunks.flat()).toEqual([`DE${validDe(1)}`]);
   });
 });
 

@@ -336,3 +336,103 @@ describe('GET /validation-results/{id}: input echo, outcome, provider, match, re
     await expect(client().tax.getResult('valres_missing')).rejects.toThrow(/404 Not Found/);
   });
 });
+
+describe('values pasted from documents are sent in their canonical form', () => {
+  it('sends the canonical value after mapping dashes, spaces, full-width digits and notations', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['DE', 'DE 136–695–976', 'DE136695976'],
+      ['DE', 'DE１３６６９５９７６', 'DE136695976'],
+      ['BE', 'BE (0)468.561.072', 'BE0468561072'],
+      ['DK', 'DK: 21599336', 'DK21599336'],
+      ['LV', '33274961852', 'LV33274961852'],
+      ['GB', 'GB GD8888 12345', 'GBGD888812345'],
+    ];
+    for (const [countryCode, rawValue, sent] of cases) {
+      const outcome = await client().tax.validate({ countryCode, rawValue });
+      if (outcome.kind !== 'completed') throw new Error('expected a completed validation');
+      expect(outcome.result.input?.rawValue, rawValue).toBe(sent);
+      expect(outcome.result.outcome, rawValue).toBe('VALID');
+    }
+  });
+
+  it('sends the value as given when the pre-check is off', async () => {
+    const outcome = await client().tax.validate(
+      { countryCode: 'DE', rawValue: 'DE 136–695–976' },
+      { precheck: 'off' },
+    );
+    if (outcome.kind !== 'completed') throw new Error('expected a completed validation');
+    expect(outcome.result.input?.rawValue).toBe('DE 136–695–976');
+    // The reference server runs the same pre-check, so its outcome follows.
+    expect(outcome.result.outcome).toBe('VALID');
+  });
+
+  it('refuses nothing valid in strict mode', async () => {
+    const outcome = await client().tax.validate(
+      { countryCode: 'LV', rawValue: 'LV 32104468364' },
+      { precheck: 'strict' },
+    );
+    expect(outcome.kind === 'completed' && outcome.result.outcome).toBe('VALID');
+  });
+});
+
+describe('validate with wait: a PENDING answer is awaited on a completion watch', () => {
+  it('async provider: returns the completed result, fetched from the result endpoint', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const watch = await client().tax.watchCompletions();
+    try {
+      server().admin.addWebhookEndpoint(watch.url);
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695977' },
+        { wait: { watch, timeoutMs: 60_000 } },
+      );
+      expect(outcome.kind).toBe('completed');
+      if (outcome.kind !== 'completed') return;
+      expect(outcome.result).toMatchObject({ status: 'COMPLETED', outcome: 'INVALID', provider: 'VIES' });
+      const fetched = server()
+        .admin.requests()
+        .filter(
+          (r) =>
+            r.method === 'GET' && r.path.endsWith(`/validation-results/${outcome.result.validationResultId}`),
+        );
+      expect(fetched).toHaveLength(1);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('sync provider: the 201 result comes back without waiting', async () => {
+    const watch = await client().tax.watchCompletions();
+    try {
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695976' },
+        { wait: { watch, timeoutMs: 0 } },
+      );
+      expect(outcome.kind === 'completed' && outcome.result.outcome).toBe('VALID');
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('no completion within the timeout: the pending outcome, marked timedOut', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const watch = await client().tax.watchCompletions();
+    try {
+      // The watch is not registered, so no event can arrive; timeout 0 returns at once.
+      const outcome = await client().tax.validate(
+        { countryCode: 'DE', rawValue: '136695976' },
+        { wait: { watch, timeoutMs: 0 } },
+      );
+      expect(outcome.kind).toBe('pending');
+      expect(outcome.kind === 'pending' && outcome.timedOut).toBe(true);
+    } finally {
+      await watch.close();
+    }
+  });
+
+  it('without wait a PENDING answer is returned as before, not marked timedOut', async () => {
+    server().admin.setProviderMode('VIES', 'async');
+    const outcome = await client().tax.validate({ countryCode: 'DE', rawValue: '136695976' });
+    expect(outcome.kind).toBe('pending');
+    expect(outcome.kind === 'pending' && outcome.timedOut).toBeUndefined();
+  });
+});

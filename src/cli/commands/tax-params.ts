@@ -64,3 +64,19 @@ export function countryArg(value: unknown): string {
     throw new UsageError(`countryCode must be a 2-letter country code, got '${String(value)}'`);
   return cc;
 }
+
+/** `--wait-timeout` in seconds (decimals allowed, 0 = do not wait) as milliseconds. */
+export function waitTimeoutMs(value: unknown): number {
+  const text = String(value ?? '60').trim();
+  if (!/^\d+(\.\d+)?$/.test(text))
+    throw new UsageError(`--wait-timeout takes seconds, e.g. 60 or 0.5, got '${String(value)}'`);
+  return Math.round(Number(text) * 1000);
+}
+
+/** `--listen HOST:PORT` (IPv6 hosts in brackets); an empty host means 127.0.0.1. */
+export function listenArg(value: unknown): { host: string; port: number } {
+  const match = /^(.*):(\d+)$/.exec(String(value ?? '127.0.0.1:0'));
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new UsageError(`--listen takes HOST:PORT, got '${String(value)}'`);
+  return { host: (match[1] as string).replace(/^\[|\]$/g, '') || '127.0.0.1', port };
+}

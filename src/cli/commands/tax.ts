@@ -1,11 +1,19 @@
-import type { ValidateParams } from '../../tax/client.js';
+import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import { FREQUENCIES } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
 import { UsageError } from '../usage-error.js';
-import { countryArg, type MatchingFlags, matchingFields, parseMetadata, precheckMode } from './tax-params.js';
+import {
+  countryArg,
+  listenArg,
+  type MatchingFlags,
+  matchingFields,
+  parseMetadata,
+  precheckMode,
+  waitTimeoutMs,
+} from './tax-params.js';
 import { pendingView, precheckView, resultView } from './tax-views.js';
 
 interface ValidateFlags extends MatchingFlags {
@@ -14,6 +22,41 @@ interface ValidateFlags extends MatchingFlags {
   correlationId?: string;
   schedule?: string;
   precheck?: string | false;
+  exitStatus?: boolean;
+  wait?: boolean;
+  waitTimeout?: string;
+  listen?: string;
+  register?: string;
+}
+
+/**
+ * `--exit-status`, like `git diff --exit-code`: 0 VALID, 3 INVALID, 4 anything not conclusive
+ * (UNKNOWN, SOURCE_UNAVAILABLE, NOT_SUPPORTED, an outcome this version does not know, still PENDING).
+ */
+export function outcomeExitCode(outcome: ValidateOutcome): number {
+  if (outcome.kind === 'pending') return EXIT.CHALLENGE;
+  if (outcome.result.outcome === 'VALID') return EXIT.OK;
+  if (outcome.result.outcome === 'INVALID') return EXIT.REJECTED;
+  return EXIT.CHALLENGE;
+}
+
+/** Starts the completion listener of `--wait` and registers it (sandbox, `--register`, or by hand). */
+async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: number) {
+  const client = await ctx.client();
+  const watch = await client.tax.watchCompletions(listenArg(flags.listen));
+  ctx.onClose(() => watch.close());
+  const sandbox = await ctx.sandbox();
+  if (sandbox) sandbox.admin.addWebhookEndpoint(watch.url);
+  else if (flags.register) {
+    const res = await fetch(new URL('/__admin/webhook-endpoints', flags.register), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: watch.url }),
+    }).catch(() => undefined);
+    if (!res?.ok) throw new UsageError(`registering the webhook listener at ${flags.register} failed`);
+  } else
+    ctx.info(`a PENDING result is awaited on ${watch.url} (register it as the project's webhook endpoint)`);
+  return { watch, timeoutMs };
 }
 
 function frequencyArg(value: string, option: string): (typeof FREQUENCIES)[number] {
@@ -45,19 +88,24 @@ export async function validate(
     }),
   };
   const mode = precheckMode(flags.precheck);
+  const timeoutMs = waitTimeoutMs(flags.waitTimeout);
   const client = await ctx.client();
-  const outcome = await client.tax.validate(params, { precheck: mode });
+  const wait = flags.wait ? await startWait(ctx, flags, timeoutMs) : undefined;
+  const outcome = await client.tax.validate(params, {
+    precheck: mode,
+    ...(wait && { wait }),
+    ...(ctx.io.signal && { signal: ctx.io.signal }),
+  });
   if (outcome.replay) {
     ctx.info(
       `replay: idempotency key ${outcome.idempotencyKey} was already processed (HTTP 200); nothing was validated again`,
     );
   }
   if (outcome.kind === 'pending') {
+    if (outcome.timedOut) ctx.warn(`no result after ${timeoutMs / 1000} s; the validation is still PENDING`);
     await ctx.print(outcome.pending, () => pendingView(outcome.pending, outcome.replay));
-    return EXIT.OK;
-  }
-  await ctx.print(outcome.result, () => resultView(outcome.result, outcome.replay));
-  return EXIT.OK;
+  } else await ctx.print(outcome.result, () => resultView(outcome.result, outcome.replay));
+  return flags.exitStatus ? outcomeExitCode(outcome) : EXIT.OK;
 }
 
 /** `svc precheck <countryCode> <rawValue>`: exit 0 when the ID passes, 2 when it does not. */

@@ -42,6 +42,11 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       ),
     )
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
+    .addOption(new Option('--exit-status', 'exit 0 VALID, 3 INVALID, 4 not conclusive (incl. still PENDING)'))
+    .addOption(new Option('--wait', 'wait for a PENDING result (webhook listener, then the result endpoint)'))
+    .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('60'))
+    .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
+    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
     .action(run(async () => (await load()).validate));
 
   program

@@ -4,7 +4,7 @@ import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.
 import { SvcError } from '../../core/errors/svc-error.js';
 import { toIssues } from '../../core/zod-issues.js';
 import type { TaxClient } from '../client.js';
-import { strictPrecheckIssue } from '../precheck-mode.js';
+import { rawValueToSend, strictPrecheckIssue } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
@@ -60,7 +60,8 @@ function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: 
     }
   }
   const idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
-  return { row, request: { ...parsed.data, idempotencyKey } };
+  const rawValue = rawValueToSend(parsed.data.countryCode, parsed.data.rawValue, options.precheck);
+  return { row, request: { ...parsed.data, rawValue, idempotencyKey } };
 }
 
 /**

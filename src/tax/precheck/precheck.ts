@@ -17,7 +17,11 @@ function failure(code: PrecheckCode, normalized: string): PrecheckResult {
 /**
  * Offline structural check of a tax ID before it is sent to a registry. Never throws.
  *
- * Steps: normalize the value ({@link normalizeTaxId}); an empty or over-long (more than
+ * Never refuses a number that is valid under a published rule: where a rule is uncertain it accepts
+ * and leaves the decision to the registry.
+ *
+ * Steps: normalize the value ({@link normalizeTaxId}: pasted dashes, spaces, full-width characters
+ * and the notations `(0)`, `:` and `/` are taken as written by people); an empty or over-long (more than
  * {@link MAX_NORMALIZED_LENGTH} characters) value is 'LENGTH' whatever the country; an unknown
  * country code (after trim and upper-case) is 'UNSUPPORTED_COUNTRY'; then the country's VAT prefix
  * is stripped at most once (GR/EL take 'EL' or 'GR', XI takes 'XI', NO an optional 'NO' and 'MVA',

@@ -5,7 +5,7 @@ export interface PrecheckResult {
   /** true only when code is 'OK' */
   valid: boolean;
   code: PrecheckCode;
-  /** rawValue upper-cased with whitespace, '.', '-', '_' removed (the API's own normalization) */
+  /** rawValue after {@link normalizeTaxId}: full-width → ASCII, separators and dashes removed, upper-cased */
   normalized: string;
   /** canonical registry form when valid; null when not valid */
   canonical: string | null;

@@ -374,13 +374,23 @@ describe('LV: legal (first digit > 3) or personal code', () => {
     ]);
   });
 
-  it('checks date-coded and 32… personal codes', () => {
+  it('checks date-coded personal codes', () => {
     expectCodes('LV', [
       ['16117519997', 'OK'],
       ['16117519998', 'CHECKSUM'],
-      ['32117519997', 'OK'],
-      ['32117519995', 'CHECKSUM'],
       ['31027519995', 'FORMAT'],
+    ]);
+  });
+
+  it('accepts any personal code issued since July 2017 (32-39, no date, no check digit)', () => {
+    expectCodes('LV', [
+      ['33274961852', 'OK'],
+      ['32104468364', 'OK'],
+      ['32117519995', 'OK'],
+      ['39999999999', 'OK'],
+      ['LV35000000000', 'OK'],
+      ['3210446836', 'FORMAT'],
+      ['3210446836X', 'FORMAT'],
     ]);
   });
 });
@@ -520,6 +530,20 @@ describe('GB/XI: 9 or 12 digits (residue 0 or 42), GD000-GD499, HA500-HA999', ()
       ['12345', 'FORMAT'],
       ['GD8888', 'FORMAT'],
     ]);
+  });
+
+  it('accepts the 11-character EU forms GD8888 + 5 digits and HA8888 + 5 digits', () => {
+    expectCodes('GB', [
+      ['GD888812345', 'OK'],
+      ['GBGD888800001', 'OK'],
+      ['HA888899999', 'OK'],
+      ['GD88881234', 'FORMAT'],
+      ['GD8888123456', 'FORMAT'],
+      ['GD88881234X', 'FORMAT'],
+      ['GD777712345', 'FORMAT'],
+    ]);
+    expect(precheck('GB', 'GB GD8888 12345').canonical).toBe('GBGD888812345');
+    expect(precheck('XI', 'HA888812345').valid).toBe(true);
   });
 
   it('uses the same rules for XI', () => {

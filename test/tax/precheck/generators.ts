@@ -109,7 +109,7 @@ export const GENERATORS: Readonly<Record<string, fc.Arbitrary<string[]>>> = {
         .map(([d, m, y, c, s]) => two(d) + two(m) + two(y) + c + s),
       DIGITS,
     ),
-    withChecks(cat('32', digits(8)), DIGITS),
+    withChecks(cat('3', fc.constantFrom(...'23456789'), digits(8)), DIGITS),
   ),
   MT: withChecks(digits(6), PAIRS),
   NL: fc.oneof(
@@ -126,6 +126,7 @@ export const GENERATORS: Readonly<Record<string, fc.Arbitrary<string[]>>> = {
     withChecks(digits(7), PAIRS),
     fc.tuple(digits(7), digits(3)).map(([d, b]) => PAIRS.map((p) => d + p + b)),
     fc.tuple(fc.constantFrom('GD', 'HA'), digits(3)).map(([p, d]) => [p + d]),
+    fc.tuple(fc.constantFrom('GD8888', 'HA8888'), digits(5)).map(([p, d]) => [p + d]),
   ),
   XI: withChecks(digits(7), PAIRS),
   CH: withChecks(cat('CHE', digits(8)), DIGITS),

@@ -239,6 +239,13 @@ const DIVERGENCES: Readonly<Record<string, readonly Divergence[]>> = {
   ],
   GB: [
     {
+      reason:
+        'the 11-character EU forms GD8888/HA8888 + 5 digits: no published rule for the digits, so we accept',
+      oracle: 'rejects',
+      applies: (b) => /^(GD|HA)8888[0-9]{5}$/.test(b),
+      example: 'GD888800000',
+    },
+    {
       reason: 'jsvat-next restricts numbers to ranges from an old checker and rejects check pairs 97-99',
       oracle: 'either',
       applies: gbOutsideJsvatRanges,

@@ -32,7 +32,7 @@ function czFutureBirth(b: string): boolean {
 function lvFutureBirth(b: string): boolean {
   const year = 1800 + Number(b[6]) * 100 + Number(b.slice(4, 6));
   return (
-    Number(b[0]) <= 3 && !b.startsWith('32') && inFuture(year, Number(b.slice(2, 4)), Number(b.slice(0, 2)))
+    Number(b[0]) <= 3 && !/^3[2-9]/.test(b) && inFuture(year, Number(b.slice(2, 4)), Number(b.slice(0, 2)))
   );
 }
 
@@ -134,9 +134,9 @@ const DIVERGENCES: Readonly<Record<string, readonly Divergence[]>> = {
   ],
   LV: [
     {
-      reason: 'stdnum date-checks 32… personal codes (day 32) and so rejects all of them',
+      reason: 'stdnum date-checks the 32-39 personal codes issued since July 2017 and so rejects them',
       oracle: 'rejects',
-      applies: (b) => b.startsWith('32'),
+      applies: (b) => /^3[2-9]/.test(b),
       example: '32117519997',
     },
     {
@@ -176,6 +176,13 @@ const DIVERGENCES: Readonly<Record<string, readonly Divergence[]>> = {
     },
   ],
   GB: [
+    {
+      reason:
+        'the 11-character EU forms GD8888/HA8888 + 5 digits: no published rule for the digits, so we accept',
+      oracle: 'rejects',
+      applies: (b) => /^(GD|HA)8888[0-9]{5}$/.test(b),
+      example: 'GD888800007',
+    },
     {
       reason: 'stdnum also accepts residue 55, for which no real number is known',
       oracle: 'accepts',

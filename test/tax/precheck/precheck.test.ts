@@ -23,9 +23,13 @@ describe('normalizeTaxId: upper-case, drop whitespace . - _', () => {
     expect(normalizeTaxId(raw)).toBe(expected);
   });
 
-  it('keeps characters the API does not strip', () => {
-    expect(normalizeTaxId('be(0)428/759:497,')).toBe('BE(0)428/759:497,');
+  it('also drops the notations ( ) / : , people write around numbers', () => {
+    expect(normalizeTaxId('be(0)428/759:497,')).toBe('BE0428759497');
+  });
+
+  it('keeps characters that can be part of a number', () => {
     expect(normalizeTaxId('ie8+79739i')).toBe('IE8+79739I');
+    expect(normalizeTaxId('ie8*79739i')).toBe('IE8*79739I');
   });
 
   it('upper-cases beyond ASCII (length may change)', () => {

@@ -1,0 +1,10 @@
+import type { Command } from 'commander';
+import type { Runner } from '../program.js';
+
+/** `svc doctor`. */
+export function defineDoctorCommand(program: Command, run: Runner): void {
+  program
+    .command('doctor')
+    .description('per API: does the base URL answer, is the key accepted; where each setting came from')
+    .action(run(async () => (await import('../commands/doctor.js')).doctor));
+}
