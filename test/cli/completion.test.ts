@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_SHELLS } from '../../src/cli/commands/completion.js';
+import { COMPLETION_SHELLS } from '../../src/cli/choices.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { runSvc } from '../helpers/cli.js';
@@ -33,7 +33,7 @@ function commandPaths(): string[] {
     columns: 80,
     signal: undefined,
   };
-  const walk = (command: Command, prefix: string): string[] =>
+  const walk = (command: CommandUnknownOpts, prefix: string): string[] =>
     command.commands.flatMap((c) => {
       const path = prefix ? `${prefix} ${c.name()}` : c.name();
       return [path, ...walk(c, path)];

@@ -15,8 +15,7 @@ interface ListenFlags {
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
-export async function webhooksListen(ctx: CommandContext, options: unknown): Promise<number> {
-  const flags = options as ListenFlags;
+export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): Promise<number> {
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
