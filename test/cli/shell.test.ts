@@ -288,6 +288,26 @@ describe('--sandbox runs against an in-process reference server with the demo ke
   });
 });
 
+describe('--schedule, --frequency and --provider take their values in any case', () => {
+  it('validate --schedule monthly --provider vies', async () => {
+    const args = ['--sandbox', '-o', 'json', 'validate', 'DE', '136695976', '--schedule', 'monthly'];
+    const run = await runSvc([...args, '--provider', 'vies'], { env });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { provider: string; schedule?: { scheduleId: string } };
+    expect(result.provider).toBe('VIES');
+    expect(result.schedule?.scheduleId).toMatch(/^sched_/);
+  });
+
+  it('schedules create --frequency yearly', async () => {
+    const run = await runSvc(
+      ['--sandbox', '-o', 'json', 'schedules', 'create', 'DE', '136695976', '--frequency', 'yearly'],
+      { env },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ frequency: 'YEARLY' });
+  });
+});
+
 describe('--sandbox ignores every key variable, in the environment of the CLI and of the process', () => {
   const KEY_VARS = ['SVC_API_KEY', 'SVC_AUDIT_API_KEY', 'SVC_CAPTCHA_API_KEY', 'SVC_LEGACY_API_KEY'];
   let saved: Record<string, string | undefined>;
