@@ -34,7 +34,7 @@ export function createApp(client: SvcClient, options: RequireHumanOptions = {}):
 // `SVC_BASE_URL=... SVC_API_KEY=... npx tsx examples/botcheck-express.ts`
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 3000);
-  createApp(new SvcClient(), {
+  createApp(SvcClient.fromEnv(), {
     onDecision: (e) => console.info(`bot check ${e.decision}: ${e.reasons.map((r) => r.code).join(', ')}`),
   }).listen(port, '127.0.0.1', () => {
     console.info(`contact form on http://127.0.0.1:${port}/contact (POST ${TOKEN_FIELD})`);

@@ -48,6 +48,6 @@ export function buildServer(
 // `SVC_BASE_URL=... SVC_API_KEY=... npx tsx examples/botcheck-fastify.ts`
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(process.env.PORT ?? 3000);
-  const app = buildServer(new SvcClient(), { logger: true });
+  const app = buildServer(SvcClient.fromEnv(), { logger: true });
   await app.listen({ port, host: '127.0.0.1' });
 }

@@ -46,7 +46,7 @@ export function createContactFormHandler(
 
 // `SVC_BASE_URL=... SVC_API_KEY=... npx tsx examples/botcheck-node-http.ts`
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const client = new SvcClient();
+  const client = SvcClient.fromEnv();
   const port = Number(process.env.PORT ?? 3000);
   createServer(createContactFormHandler(client)).listen(port, '127.0.0.1', () => {
     console.info(`contact form on http://127.0.0.1:${port}/ (POST svc-verification-token)`);

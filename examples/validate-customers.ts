@@ -18,7 +18,7 @@ import { SvcClient, type ValidateParams } from '../src/index.js';
 export interface ValidateCustomersOptions {
   /** The CSV file. Default: `examples/data/customers.csv`. */
   file?: string;
-  /** Default: `new SvcClient()`, configured by SVC_BASE_URL and SVC_API_KEY. */
+  /** Default: `SvcClient.fromEnv()`, configured by SVC_BASE_URL and SVC_API_KEY. */
   client?: SvcClient;
   /** Requests in flight. Default 4. */
   concurrency?: number;
@@ -72,7 +72,7 @@ function outcomeOf(status: string, outcome: string | undefined): string {
 export async function main(options: ValidateCustomersOptions = {}): Promise<CustomerSummary> {
   const file = options.file ?? fileURLToPath(new URL('./data/customers.csv', import.meta.url));
   const print = options.print ?? console.log;
-  const client = options.client ?? new SvcClient();
+  const client = options.client ?? SvcClient.fromEnv();
   const records: CsvRecord[] = [];
   const parser = createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true }));
   // The customer ids are needed for the report; a list of customers fits in memory.

@@ -2,17 +2,28 @@ import type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
 import type { ResponseLimits } from './core/response-limits.js';
 import type { FetchLike, Transport } from './core/transport/types.js';
 
-/** Options of {@link SvcClient}. Every field is optional except where the environment does not supply it. */
+/**
+ * Options of {@link SvcClient}. Every field is optional except `baseUrl`, which must be given here
+ * or come from `env`. The environment of the process is read only when you pass it as `env` (or call
+ * `SvcClient.fromEnv()`).
+ */
 export interface SvcClientOptions {
-  /** Base URL of the service, e.g. `https://api.example.com`. Default: env `SVC_BASE_URL`. Required. */
+  /** Base URL of the service, e.g. `https://api.example.com`. With `env`: default `SVC_BASE_URL`. Required. */
   baseUrl?: string | URL;
-  /** API key (prefix `ak_`) for every interface. Default: env `SVC_API_KEY`. */
+  /**
+   * An environment to take defaults from: `SVC_BASE_URL`, `SVC_API_KEY`, `SVC_AUDIT_API_KEY`,
+   * `SVC_CAPTCHA_API_KEY`, `SVC_LEGACY_API_KEY` fill the options left out here (an empty variable
+   * counts as unset). Default: none, no environment is read. `SvcClient.fromEnv()` passes the
+   * environment of the process here.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** API key (prefix `ak_`) for every interface. With `env`: default `SVC_API_KEY`. Default: none. */
   apiKey?: string;
-  /** Key for the audit log API (e.g. an agency key). Default: env `SVC_AUDIT_API_KEY`, else `apiKey`. */
+  /** Key for the audit log API (e.g. an agency key). With `env`: default `SVC_AUDIT_API_KEY`. Default: `apiKey`. */
   auditApiKey?: string;
-  /** Key for the current bot-check API. Default: env `SVC_CAPTCHA_API_KEY`, else `apiKey`. */
+  /** Key for the current bot-check API. With `env`: default `SVC_CAPTCHA_API_KEY`. Default: `apiKey`. */
   captchaApiKey?: string;
-  /** Key (or deprecated secret key) for the legacy bot-check API. Default: env `SVC_LEGACY_API_KEY`, else `apiKey`. */
+  /** Key (or deprecated secret key) for the legacy bot-check API. With `env`: default `SVC_LEGACY_API_KEY`. Default: `apiKey`. */
   legacyApiKey?: string;
   /** Per-attempt timeout, ms. Default 30000 (bot-check calls: 5000). */
   timeoutMs?: number;

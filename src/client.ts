@@ -1,8 +1,9 @@
 import { AuditClient } from './audit/client.js';
 import { BotCheckClient } from './botcheck/current-client.js';
 import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
+import { optionsFromEnv } from './client-env.js';
 import type { SvcClientOptions } from './client-options.js';
-import { allKeys, type Credentials, keyFor } from './core/credentials.js';
+import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
 import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
 import { createFetchTransport } from './core/transport/fetch.js';
@@ -10,14 +11,17 @@ import { createUndiciTransport } from './core/transport/undici.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
 
-function env(name: string): string | undefined {
-  const value = typeof process !== 'undefined' ? process.env[name] : undefined;
-  return value === undefined || value === '' ? undefined : value;
+/** `options` without the keys whose value is `undefined`, so they do not hide an environment default. */
+function defined(options: SvcClientOptions): SvcClientOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 function parseBaseUrl(value: string | URL | undefined): URL {
   if (value === undefined) {
-    throw new SvcError('baseUrl is required (option baseUrl or env SVC_BASE_URL)', 'config');
+    throw new SvcError(
+      'baseUrl is required (option baseUrl, or SVC_BASE_URL with SvcClient.fromEnv())',
+      'config',
+    );
   }
   let url: URL;
   try {
@@ -36,8 +40,12 @@ function parseBaseUrl(value: string | URL | undefined): URL {
  * The client of the four APIs. One instance holds a keep-alive connection pool: create it once
  * and reuse it; call `close()` when done.
  *
+ * The constructor never reads the environment: pass every setting, or use
+ * {@link SvcClient.fromEnv} (or the `env` option) to take `SVC_*` variables as defaults.
+ *
  * @example
  * const client = new SvcClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'ak_demo_project' });
+ * const fromEnv = SvcClient.fromEnv({ timeoutMs: 10_000 });
  */
 export class SvcClient {
   /** The request pipeline shared by the sub-clients. */
@@ -53,13 +61,23 @@ export class SvcClient {
   /** Legacy bot-check result API (v1/v2 widget clients). */
   readonly legacyBotCheck: LegacyBotCheckClient;
 
-  constructor(options: SvcClientOptions = {}) {
-    const baseUrl = parseBaseUrl(options.baseUrl ?? env('SVC_BASE_URL'));
+  /**
+   * A client configured by the environment of the process (`SVC_BASE_URL`, `SVC_API_KEY`,
+   * `SVC_AUDIT_API_KEY`, `SVC_CAPTCHA_API_KEY`, `SVC_LEGACY_API_KEY`); `overrides` win over it.
+   * The one place the library reads the environment of the process.
+   */
+  static fromEnv(overrides: SvcClientOptions = {}): SvcClient {
+    return new SvcClient({ env: typeof process === 'undefined' ? {} : process.env, ...overrides });
+  }
+
+  constructor(input: SvcClientOptions = {}) {
+    const options: SvcClientOptions = input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
+    const baseUrl = parseBaseUrl(options.baseUrl);
     this.#credentials = {
-      apiKey: options.apiKey ?? env('SVC_API_KEY'),
-      auditApiKey: options.auditApiKey ?? env('SVC_AUDIT_API_KEY'),
-      captchaApiKey: options.captchaApiKey ?? env('SVC_CAPTCHA_API_KEY'),
-      legacyApiKey: options.legacyApiKey ?? env('SVC_LEGACY_API_KEY'),
+      apiKey: options.apiKey,
+      auditApiKey: options.auditApiKey,
+      captchaApiKey: options.captchaApiKey,
+      legacyApiKey: options.legacyApiKey,
     };
     const transport =
       options.transport ??
@@ -87,6 +105,11 @@ export class SvcClient {
     this.audit = new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
     this.botCheck = new BotCheckClient(this.http, () => keyFor(this.#credentials, 'captcha'));
     this.legacyBotCheck = new LegacyBotCheckClient(this.http, () => keyFor(this.#credentials, 'legacy'));
+  }
+
+  /** Whether a key is configured for `api` (its own key or the fallback `apiKey`); never the key itself. */
+  hasKey(api: ApiInterface): boolean {
+    return keyFor(this.#credentials, api) !== undefined;
   }
 
   /** Closes pooled connections. */

@@ -1,7 +1,7 @@
 import { TEST_VERIFICATION_IDS } from './botcheck/test-ids.js';
 import { SvcClient } from './client.js';
 import type { SvcClientOptions } from './client-options.js';
-import { type ApiInterface, keyFor } from './core/credentials.js';
+import type { ApiInterface } from './core/credentials.js';
 import { isApiError } from './core/errors/api-error.js';
 
 /** What the probe of one API says about the configured key. */
@@ -90,13 +90,6 @@ const PROBES: readonly Probe[] = [
   },
 ];
 
-// Reads the resolved credentials, which SvcClient keeps protected.
-class ProbeClient extends SvcClient {
-  keyConfigured(api: ApiInterface): boolean {
-    return keyFor(this.credentials, api) !== undefined;
-  }
-}
-
 function verdict(
   probe: Probe,
   keyConfigured: boolean,
@@ -123,8 +116,8 @@ function verdict(
   };
 }
 
-async function runProbe(client: ProbeClient, probe: Probe, signal?: AbortSignal): Promise<ApiDiagnosis> {
-  const keyConfigured = client.keyConfigured(probe.api);
+async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): Promise<ApiDiagnosis> {
+  const keyConfigured = client.hasKey(probe.api);
   const base = { api: probe.api, probe: probe.probe, keyConfigured };
   let status: number;
   try {
@@ -161,7 +154,7 @@ async function runProbe(client: ProbeClient, probe: Probe, signal?: AbortSignal)
  */
 export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis> {
   const { signal, ...clientOptions } = options;
-  const client = new ProbeClient({ maxRetries: 0, ...clientOptions });
+  const client = new SvcClient({ maxRetries: 0, ...clientOptions });
   try {
     const apis = await Promise.all(PROBES.map((p) => runProbe(client, p, signal)));
     return { ok: apis.every((a) => a.ok), apis };

@@ -158,6 +158,10 @@ export {
   ValidationResult,
 } from './tax/response-schemas.js';
 export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+} from './tax/webhook-endpoint-registration.js';
+export {
   listenForWebhooks,
   type WebhookListener,
   type WebhookListenerOptions,

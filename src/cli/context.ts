@@ -5,24 +5,11 @@ import type { SvcClientOptions } from '../client-options.js';
 import { redact } from '../core/redact.js';
 import type { ReferenceServer } from '../server/reference-server.js';
 import { type ConfigKey, type ConfigStore, configDir, openConfig } from './config-store.js';
+import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
 import { printData } from './output.js';
-import { OUTPUT_FORMATS, type OutputFormat, type TableView } from './output-format.js';
+import { type OutputFormat, parseOutputFormat, type TableView } from './output-format.js';
 import { parseIntOption, UsageError } from './usage-error.js';
-
-/** Global flags as commander parsed them. */
-export interface GlobalFlags {
-  baseUrl?: string;
-  apiKey?: string;
-  profile?: string;
-  output?: string;
-  sandbox?: boolean;
-  timeout?: string;
-  maxRetries?: string;
-  debug?: boolean;
-  quiet?: boolean;
-  color?: boolean;
-}
 
 /** The demo key the sandbox uses. */
 export const SANDBOX_KEY = 'ak_demo_project';
@@ -88,10 +75,7 @@ export class CommandContext {
   get format(): OutputFormat {
     const chosen = this.pick(this.flags.output, 'SVC_OUTPUT', 'output');
     if (chosen === undefined) return this.io.stdoutIsTTY ? 'table' : 'json';
-    if (!(OUTPUT_FORMATS as readonly string[]).includes(chosen)) {
-      throw new UsageError(`--output must be one of ${OUTPUT_FORMATS.join(', ')}, got '${chosen}'`);
-    }
-    return chosen as OutputFormat;
+    return parseOutputFormat(chosen);
   }
 
   /** Every key this run knows, for redaction. */

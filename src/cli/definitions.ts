@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import { lazy, type Runner, type RunState } from './action.js';
 import { defineAuditCommands } from './definitions/audit.js';
 import { defineCaptchaCommands } from './definitions/captcha.js';
 import { defineCompletionCommand } from './definitions/completion.js';
@@ -6,12 +7,12 @@ import { defineConfigCommands } from './definitions/config.js';
 import { defineDoctorCommand } from './definitions/doctor.js';
 import { defineOpenApiCommand, defineServeCommand } from './definitions/serve.js';
 import { defineBatchCommand, defineTaxCommands } from './definitions/tax.js';
+import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
-import { lazy, type RunState } from './program.js';
 
 /** Registers every command; handlers live in `commands/` and load on use. */
-export function defineCommands(program: Command, io: CliIO, state: RunState): void {
-  const run = (load: Parameters<typeof lazy>[2]) => lazy(io, state, load);
+export function defineCommands(program: Command<[], GlobalFlags>, io: CliIO, state: RunState): void {
+  const run: Runner = (load) => lazy(io, state, () => program.opts(), load);
   defineTaxCommands(program, run);
   defineBatchCommand(program, run);
   defineAuditCommands(program, run);

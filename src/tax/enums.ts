@@ -8,6 +8,15 @@ export type KnownOutcome = (typeof OUTCOMES)[number];
 
 export const VALIDATION_STATUSES = ['PENDING', 'COMPLETED'] as const;
 
+/**
+ * How much of the offline pre-check blocks a request before it is sent:
+ * - `off`: only the request schema;
+ * - `structural` (default): what the API itself would refuse with 422 (the schema covers it);
+ * - `strict`: also well-formed IDs whose format or check digit is wrong for their country.
+ */
+export const PRECHECK_MODES = ['off', 'structural', 'strict'] as const;
+export type PrecheckMode = (typeof PRECHECK_MODES)[number];
+
 /** Schedule frequencies. */
 export const FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

@@ -1,15 +1,8 @@
 import type { ValidationIssue } from '../core/errors/local-validation-error.js';
+import type { PrecheckMode } from './enums.js';
 import { precheck } from './precheck/index.js';
 
-/**
- * How much of the offline pre-check blocks a request before it is sent:
- * - `off`: only the request schema;
- * - `structural` (default): what the API itself would refuse with 422 (the schema covers it);
- * - `strict`: also well-formed IDs whose format or check digit is wrong for their country.
- */
-export type PrecheckMode = 'off' | 'structural' | 'strict';
-
-export const PRECHECK_MODES: readonly PrecheckMode[] = ['off', 'structural', 'strict'];
+export { PRECHECK_MODES, type PrecheckMode } from './enums.js';
 
 const EXPLAIN: Record<string, string> = {
   FORMAT: 'does not have the format of a tax ID of this country',

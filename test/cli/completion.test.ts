@@ -3,11 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { COMPLETION_SHELLS } from '../../src/cli/commands/completion.js';
+import { COMPLETION_SHELLS } from '../../src/cli/choices.js';
+import { commandTree } from '../../src/cli/commands/completion.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { buildProgram } from '../../src/cli/program.js';
+import { UsageError } from '../../src/cli/usage-error.js';
 import { runSvc } from '../helpers/cli.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -20,8 +22,7 @@ async function script(shell: string): Promise<string> {
   return run.stdout;
 }
 
-/** Every command path of the real program, e.g. `audit export`. */
-function commandPaths(): string[] {
+function realProgram() {
   const io: CliIO = {
     stdout: new PassThrough(),
     stderr: new PassThrough(),
@@ -33,12 +34,29 @@ function commandPaths(): string[] {
     columns: 80,
     signal: undefined,
   };
-  const walk = (command: Command, prefix: string): string[] =>
+  return buildProgram(io, { exitCode: 0, context: undefined });
+}
+
+/** Every command path of the real program, e.g. `audit export`. */
+function commandPaths(): string[] {
+  const walk = (command: CommandUnknownOpts, prefix: string): string[] =>
     command.commands.flatMap((c) => {
       const path = prefix ? `${prefix} ${c.name()}` : c.name();
       return [path, ...walk(c, path)];
     });
-  return walk(buildProgram(io, { exitCode: 0, context: undefined }), '');
+  return walk(realProgram(), '');
+}
+
+/** Every option of the program that declares its values with `.choices()`, with its command. */
+function optionsWithChoices(): Array<{
+  command: CommandUnknownOpts;
+  option: CommandUnknownOpts['options'][number];
+}> {
+  const walk = (command: CommandUnknownOpts): ReturnType<typeof optionsWithChoices> => [
+    ...command.options.filter((o) => o.argChoices).map((option) => ({ command, option })),
+    ...command.commands.flatMap(walk),
+  ];
+  return walk(realProgram());
 }
 
 /** Runs the bash completion function for the words typed so far (the last one is being completed). */
@@ -86,6 +104,45 @@ describe('svc completion prints a completion script for bash, zsh and fish', () 
 
   it('leaves out hidden options', async () => {
     for (const shell of COMPLETION_SHELLS) expect(await script(shell)).not.toContain('max-polls');
+  });
+});
+
+describe('the choices of an option are declared once: the parser, the help and the completion use them', () => {
+  it('the options with a fixed set of values all declare it', () => {
+    const longs = new Set(optionsWithChoices().map(({ option }) => option.long));
+    for (const long of [
+      '--output',
+      '--precheck',
+      '--schedule',
+      '--frequency',
+      '--provider',
+      '--on-failover',
+      '--strategy',
+    ]) {
+      expect(longs).toContain(long);
+    }
+  });
+
+  it('completion offers exactly the declared values', () => {
+    for (const { command, option } of optionsWithChoices()) {
+      const spec = commandTree(command).options.find((o) => o.long === option.long);
+      expect(spec?.choices, option.long).toEqual(option.argChoices);
+    }
+  });
+
+  it('help lists the declared values', () => {
+    for (const { command, option } of optionsWithChoices()) {
+      const help = command.helpInformation();
+      for (const value of option.argChoices ?? []) expect(help, option.long).toContain(`"${value}"`);
+    }
+  });
+
+  it('the parser accepts each declared value and refuses anything else with a usage error', () => {
+    for (const { option } of optionsWithChoices()) {
+      const parse = option.parseArg as (value: string, previous: unknown) => unknown;
+      for (const value of option.argChoices ?? []) expect(parse(value, undefined), option.long).toBe(value);
+      expect(() => parse('no-such-value', undefined), option.long).toThrow(UsageError);
+    }
   });
 });
 

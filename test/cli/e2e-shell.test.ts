@@ -86,6 +86,17 @@ describe('node bin/svc.js: help, version and usage errors', () => {
   });
 });
 
+describe('node bin/svc.js --sandbox ignores the key variables of its environment', () => {
+  it('audit list exits 0 with SVC_AUDIT_API_KEY set to another key', async () => {
+    const run = await svc(['--sandbox', '-o', 'json', 'audit', 'list'], {
+      env: { SVC_AUDIT_API_KEY: 'ak_other', SVC_API_KEY: 'ak_other' },
+    });
+    expect(run.stderr).toMatch(/^page 0: /);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveProperty('content');
+  });
+});
+
 describe('svc --help loads no heavy dependency (undici, zod, conf, ora)', () => {
   // A resolve hook records every module the process loads.
   async function modulesLoadedBy(args: string[]): Promise<string[]> {

@@ -15,6 +15,17 @@ const CASES: Array<[string, string[]]> = [
   ['validate with a bad --timeout', ['--timeout', 'soon', 'validate', 'DE', '136695976']],
   ['validate with a negative --max-retries', ['--max-retries', '-1', 'validate', 'DE', '136695976']],
   ['validate with a bad --output', ['-o', 'xml', 'validate', 'DE', '136695976']],
+  ['validate with an unknown --provider', ['validate', 'DE', '136695976', '--provider', 'NOPE']],
+  [
+    'captcha result with a bad --on-failover',
+    ['captcha', 'result', '00000000-0000-0000-0000-000000000000', '--on-failover', 'maybe'],
+  ],
+  [
+    'schedules create with a bad --frequency',
+    ['schedules', 'create', 'DE', '136695976', '--frequency', 'weekly'],
+  ],
+  ['config get with an unknown setting', ['config', 'get', 'colour']],
+  ['completion for an unknown shell', ['completion', 'tcsh']],
   ['precheck without a value', ['precheck', 'DE']],
   ['results get without an id', ['results', 'get']],
   ['schedules create without --frequency', ['schedules', 'create', 'DE', '136695976']],

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_VERIFICATION_IDS } from '../../src/botcheck/test-ids.js';
 import { describeError } from '../../src/cli/error-line.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { printData } from '../../src/cli/output.js';
@@ -284,6 +285,57 @@ describe('--sandbox runs against an in-process reference server with the demo ke
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'COMPLETED' });
     expect(run.stderr).toMatch(/\[debug\] sandbox reference server at http:\/\/127\.0\.0\.1:\d+/);
     expect(run.stdout + run.stderr).not.toContain(DEMO.projectKey);
+  });
+});
+
+describe('--schedule, --frequency and --provider take their values in any case', () => {
+  it('validate --schedule monthly --provider vies', async () => {
+    const args = ['--sandbox', '-o', 'json', 'validate', 'DE', '136695976', '--schedule', 'monthly'];
+    const run = await runSvc([...args, '--provider', 'vies'], { env });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { provider: string; schedule?: { scheduleId: string } };
+    expect(result.provider).toBe('VIES');
+    expect(result.schedule?.scheduleId).toMatch(/^sched_/);
+  });
+
+  it('schedules create --frequency yearly', async () => {
+    const run = await runSvc(
+      ['--sandbox', '-o', 'json', 'schedules', 'create', 'DE', '136695976', '--frequency', 'yearly'],
+      { env },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ frequency: 'YEARLY' });
+  });
+});
+
+describe('--sandbox ignores every key variable, in the environment of the CLI and of the process', () => {
+  const KEY_VARS = ['SVC_API_KEY', 'SVC_AUDIT_API_KEY', 'SVC_CAPTCHA_API_KEY', 'SVC_LEGACY_API_KEY'];
+  let saved: Record<string, string | undefined>;
+  beforeEach(() => {
+    saved = Object.fromEntries(KEY_VARS.map((name) => [name, process.env[name]]));
+    for (const name of KEY_VARS) process.env[name] = 'ak_other_key_of_another_project';
+  });
+  afterEach(() => {
+    for (const name of KEY_VARS) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  it('audit list exits 0 with the demo key although SVC_AUDIT_API_KEY names another', async () => {
+    const keys = Object.fromEntries(KEY_VARS.map((name) => [name, process.env[name]]));
+    const run = await runSvc(['--sandbox', '-o', 'json', 'audit', 'list'], { env: { ...env, ...keys } });
+    expect(run.stderr).not.toContain('403');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveProperty('content');
+  });
+
+  it('captcha result and legacy authenticate with the demo key too (the test id answers 404)', async () => {
+    for (const command of ['result', 'legacy']) {
+      const run = await runSvc(['--sandbox', 'captcha', command, TEST_VERIFICATION_IDS.notFound], { env });
+      expect(run.stderr).toContain('404');
+      expect(run.code).toBe(EXIT.FAILURE);
+    }
   });
 });
 

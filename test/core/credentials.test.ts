@@ -65,39 +65,69 @@ describe('per-interface keys fall back to apiKey', () => {
   });
 });
 
-describe('SVC_BASE_URL and SVC_API_KEY apply when the options are absent', () => {
+describe('SvcClient.fromEnv reads SVC_BASE_URL and the keys; options win', () => {
   it('reads both from the environment', async () => {
     vi.stubEnv('SVC_BASE_URL', server().url);
     vi.stubEnv('SVC_API_KEY', TEST_KEY);
-    const client = track(new SvcClient());
+    const client = track(SvcClient.fromEnv());
     expect(client.http.settings.baseUrl.origin).toBe(server().url);
     const outcome = await client.tax.validate({ countryCode: 'DE', rawValue: 'DE136695976' });
     expect(outcome.kind).toBe('completed');
     expect(server().admin.requests().at(-1)?.key).toBe(maskKey(TEST_KEY));
   });
 
-  it('options win over the environment', async () => {
+  it('overrides win over the environment', async () => {
     vi.stubEnv('SVC_BASE_URL', 'http://127.0.0.1:9');
     vi.stubEnv('SVC_API_KEY', DEMO.expiredKey);
-    const client = track(new SvcClient({ baseUrl: server().url, apiKey: TEST_KEY }));
+    const client = track(SvcClient.fromEnv({ baseUrl: server().url, apiKey: TEST_KEY }));
     const outcome = await client.tax.validate({ countryCode: 'DE', rawValue: 'DE136695976' });
     expect(outcome.kind).toBe('completed');
   });
 
+  it('an override left undefined does not hide the environment', () => {
+    vi.stubEnv('SVC_BASE_URL', server().url);
+    const client = track(SvcClient.fromEnv({ baseUrl: undefined }));
+    expect(client.http.settings.baseUrl.origin).toBe(server().url);
+  });
+
   it('per-interface environment keys are known secrets', () => {
     vi.stubEnv('SVC_LEGACY_API_KEY', 'legacy-secret-value');
-    const client = track(new SvcClient({ baseUrl: 'http://127.0.0.1:9' }));
+    const client = track(SvcClient.fromEnv({ baseUrl: 'http://127.0.0.1:9' }));
     expect(client.http.redact('x legacy-secret-value y')).not.toContain('legacy-secret-value');
+  });
+});
+
+describe('the env option takes defaults from the environment given, never from process.env', () => {
+  it('fills the options left out from `env`; an empty variable counts as unset', () => {
+    const client = track(
+      new SvcClient({
+        env: { SVC_BASE_URL: server().url, SVC_API_KEY: TEST_KEY, SVC_AUDIT_API_KEY: '' },
+        auditApiKey: undefined,
+      }),
+    );
+    expect(client.http.settings.baseUrl.origin).toBe(server().url);
+    expect(client.http.redact(`k ${TEST_KEY} k`)).not.toContain(TEST_KEY);
+  });
+
+  it('new SvcClient() without env ignores SVC_* variables of the process', () => {
+    vi.stubEnv('SVC_BASE_URL', server().url);
+    vi.stubEnv('SVC_API_KEY', TEST_KEY);
+    vi.stubEnv('SVC_AUDIT_API_KEY', 'ak_other');
+    const error = configError(() => new SvcClient());
+    expect(error.code).toBe('config');
+    const client = track(new SvcClient({ baseUrl: server().url }));
+    expect(client.http.redact(`k ${TEST_KEY} k`)).toContain(TEST_KEY);
   });
 });
 
 describe('baseUrl is required and must be a valid http(s) URL (SvcError code config)', () => {
   it('is required', () => {
-    vi.stubEnv('SVC_BASE_URL', '');
-    const error = configError(() => new SvcClient({ apiKey: TEST_KEY }));
+    const error = configError(() => SvcClient.fromEnv({ apiKey: TEST_KEY, env: {} }));
     expect(error).toBeInstanceOf(SvcError);
     expect(error.code).toBe('config');
-    expect(error.message).toBe('baseUrl is required (option baseUrl or env SVC_BASE_URL)');
+    expect(error.message).toBe(
+      'baseUrl is required (option baseUrl, or SVC_BASE_URL with SvcClient.fromEnv())',
+    );
   });
 
   for (const bad of ['not a url', 'ftp://files.example.com', 'http://user:pass@api.example.com']) {

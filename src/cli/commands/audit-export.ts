@@ -41,8 +41,7 @@ async function progressReporter(ctx: CommandContext, started: number) {
  * `svc audit export`: NDJSON (or gzip) of every event of the range, checkpointed after every
  * page. Interrupted by a signal it exits 75 with the state saved; the same command resumes.
  */
-export async function auditExport(ctx: CommandContext, options: unknown): Promise<number> {
-  const flags = options as ExportFlags;
+export async function auditExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);

@@ -46,8 +46,7 @@ export function actorLabel(actor: AuditEvent['actor']): string {
 }
 
 /** `svc audit list`: one page. */
-export async function auditList(ctx: CommandContext, options: unknown): Promise<number> {
-  const flags = options as ListFlags;
+export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<number> {
   const params = {
     ...rangeFlags(flags),
     ...(flags.page !== undefined && { page: parseIntOption(flags.page, '--page') }),
@@ -73,8 +72,7 @@ export async function auditList(ctx: CommandContext, options: unknown): Promise<
 }
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
-export async function auditTail(ctx: CommandContext, opts: unknown): Promise<number> {
-  const flags = opts as TailFlags;
+export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {
   const options = {
     intervalMs: parseSecondsOption(flags.interval, '--interval'),
     overlapMs: parseSecondsOption(flags.overlap, '--overlap'),

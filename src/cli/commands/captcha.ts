@@ -6,6 +6,7 @@ import type { LegacyAssessmentResult } from '../../botcheck/legacy-client.js';
 import type { VerificationResult } from '../../botcheck/schemas.js';
 import { isVerificationId } from '../../botcheck/schemas.js';
 import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
+import { FAILOVER_DECISIONS } from '../choices.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
@@ -60,7 +61,7 @@ function unit(text: string, spec: string): number {
 
 /** Parses `--policy threshold[:T] | multi-stage[:LOW,HIGH] | pow-only` (with `--on-failover`). */
 export function parsePolicyOption(spec: string, onFailover = 'challenge'): EvaluationPolicy {
-  if (!['accept', 'challenge', 'reject'].includes(onFailover)) {
+  if (!(FAILOVER_DECISIONS as readonly string[]).includes(onFailover)) {
     throw new UsageError(`--on-failover must be accept, challenge or reject; got '${onFailover}'`);
   }
   const failover = { onGatewayFailover: onFailover as Decision };
@@ -147,10 +148,10 @@ async function report(
 /** `svc captcha result <id | token>`: current API. */
 export async function captchaResult(
   ctx: CommandContext,
-  idOrToken: unknown,
-  options: unknown,
+  idOrToken: string,
+  flags: CaptchaFlags,
 ): Promise<number> {
-  const { policy, binding, wait, verificationId } = prepare(ctx, String(idOrToken), options as CaptchaFlags);
+  const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
   const client = await ctx.client();
   const result = await client.botCheck.getResult(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
@@ -174,11 +175,10 @@ const isoOf = (date: Date | undefined) => date?.toISOString();
 /** `svc captcha legacy <id | token> [--access-token T]`: legacy API. */
 export async function captchaLegacy(
   ctx: CommandContext,
-  idOrToken: unknown,
-  options: unknown,
+  idOrToken: string,
+  flags: CaptchaFlags,
 ): Promise<number> {
-  const flags = options as CaptchaFlags;
-  const { policy, binding, wait, verificationId } = prepare(ctx, String(idOrToken), flags);
+  const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
   if (flags.accessToken !== undefined) {
     ctx.warn(
       '--access-token is deprecated (oldest widget versions only); use the API key of the captcha instead',

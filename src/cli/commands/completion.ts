@@ -1,16 +1,8 @@
-import type { Command } from 'commander';
-import { FREQUENCIES, PROVIDERS } from '../../tax/enums.js';
-import { PRECHECK_MODES } from '../../tax/precheck-mode.js';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { VERSION } from '../../version.js';
+import type { CompletionShell } from '../choices.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { OUTPUT_FORMATS } from '../output-format.js';
-import { buildProgram } from '../program.js';
-import { UsageError } from '../usage-error.js';
-
-/** Shells `svc completion` writes a script for. */
-export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type CompletionShell = (typeof COMPLETION_SHELLS)[number];
 
 /** One option as the completion scripts see it. */
 export interface OptionSpec {
@@ -30,17 +22,6 @@ export interface CommandSpec {
   commands: CommandSpec[];
 }
 
-// Values some options accept, for options defined without commander `.choices()`.
-const VALUE_CHOICES: Record<string, readonly string[]> = {
-  '--output': OUTPUT_FORMATS,
-  '--provider': PROVIDERS,
-  '--frequency': FREQUENCIES,
-  '--schedule': FREQUENCIES,
-  '--precheck': PRECHECK_MODES,
-  '--on-failover': ['accept', 'challenge', 'reject'],
-  '--strategy': ['batch', 'single'],
-};
-
 // Anything else could break out of the generated shell code; such a name is left out.
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const SAFE_LONG = /^--[A-Za-z0-9][A-Za-z0-9-]*$/;
@@ -54,7 +35,7 @@ const HELP: OptionSpec = {
   choices: [],
 };
 
-function optionSpecs(command: Command): OptionSpec[] {
+function optionSpecs(command: CommandUnknownOpts): OptionSpec[] {
   const specs = command.options
     .filter((o) => !o.hidden && o.long !== undefined && SAFE_LONG.test(o.long))
     .map((o) => ({
@@ -62,13 +43,14 @@ function optionSpecs(command: Command): OptionSpec[] {
       short: o.short !== undefined && SAFE_SHORT.test(o.short) ? o.short : undefined,
       description: o.description,
       takesValue: o.required || o.optional,
-      choices: (o.argChoices ?? VALUE_CHOICES[o.long as string] ?? []).filter((c) => SAFE_NAME.test(c)),
+      // The values the option itself accepts, declared once with `.choices()` in its definition.
+      choices: (o.argChoices ?? []).filter((c) => SAFE_NAME.test(c)),
     }));
   return specs;
 }
 
 /** The command tree of `program`, as the completion scripts need it. */
-export function commandTree(command: Command, path = ''): CommandSpec {
+export function commandTree(command: CommandUnknownOpts, path = ''): CommandSpec {
   return {
     path,
     name: command.name(),
@@ -277,21 +259,22 @@ ${lines.join('\n')}
 }
 
 /** The completion script of `program` for `shell`. */
-export function completionScript(shell: CompletionShell, program: Command): string {
+export function completionScript(shell: CompletionShell, program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   if (shell === 'bash') return bashScript(tree);
   if (shell === 'zsh') return zshScript(tree);
   return fishScript(tree);
 }
 
-/** `svc completion <shell>`: prints the script to stdout. */
-export async function completion(ctx: CommandContext, shell: unknown): Promise<number> {
-  const name = String(shell);
-  if (!(COMPLETION_SHELLS as readonly string[]).includes(name)) {
-    throw new UsageError(`unknown shell '${name}': use bash, zsh or fish`);
-  }
-  // A fresh program only to read its tree; its handlers never run.
-  const program = buildProgram(ctx.io, { exitCode: EXIT.OK, context: undefined });
-  ctx.io.stdout.write(completionScript(name as CompletionShell, program));
+/** `svc completion <shell>`: prints the script of the program this command belongs to. */
+export async function completion(
+  ctx: CommandContext,
+  shell: CompletionShell,
+  _options: unknown,
+  command: CommandUnknownOpts,
+): Promise<number> {
+  let program = command;
+  while (program.parent) program = program.parent;
+  ctx.io.stdout.write(completionScript(shell, program));
   return EXIT.OK;
 }

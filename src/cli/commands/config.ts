@@ -1,10 +1,10 @@
-import { asConfigKey, CONFIG_KEYS, isSecretKey, shownValue } from '../config-store.js';
+import { CONFIG_KEYS, type ConfigKey, isSecretKey, shownValue } from '../config-store.js';
 import type { CommandContext } from '../context.js';
 import { readAll } from '../io.js';
 import { OUTPUT_FORMATS } from '../output-format.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 
-function checkValue(key: string, value: string): string {
+function checkValue(key: ConfigKey, value: string): string {
   if (value === '') throw new UsageError(`${key} must not be empty`);
   if (key === 'base-url') {
     let url: URL;
@@ -21,15 +21,17 @@ function checkValue(key: string, value: string): string {
   }
   if (key === 'timeout') parseIntOption(value, 'timeout', 1);
   if (key === 'max-retries') parseIntOption(value, 'max-retries', 0, 10);
-  if (isSecretKey(key as never) && /\s/.test(value))
-    throw new UsageError(`${key} must not contain white space`);
+  if (isSecretKey(key) && /\s/.test(value)) throw new UsageError(`${key} must not contain white space`);
   return value;
 }
 
 /** `svc config set <key> [value]`: secrets may come from stdin so they never sit in shell history. */
-export async function configSet(ctx: CommandContext, name: unknown, value: unknown): Promise<number> {
-  const key = asConfigKey(String(name));
-  let text = value === undefined ? undefined : String(value);
+export async function configSet(
+  ctx: CommandContext,
+  key: ConfigKey,
+  value: string | undefined,
+): Promise<number> {
+  let text = value;
   if (text === undefined) {
     if (!isSecretKey(key)) throw new UsageError(`a value is required for ${key}`);
     if (ctx.io.stdinIsTTY) ctx.info(`Paste the ${key} and press Ctrl-D:`);
@@ -46,8 +48,7 @@ export async function configSet(ctx: CommandContext, name: unknown, value: unkno
 }
 
 /** `svc config get <key>`: one value; keys masked. */
-export async function configGet(ctx: CommandContext, name: unknown): Promise<number> {
-  const key = asConfigKey(String(name));
+export async function configGet(ctx: CommandContext, key: ConfigKey): Promise<number> {
   const value = (await ctx.config()).get(ctx.profileName, key);
   if (value === undefined) {
     ctx.info(`${key} is not set in profile '${ctx.profileName}'`);
@@ -58,8 +59,7 @@ export async function configGet(ctx: CommandContext, name: unknown): Promise<num
 }
 
 /** `svc config unset <key>`. */
-export async function configUnset(ctx: CommandContext, name: unknown): Promise<number> {
-  const key = asConfigKey(String(name));
+export async function configUnset(ctx: CommandContext, key: ConfigKey): Promise<number> {
   const removed = (await ctx.config()).unset(ctx.profileName, key);
   ctx.info(removed ? `Removed ${key} from profile '${ctx.profileName}'` : `${key} was not set`);
   return 0;

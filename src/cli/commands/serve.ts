@@ -4,8 +4,10 @@ import type { CommandContext } from '../context.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 
 /** `svc serve`: the reference server until SIGINT/SIGTERM. First stdout line is the contract. */
-export async function serve(ctx: CommandContext, options: unknown): Promise<number> {
-  const opts = options as { host: string; port: string; seedAuditEvents?: string };
+export async function serve(
+  ctx: CommandContext,
+  opts: { host: string; port: string; seedAuditEvents?: string },
+): Promise<number> {
   const port = parseIntOption(opts.port, '--port', 0, 65535);
   const seed =
     opts.seedAuditEvents === undefined

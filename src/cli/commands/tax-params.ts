@@ -1,4 +1,5 @@
 import type { ValidateParams } from '../../tax/client.js';
+import type { KnownProvider } from '../../tax/enums.js';
 import type { PrecheckMode } from '../../tax/precheck-mode.js';
 import { UsageError } from '../usage-error.js';
 
@@ -11,7 +12,7 @@ export interface MatchingFlags {
   region?: string;
   addressCountry?: string;
   requesterVatId?: string;
-  provider?: string;
+  provider?: KnownProvider;
 }
 
 /** `--metadata k=v` pairs as an object; a pair without `=` or a repeated key is a usage error. */
@@ -41,9 +42,7 @@ export function matchingFields(flags: MatchingFlags): Partial<ValidateParams> {
     ...(flags.companyName !== undefined && { companyName: flags.companyName }),
     ...(Object.keys(address).length > 0 && { address }),
     ...(flags.requesterVatId !== undefined && { requesterVatId: flags.requesterVatId }),
-    ...(flags.provider !== undefined && {
-      preferredProvider: flags.provider.toUpperCase() as ValidateParams['preferredProvider'],
-    }),
+    ...(flags.provider !== undefined && { preferredProvider: flags.provider }),
   };
 }
 

@@ -1,10 +1,10 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
-import { FREQUENCIES } from '../../tax/enums.js';
+import type { Frequency } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
+import { registerWebhookEndpoint } from '../../tax/webhook-endpoint-registration.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
-import { UsageError } from '../usage-error.js';
 import {
   countryArg,
   listenArg,
@@ -20,7 +20,7 @@ interface ValidateFlags extends MatchingFlags {
   metadata?: string[];
   idempotencyKey?: string;
   correlationId?: string;
-  schedule?: string;
+  schedule?: Frequency;
   precheck?: string | false;
   exitStatus?: boolean;
   wait?: boolean;
@@ -47,45 +47,28 @@ async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: n
   ctx.onClose(() => watch.close());
   const sandbox = await ctx.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(watch.url);
-  else if (flags.register) {
-    const res = await fetch(new URL('/__admin/webhook-endpoints', flags.register), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: watch.url }),
-    }).catch(() => undefined);
-    if (!res?.ok) throw new UsageError(`registering the webhook listener at ${flags.register} failed`);
-  } else
+  else if (flags.register) await registerWebhookEndpoint(flags.register, watch.url);
+  else
     ctx.info(`a PENDING result is awaited on ${watch.url} (register it as the project's webhook endpoint)`);
   return { watch, timeoutMs };
-}
-
-function frequencyArg(value: string, option: string): (typeof FREQUENCIES)[number] {
-  const f = value.toUpperCase();
-  if (!(FREQUENCIES as readonly string[]).includes(f)) {
-    throw new UsageError(`${option} must be one of ${FREQUENCIES.join(', ')}, got '${value}'`);
-  }
-  return f as (typeof FREQUENCIES)[number];
 }
 
 /** `svc validate <countryCode> <rawValue>`. */
 export async function validate(
   ctx: CommandContext,
-  cc: unknown,
-  raw: unknown,
-  options: unknown,
+  cc: string,
+  raw: string,
+  flags: ValidateFlags,
 ): Promise<number> {
-  const flags = options as ValidateFlags;
   const metadata = parseMetadata(flags.metadata);
   const params: ValidateParams = {
     countryCode: countryArg(cc),
-    rawValue: String(raw),
+    rawValue: raw,
     ...matchingFields(flags),
     ...(metadata && { customerMetadata: metadata }),
     ...(flags.idempotencyKey !== undefined && { idempotencyKey: flags.idempotencyKey }),
     ...(flags.correlationId !== undefined && { correlationId: flags.correlationId }),
-    ...(flags.schedule !== undefined && {
-      attachSchedule: { frequency: frequencyArg(flags.schedule, '--schedule') },
-    }),
+    ...(flags.schedule !== undefined && { attachSchedule: { frequency: flags.schedule } }),
   };
   const mode = precheckMode(flags.precheck);
   const timeoutMs = waitTimeoutMs(flags.waitTimeout);
@@ -109,23 +92,23 @@ export async function validate(
 }
 
 /** `svc precheck <countryCode> <rawValue>`: exit 0 when the ID passes, 2 when it does not. */
-export async function precheckCommand(ctx: CommandContext, cc: unknown, raw: unknown): Promise<number> {
+export async function precheckCommand(ctx: CommandContext, cc: string, raw: string): Promise<number> {
   const countryCode = countryArg(cc);
-  const result = precheck(countryCode, String(raw));
+  const result = precheck(countryCode, raw);
   await ctx.print(result, () => precheckView(countryCode, result));
   return result.valid ? EXIT.OK : EXIT.USAGE;
 }
 
 /** `svc results get <validationResultId>`. */
-export async function resultsGet(ctx: CommandContext, id: unknown): Promise<number> {
+export async function resultsGet(ctx: CommandContext, id: string): Promise<number> {
   const client = await ctx.client();
-  const result = await client.tax.getResult(String(id));
+  const result = await client.tax.getResult(id);
   await ctx.print(result, () => resultView(result));
   return EXIT.OK;
 }
 
 interface ScheduleFlags extends MatchingFlags {
-  frequency: string;
+  frequency: Frequency;
   mode?: string;
   manualReview?: boolean;
   disabled?: boolean;
@@ -134,17 +117,16 @@ interface ScheduleFlags extends MatchingFlags {
 /** `svc schedules create <countryCode> <rawValue> --frequency F`. */
 export async function schedulesCreate(
   ctx: CommandContext,
-  cc: unknown,
-  raw: unknown,
-  options: unknown,
+  cc: string,
+  raw: string,
+  flags: ScheduleFlags,
 ): Promise<number> {
-  const flags = options as ScheduleFlags;
   const { customerMetadata: _none, ...matching } = matchingFields(flags);
   const client = await ctx.client();
   const created = await client.tax.createSchedule({
     countryCode: countryArg(cc),
-    rawValue: String(raw),
-    frequency: frequencyArg(flags.frequency, '--frequency'),
+    rawValue: raw,
+    frequency: flags.frequency,
     ...matching,
     ...(flags.mode !== undefined && { mode: flags.mode }),
     ...(flags.manualReview === false && { manualReviewOnAutomaticFailure: false }),
@@ -155,9 +137,9 @@ export async function schedulesCreate(
 }
 
 /** `svc schedules delete <scheduleId>`. */
-export async function schedulesDelete(ctx: CommandContext, id: unknown): Promise<number> {
+export async function schedulesDelete(ctx: CommandContext, id: string): Promise<number> {
   const client = await ctx.client();
-  const deleted = await client.tax.deleteSchedule(String(id));
+  const deleted = await client.tax.deleteSchedule(id);
   const data = { scheduleId: deleted.scheduleId, deleted: true };
   await ctx.print(data, () =>
     fieldsView([

@@ -4,8 +4,7 @@ import { readAll } from '../io.js';
 import { fieldsView } from '../output.js';
 
 /** `svc token decode <token | ->`: offline; the encrypted access token is never printed. */
-export async function tokenDecode(ctx: CommandContext, input: unknown): Promise<number> {
-  const text = String(input);
+export async function tokenDecode(ctx: CommandContext, text: string): Promise<number> {
   const token = decodeVerificationToken(text === '-' ? (await readAll(ctx.io.stdin)).trim() : text);
   if (token.apiEndpoint !== undefined) {
     ctx.info('apiEndpoint is deprecated and never used: requests go to the configured base URL');

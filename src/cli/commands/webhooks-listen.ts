@@ -1,8 +1,9 @@
 import { appendFileSync } from 'node:fs';
+import { registerWebhookEndpoint } from '../../tax/webhook-endpoint-registration.js';
 import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { parseIntOption, UsageError } from '../usage-error.js';
+import { parseIntOption } from '../usage-error.js';
 
 interface ListenFlags {
   host: string;
@@ -13,24 +14,8 @@ interface ListenFlags {
   maxEvents?: string;
 }
 
-async function register(adminBase: string, url: string): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(new URL('/__admin/webhook-endpoints', adminBase), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
-    });
-  } catch {
-    throw new UsageError(`cannot reach ${adminBase} to register the listener`);
-  }
-  if (!res.ok)
-    throw new UsageError(`registering the listener at ${adminBase} failed with HTTP ${res.status}`);
-}
-
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
-export async function webhooksListen(ctx: CommandContext, options: unknown): Promise<number> {
-  const flags = options as ListenFlags;
+export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): Promise<number> {
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
@@ -65,7 +50,7 @@ export async function webhooksListen(ctx: CommandContext, options: unknown): Pro
   ctx.onClose(() => listener.close());
   const sandbox = await ctx.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(listener.url);
-  if (flags.register) await register(flags.register, listener.url);
+  if (flags.register) await registerWebhookEndpoint(flags.register, listener.url);
   ctx.io.stderr.write(`svc webhooks listening on ${listener.url}\n`);
   const signal = ctx.io.signal;
   await Promise.race([

@@ -1,5 +1,6 @@
-import { type Command, Option } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { Runner } from '../action.js';
+import { Option } from '../commander.js';
 
 /** `svc audit list|export|tail`. */
 export function defineAuditCommands(program: Command, run: Runner): void {

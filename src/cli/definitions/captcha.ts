@@ -1,5 +1,7 @@
-import { type Command, Option } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { Runner } from '../action.js';
+import { FAILOVER_DECISIONS, oneOf } from '../choices.js';
+import { Option } from '../commander.js';
 
 const POLICY_HELP =
   'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +
@@ -16,10 +18,15 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
       .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
       .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
       .addOption(
-        new Option(
-          '--on-failover <decision>',
-          'decision for a failover result: accept | challenge | reject',
-        ).default('challenge'),
+        new Option('--on-failover <decision>', 'decision for a failover result')
+          .choices(FAILOVER_DECISIONS)
+          .argParser(
+            oneOf(
+              FAILOVER_DECISIONS,
+              (value) => `--on-failover must be accept, challenge or reject; got '${value}'`,
+            ),
+          )
+          .default('challenge' as const),
       )
       .addOption(
         new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),

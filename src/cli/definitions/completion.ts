@@ -1,12 +1,18 @@
-import type { Command } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { Runner } from '../action.js';
+import { COMPLETION_SHELLS, oneOf } from '../choices.js';
+import { Argument } from '../commander.js';
 
 /** `svc completion bash|zsh|fish`. */
 export function defineCompletionCommand(program: Command, run: Runner): void {
   program
     .command('completion')
     .description('print a shell completion script: bash, zsh or fish')
-    .argument('<shell>', 'bash | zsh | fish')
+    .addArgument(
+      new Argument('<shell>', 'the shell')
+        .choices(COMPLETION_SHELLS)
+        .argParser(oneOf(COMPLETION_SHELLS, (name) => `unknown shell '${name}': use bash, zsh or fish`)),
+    )
     .addHelpText(
       'after',
       [

@@ -1,5 +1,11 @@
-import type { Command } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { Runner } from '../action.js';
+import { Argument } from '../commander.js';
+import { asConfigKey, CONFIG_KEYS } from '../config-store.js';
+
+/** `<key>`: one of the settings a profile holds. */
+const keyArgument = (description?: string) =>
+  new Argument('<key>', description).choices(CONFIG_KEYS).argParser(asConfigKey);
 
 /** `svc config set|get|unset|list|path`. */
 export function defineConfigCommands(program: Command, run: Runner): void {
@@ -8,21 +14,18 @@ export function defineConfigCommands(program: Command, run: Runner): void {
   config
     .command('set')
     .description('set a setting; with no value, read it from stdin (for keys)')
-    .argument(
-      '<key>',
-      'base-url | api-key | audit-api-key | captcha-api-key | legacy-api-key | output | timeout | max-retries',
-    )
+    .addArgument(keyArgument('the setting'))
     .argument('[value]', 'the value (omit for keys: read from stdin)')
     .action(run(async () => (await load()).configSet));
   config
     .command('get')
     .description('print one setting of the profile (keys masked)')
-    .argument('<key>')
+    .addArgument(keyArgument())
     .action(run(async () => (await load()).configGet));
   config
     .command('unset')
     .description('remove one setting from the profile')
-    .argument('<key>')
+    .addArgument(keyArgument())
     .action(run(async () => (await load()).configUnset));
   config
     .command('list')

@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command } from '@commander-js/extra-typings';
+import type { Runner } from '../action.js';
 
 /** `svc doctor`. */
 export function defineDoctorCommand(program: Command, run: Runner): void {

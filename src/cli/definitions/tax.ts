@@ -1,14 +1,40 @@
-import { type Command, Option } from 'commander';
-import type { Runner } from '../program.js';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { FREQUENCIES, PRECHECK_MODES, PROVIDERS } from '../../tax/enums.js';
+import type { Runner } from '../action.js';
+import { BATCH_STRATEGIES, oneOf } from '../choices.js';
+import { Option } from '../commander.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+const upper = (value: string) => value.toUpperCase();
+
+/** `--precheck <mode>` and `--no-precheck`, of `validate` and `batch`. */
+const precheckOption = (description: string) =>
+  new Option('--precheck <mode>', description)
+    .choices(PRECHECK_MODES)
+    .argParser(oneOf(PRECHECK_MODES, (mode) => `--precheck must be off, structural or strict, got '${mode}'`))
+    .default('structural' as const);
+
+/** A schedule frequency option (`--frequency`, `--schedule`); case does not matter. */
+const frequencyOption = <Usage extends string>(flags: Usage, name: string, description: string) =>
+  new Option(flags, description)
+    .choices(FREQUENCIES)
+    .argParser(
+      oneOf(
+        FREQUENCIES,
+        (value) => `${name} must be one of ${FREQUENCIES.join(', ')}, got '${value}'`,
+        upper,
+      ),
+    );
+
 /** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
 export function defineTaxCommands(program: Command, run: Runner): void {
   const load = async () => import('../commands/tax.js');
-  const matching = (cmd: Command) =>
+  const matching = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
+    cmd: Command<A, O, G>,
+  ) =>
     cmd
       .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
       .addOption(new Option('--street <street>', 'address: street'))
@@ -18,7 +44,15 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       .addOption(new Option('--address-country <cc>', 'address: country code'))
       .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
       .addOption(
-        new Option('--provider <provider>', 'pin a registry: VIES, BZST, HMRC, SWISS_UID, BRREG, ABR, NZBN'),
+        new Option('--provider <provider>', 'pin a registry')
+          .choices(PROVIDERS)
+          .argParser(
+            oneOf(
+              PROVIDERS,
+              (value) => `--provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`,
+              upper,
+            ),
+          ),
       );
 
   matching(
@@ -35,12 +69,8 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     )
     .addOption(new Option('--idempotency-key <key>', 'retrying with the same key never validates twice'))
     .addOption(new Option('--correlation-id <id>', 'your tracing id, echoed back'))
-    .addOption(new Option('--schedule <frequency>', 'also create a schedule: MONTHLY, QUARTERLY or YEARLY'))
-    .addOption(
-      new Option('--precheck <mode>', 'offline check before sending: off | structural | strict').default(
-        'structural',
-      ),
-    )
+    .addOption(frequencyOption('--schedule <frequency>', '--schedule', 'also create a schedule'))
+    .addOption(precheckOption('offline check before sending'))
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
     .addOption(new Option('--exit-status', 'exit 0 VALID, 3 INVALID, 4 not conclusive (incl. still PENDING)'))
     .addOption(new Option('--wait', 'wait for a PENDING result (webhook listener, then the result endpoint)'))
@@ -70,7 +100,9 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       .description('put a tax ID on a recurring schedule')
       .argument('<countryCode>')
       .argument('<rawValue>')
-      .requiredOption('--frequency <frequency>', 'MONTHLY, QUARTERLY or YEARLY'),
+      .addOption(
+        frequencyOption('--frequency <frequency>', '--frequency', 'how often').makeOptionMandatory(),
+      ),
   )
     .addOption(new Option('--mode <mode>', 'schedule mode'))
     .addOption(new Option('--no-manual-review', 'do not send automatic failures to manual review'))
@@ -117,10 +149,13 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(
       new Option(
         '--strategy <strategy>',
-        'batch (POST /validations/batch) or single (POST /validations, outcomes inline)',
-      ).default('batch'),
+        'batch: POST /validations/batch; single: POST /validations, outcomes inline',
+      )
+        .choices(BATCH_STRATEGIES)
+        .argParser(oneOf(BATCH_STRATEGIES, (value) => `--strategy must be batch or single, got '${value}'`))
+        .default('batch' as const),
     )
-    .addOption(new Option('--precheck <mode>', 'off | structural | strict').default('structural'))
+    .addOption(precheckOption('offline check before sending'))
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
     .addOption(new Option('--resume', 'continue an interrupted run from its state file'))
     .addOption(new Option('--state <file>', 'state file (default <out>.state.json)'))

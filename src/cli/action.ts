@@ -1,0 +1,45 @@
+import { CommandContext } from './context.js';
+import { EXIT } from './exit-codes.js';
+import type { GlobalFlags } from './global-options.js';
+import type { CliIO } from './io.js';
+
+/**
+ * A command handler: the context, then what commander passes to an action (the arguments, the
+ * options, the command itself), typed by the command's definition. Returns an exit code (default 0).
+ */
+export type Handler<Args extends unknown[]> = (
+  ctx: CommandContext,
+  ...args: Args
+) => Promise<number | undefined> | number | undefined;
+
+/** Turns a lazy handler loader into a commander action with the handler's parameter types. */
+export type Runner = <Args extends unknown[]>(
+  load: () => Promise<Handler<Args>>,
+) => (...args: Args) => Promise<void>;
+
+/** Holds what one run produced, so `main` can map it to an exit code. */
+export interface RunState {
+  exitCode: number;
+  context: CommandContext | undefined;
+}
+
+/**
+ * Wraps a lazily imported handler as a commander action: the module (and undici, zod, conf, ora
+ * behind it) loads only when the command runs, so `svc --help` stays fast.
+ */
+export function lazy<Args extends unknown[]>(
+  io: CliIO,
+  state: RunState,
+  flags: () => GlobalFlags,
+  load: () => Promise<Handler<Args>>,
+): (...args: Args) => Promise<void> {
+  return async (...args) => {
+    const ctx = new CommandContext(io, flags());
+    state.context = ctx;
+    // Refuse a bad --output (from the environment or the profile) before anything is sent.
+    void ctx.format;
+    const handler = await load();
+    const code = await handler(ctx, ...args);
+    state.exitCode = code ?? EXIT.OK;
+  };
+}
