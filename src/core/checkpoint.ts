@@ -96,6 +96,7 @@ export class DurableOutput {
   private pendingBytes = 0;
   private written: number;
   private dirty = false;
+  private closed = false;
 
   private constructor(
     readonly path: string,
@@ -184,8 +185,10 @@ export class DurableOutput {
     return this.written;
   }
 
-  /** Syncs and closes. */
+  /** Syncs and closes; closing again does nothing. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     try {
       await this.sync();
     } finally {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../usage-error.js';
+import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
 export interface InputFile {
@@ -13,22 +13,23 @@ export interface InputFile {
   sha256: string;
 }
 
-/** Hashes a file (streamed); for `-`, stdin is first copied to a private temporary file. */
-export async function prepareInput(name: string, stdin: Readable): Promise<InputFile> {
+/** Hashes a file (streamed); a stream is first copied to a private temporary file. */
+export async function prepareInput(input: string | Readable): Promise<InputFile> {
+  const name = typeof input === 'string' ? input : '-';
   let path = name;
-  if (name === '-') {
+  if (typeof input !== 'string') {
     const dir = mkdtempSync(join(tmpdir(), 'svc-batch-'));
     path = join(dir, 'stdin.csv');
-    await pipeline(stdin, createWriteStream(path, { mode: 0o600 }));
+    await pipeline(input, createWriteStream(path, { mode: 0o600 }));
   }
   let size: number;
   try {
     const stat = statSync(path);
-    if (!stat.isFile()) throw new UsageError(`${name} is not a file`);
+    if (!stat.isFile()) throw new BatchInputError(`${name} is not a file`);
     size = stat.size;
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    if (error instanceof BatchInputError) throw error;
+    throw new BatchInputError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
