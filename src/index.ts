@@ -83,6 +83,7 @@ export {
 } from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
+export { CheckpointError, type SyncPolicy } from './core/checkpoint.js';
 export * from './core/errors/index.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
@@ -100,6 +101,21 @@ export { createFetchTransport } from './core/transport/fetch.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from './core/transport/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
 export { buildOpenApiDocument } from './openapi/document.js';
+export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
+export {
+  type BatchRowResult,
+  type BatchRowStatus,
+  type RowReject,
+  type RunBatchOptions,
+  rowReject,
+} from './tax/batch/types.js';
+export { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './tax/batch-file/errors.js';
+export type {
+  BatchFileEvent,
+  BatchFileOptions,
+  BatchFileResult,
+  BatchFileWaitOptions,
+} from './tax/batch-file/options.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,
@@ -121,6 +137,11 @@ export {
   SUPPORTED_COUNTRIES,
 } from './tax/precheck/index.js';
 export { PRECHECK_MODES, type PrecheckMode } from './tax/precheck-mode.js';
+export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+  WebhookRegistrationError,
+} from './tax/register-webhook-endpoint.js';
 export {
   Address,
   AttachSchedule,
