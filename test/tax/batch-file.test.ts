@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import {
@@ -61,6 +61,18 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
     stream.on('data', (c: Buffer) => chunks.push(c));
     await client.tax.runBatchFile({ input: file('in.csv'), output: stream, format: 'csv' });
     expect(Buffer.concat(chunks).toString('utf8')).toBe(readFileSync(file('out.csv'), 'utf8'));
+  });
+
+  it('a stream input is read like a file (copied aside, hashed for the run id)', async () => {
+    const { text } = makeCsv(30);
+    writeFileSync(file('in.csv'), text);
+    await client.tax.runBatchFile({ input: file('in.csv'), output: file('a.ndjson') });
+    const before = processed();
+    const result = await client.tax.runBatchFile({ input: Readable.from([text]), output: file('b.ndjson') });
+    expect(result.rowsDone).toBe(30);
+    // Same bytes, same run id, same keys: the server replays every row.
+    expect(processed()).toBe(before);
+    expect(readFileSync(file('b.ndjson'), 'utf8')).toBe(readFileSync(file('a.ndjson'), 'utf8'));
   });
 
   it('bad input is a BatchInputError and nothing is sent', async () => {

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
@@ -6,7 +7,7 @@ import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
 import { openCsv, recordToRequest } from './csv-input.js';
 import { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './errors.js';
-import { prepareInput } from './input-file.js';
+import { type InputFile, prepareInput } from './input-file.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
 import { readBackRows } from './read-back.js';
 import { csvHeader, outputLine, rejectLine, rejectsHeader } from './row-output.js';
@@ -39,9 +40,29 @@ export async function runBatchFile(
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
-  const { signal, onProgress } = options;
-
   const input = await prepareInput(options.input);
+  try {
+    return await runPrepared(tax, options, input, { outPath, stream, csvOut, statePath, wait });
+  } finally {
+    await input.removeCopy();
+  }
+}
+
+/** The run once the input is a file on disk and the options are resolved. */
+async function runPrepared(
+  tax: BatchFileClient,
+  options: BatchFileOptions,
+  input: InputFile,
+  resolved: {
+    outPath: string | undefined;
+    stream: Writable | undefined;
+    csvOut: boolean;
+    statePath: string | undefined;
+    wait: BatchFileWaitOptions | undefined;
+  },
+): Promise<BatchFileResult> {
+  const { outPath, stream, csvOut, statePath, wait } = resolved;
+  const { signal, onProgress } = options;
   const inputName = typeof options.input === 'string' ? options.input : '-';
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
@@ -121,6 +142,8 @@ export async function runBatchFile(
         concurrency: options.concurrency,
         precheck: options.precheck,
         timeoutMs: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        deadlineMs: options.deadlineMs,
         runId,
         skipRows,
         signal,
