@@ -88,6 +88,7 @@ export {
 export { type BotCheckClients, type VerifyWithClientOptions, verify } from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
+export { CheckpointError, type SyncPolicy } from './core/checkpoint.js';
 export * from './core/errors/index.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
@@ -113,6 +114,21 @@ export {
   type KeyVerdict,
 } from './doctor.js';
 export { buildOpenApiDocument } from './openapi/document.js';
+export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
+export {
+  type BatchRowResult,
+  type BatchRowStatus,
+  type RowReject,
+  type RunBatchOptions,
+  rowReject,
+} from './tax/batch/types.js';
+export { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './tax/batch-file/errors.js';
+export type {
+  BatchFileEvent,
+  BatchFileOptions,
+  BatchFileResult,
+  BatchFileWaitOptions,
+} from './tax/batch-file/options.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,
@@ -142,6 +158,11 @@ export {
 } from './tax/precheck/index.js';
 export { PRECHECK_MODES, type PrecheckMode } from './tax/precheck-mode.js';
 export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+  WebhookRegistrationError,
+} from './tax/register-webhook-endpoint.js';
+export {
   Address,
   AttachSchedule,
   BatchRequest,
@@ -157,10 +178,6 @@ export {
   ScheduleCreated,
   ValidationResult,
 } from './tax/response-schemas.js';
-export {
-  type RegisterWebhookEndpointOptions,
-  registerWebhookEndpoint,
-} from './tax/webhook-endpoint-registration.js';
 export {
   listenForWebhooks,
   type WebhookListener,

@@ -1,13 +1,13 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { Checkpointer, DurableOutput, type SyncPolicy } from '../core/checkpoint.js';
 import { AbortError } from '../core/errors/abort-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
-import { type ExportState, readState, writeState } from './checkpoint.js';
+import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { resolveRange } from './query.js';
-import { type ExportSink, openFileSink, streamSink } from './sink.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
 export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
@@ -21,21 +21,28 @@ export interface ExportOptions {
   /** A file path, or a writable stream (a stream cannot be truncated on resume). */
   output: string | Writable;
   /**
-   * State file, replaced atomically after every page. When it exists, the export resumes from it.
-   * Without it, nothing can be resumed.
+   * State file, replaced atomically at each checkpoint (see `sync`). When it exists, the export
+   * resumes from it. Without it, nothing can be resumed.
    */
   statePath?: string;
+  /**
+   * How often the output is fsynced and the state file replaced: after `everySteps` pages or
+   * `everyMs` milliseconds, whichever comes first, and always at the end and on interruption.
+   * Default `{ everySteps: 32, everyMs: 1000 }`. A crash repeats at most the pages since the last
+   * checkpoint (the resume truncates them away), never more.
+   */
+  sync?: SyncPolicy;
   /** Writes gzip: one gzip member per page, so a resumed file is still one valid stream. Default false. */
   gzip?: boolean;
   /** Events per request, 1 to 1000. Default 1000; a resumed export keeps the recorded size. */
   pageSize?: number;
   /** Stops after the current page; the promise rejects with `AbortError`, the state stays resumable. */
   signal?: AbortSignal;
-  /** Called after every checkpoint. */
+  /** Called after every page with the counts so far (the state file may lag behind, see `sync`). */
   onProgress?: (progress: ExportProgress) => void;
 }
 
-/** Counts after a checkpoint. */
+/** Counts after a page. */
 export interface ExportProgress {
   pages: number;
   events: number;
@@ -106,14 +113,15 @@ function checkResumable(
 /**
  * Exports every event of the range as NDJSON, newest first, each line the event's JSON exactly as
  * received (not parsed and serialized again, so numbers and escapes are kept byte for byte).
- * After each page: write, fsync, then replace the state file atomically. A resumed run truncates
- * the output to the checkpointed size and continues from the checkpointed cursor, so the result is
- * byte-identical to an uninterrupted run.
+ * Each page is appended; at each checkpoint (grouped by `sync`) the output is fsynced, then the
+ * state file naming that size and the matching cursor is replaced atomically. A resumed run
+ * truncates the output to the checkpointed size and continues from the checkpointed cursor, so the
+ * result is byte-identical to an uninterrupted run.
  */
 export async function runExport(fetchPage: RawPageFetcher, options: ExportOptions): Promise<ExportResult> {
   const { statePath, signal } = options;
   const outputName = typeof options.output === 'string' ? resolvePath(options.output) : '-';
-  const previous = statePath ? await readState(statePath) : undefined;
+  const previous = statePath ? await readExportState(statePath) : undefined;
   if (previous && statePath) checkResumable(previous, options, outputName, statePath);
   const range = previous ?? resolveRange(iso(options.from), iso(options.to));
   if (Date.parse(range.from) > Date.parse(range.to)) {
@@ -156,18 +164,27 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
   if (alreadyComplete) return result();
   if (signal?.aborted) throw new AbortError('The export was interrupted before it started');
 
-  const sink: ExportSink =
+  const file =
     typeof options.output === 'string'
-      ? await openFileSink(options.output, previous ? previous.bytes : undefined)
-      : streamSink(options.output);
+      ? await DurableOutput.open(options.output, previous ? previous.bytes : undefined)
+      : undefined;
+  const stream = typeof options.output === 'string' ? undefined : options.output;
+  const checkpoints = new Checkpointer({
+    statePath,
+    outputs: [file],
+    state: () => ({ ...state, updatedAt: new Date().toISOString() }),
+    policy: options.sync,
+  });
+  let failed = false;
   try {
-    if (statePath && !previous) await writeState(statePath, state);
+    if (!previous) await checkpoints.commit();
     const recent = new RecentIds();
     const lines = new LineBuffer();
     const pages = followCursors(
       (cursor) => fetchPage({ from: state.from, to: state.to, pageSize: state.pageSize, cursor }, signal),
       state.cursor ?? undefined,
       true,
+      { countedBefore: state.events },
     );
     for await (const page of pages) {
       recent.nextPage();
@@ -189,7 +206,8 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
       }
       if (written > 0) {
         const chunk = state.gzip ? gzipSync(lines.view()) : lines.view();
-        await sink.append(chunk);
+        if (file) await file.append(chunk);
+        else if (stream) await writeToStream(stream, chunk);
         state.bytes += chunk.length;
       }
       state.totalElements ??= page.totalElements;
@@ -198,8 +216,8 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
       state.lastId = lastId;
       state.cursor = page.nextCursor;
       state.complete = page.nextCursor === null;
-      state.updatedAt = new Date().toISOString();
-      if (statePath) await writeState(statePath, state);
+      if (state.complete) await checkpoints.commit();
+      else await checkpoints.step();
       options.onProgress?.({
         pages: state.pages,
         events: state.events,
@@ -208,8 +226,21 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
       });
       if (!state.complete && signal?.aborted) throw new AbortError('The export was interrupted');
     }
+  } catch (error) {
+    failed = true;
+    // Keep what was fetched: the state names the last whole page, the output is synced up to it.
+    await checkpoints.commit().catch(() => {});
+    throw error;
   } finally {
-    await sink.close();
+    if (failed) await file?.close().catch(() => {});
+    else await file?.close();
   }
   return result();
+}
+
+/** Waits until a stream took the chunk; a copy, since a stream may hold on to it (a PassThrough queues it as is). */
+function writeToStream(stream: Writable, chunk: Uint8Array): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    stream.write(Buffer.from(chunk), (error) => (error ? reject(error) : resolve()));
+  });
 }

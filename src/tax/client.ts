@@ -6,6 +6,7 @@ import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/
 import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RunBatchOptions } from './batch/types.js';
+import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js';
 import {
   type CompletionWatch,
   type CompletionWatchOptions,
@@ -202,6 +203,22 @@ export class TaxClient {
     options: RunBatchOptions = {},
   ): AsyncGenerator<BatchRowResult> {
     return runBatch(this, rows, options);
+  }
+
+  /**
+   * Validates every row of a CSV file, file to file: a results file (NDJSON, or CSV by its name),
+   * an optional rejects file and a state file, checkpointed once a second. With `resume: true` a
+   * killed run continues where its state file says, and the deterministic idempotency keys make
+   * sure no row is validated twice; with `wait`, outcomes are joined in from webhooks. Rejects with
+   * `BatchInputError` (bad input or options, nothing sent), `BatchInterruptedError` (the signal
+   * fired; resumable) or `BatchFileStoppedError` (402 plan limit, key problem; resumable).
+   *
+   * @example
+   * await client.tax.runBatchFile({ input: 'customers.csv', output: 'results.ndjson', resume: true });
+   */
+  async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
+    const { runBatchFile } = await import('./batch-file/run-batch-file.js');
+    return runBatchFile(this, options);
   }
 
   /**

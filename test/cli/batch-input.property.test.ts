@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isRowReject } from '../../src/tax/batch/types.js';
 import {
   detectDelimiter,
   mapColumns,
   metadataKey,
   openCsv,
   recordToRequest,
-} from '../../src/cli/batch/csv-input.js';
-import { UsageError } from '../../src/cli/usage-error.js';
-import { isRowReject } from '../../src/tax/batch/types.js';
+} from '../../src/tax/batch-file/csv-input.js';
+import { BatchInputError } from '../../src/tax/batch-file/errors.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -37,7 +37,7 @@ async function ingest(path: string): Promise<{ rows: number } | { usage: string 
     }
     return { rows };
   } catch (error) {
-    if (error instanceof UsageError) return { usage: error.message };
+    if (error instanceof BatchInputError) return { usage: error.message };
     throw error;
   }
 }

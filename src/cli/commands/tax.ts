@@ -1,7 +1,7 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import type { Frequency } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
-import { registerWebhookEndpoint } from '../../tax/webhook-endpoint-registration.js';
+import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';

@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { registerWebhookEndpoint } from '../../tax/webhook-endpoint-registration.js';
+import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';

@@ -3,12 +3,11 @@ import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
 import { SvcError } from '../../core/errors/svc-error.js';
 import { toIssues } from '../../core/zod-issues.js';
-import type { TaxClient } from '../client.js';
 import { rawValueToSend, strictPrecheckIssue } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
-import { type BatchRowResult, isRowReject, type RunBatchOptions } from './types.js';
+import { type BatchRowResult, type BatchSender, isRowReject, type RunBatchOptions } from './types.js';
 
 interface Pending {
   row: number;
@@ -70,7 +69,7 @@ function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: 
  * when it names none, the chunk is bisected until the offending rows are isolated.
  */
 async function sendChunk(
-  tax: TaxClient,
+  tax: BatchSender,
   items: Pending[],
   options: RunBatchOptions,
 ): Promise<BatchRowResult[]> {
@@ -126,7 +125,7 @@ async function sendChunk(
 }
 
 async function sendSingle(
-  tax: TaxClient,
+  tax: BatchSender,
   item: Pending,
   options: RunBatchOptions,
 ): Promise<BatchRowResult[]> {
@@ -175,7 +174,7 @@ function isStopping(error: unknown): boolean {
 
 /** Runs one segment (consecutive rows); failures become `failed` rows unless the run must stop. */
 async function runSegment(
-  tax: TaxClient,
+  tax: BatchSender,
   slots: Slot[],
   options: RunBatchOptions,
   single: boolean,
@@ -209,7 +208,7 @@ async function runSegment(
  * oldest one is done.
  */
 export async function* runBatch(
-  tax: TaxClient,
+  tax: BatchSender,
   rows: AsyncIterable<unknown> | Iterable<unknown>,
   options: RunBatchOptions = {},
 ): AsyncGenerator<BatchRowResult> {

@@ -1,5 +1,7 @@
 import type { RequestOptions } from '../../core/http.js';
 import type { PrecheckMode } from '../precheck-mode.js';
+import type { ValidationRequest } from '../request-schemas.js';
+import type { BatchAccepted, PendingValidation, ValidationResult } from '../response-schemas.js';
 
 /** Status of one input row in a batch run. */
 export type BatchRowStatus = 'submitted' | 'completed' | 'rejected' | 'failed';
@@ -53,4 +55,21 @@ export function rowReject(code: string, message: string): RowReject {
 
 export function isRowReject(value: unknown): value is RowReject {
   return typeof value === 'object' && value !== null && 'rowReject' in value;
+}
+
+/**
+ * What the batch runner needs of the tax client: sending a keyed chunk and validating one row.
+ * `TaxClient` provides it; the runner depends on this shape, not on the client module.
+ */
+export interface BatchSender {
+  _submitBatch(
+    items: ReadonlyArray<ValidationRequest & { idempotencyKey: string }>,
+    options?: RequestOptions,
+  ): Promise<BatchAccepted>;
+  validate(
+    params: ValidationRequest,
+    options?: RequestOptions & { precheck?: PrecheckMode },
+  ): Promise<
+    { kind: 'pending'; pending: PendingValidation } | { kind: 'completed'; result: ValidationResult }
+  >;
 }

@@ -1,6 +1,11 @@
-import type { SvcClient } from '../../client.js';
-import type { BatchRowResult } from '../../tax/batch/types.js';
-import { listenForWebhooks, type WebhookListener } from '../../tax/webhook-listener.js';
+import type { BatchRowResult } from '../batch/types.js';
+import type { ValidationResult } from '../response-schemas.js';
+import { listenForWebhooks, type WebhookListener } from '../webhook-listener.js';
+
+/** What the joiner needs of the tax client. */
+export interface ResultFetcher {
+  getResult(validationResultId: string): Promise<ValidationResult>;
+}
 
 /**
  * Joins webhook completions back to rows: each `completed` event is confirmed by fetching its
@@ -18,7 +23,7 @@ export class CompletionJoiner {
   listener: WebhookListener | undefined;
   errors = 0;
 
-  constructor(private readonly client: SvcClient) {}
+  constructor(private readonly tax: ResultFetcher) {}
 
   async listen(host: string, port: number): Promise<string> {
     this.listener = await listenForWebhooks({
@@ -34,7 +39,7 @@ export class CompletionJoiner {
 
   /** Fetches a result and fills in its row (or parks it). */
   confirm(validationResultId: string): void {
-    const work = this.client.tax
+    const work = this.tax
       .getResult(validationResultId)
       .then((result) => {
         const summary = { validationResultId, outcome: result.outcome, provider: result.provider ?? null };

@@ -1,8 +1,8 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { type RowReject, rowReject } from '../../tax/batch/types.js';
-import type { ValidateParams } from '../../tax/client.js';
-import { UsageError } from '../usage-error.js';
+import { type RowReject, rowReject } from '../batch/types.js';
+import type { ValidationRequest } from '../request-schemas.js';
+import { BatchInputError } from './errors.js';
 
 /** Largest CSV record accepted; a larger one is one clear error instead of unbounded memory. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -62,17 +62,17 @@ export function mapColumns(header: string[]): ColumnMap {
   const seen = new Set<string>();
   for (const t of targets) {
     if (t === undefined) continue;
-    if (seen.has(t)) throw new UsageError(`CSV header maps two columns to ${t}`);
+    if (seen.has(t)) throw new BatchInputError(`CSV header maps two columns to ${t}`);
     seen.add(t);
   }
   if (!seen.has('countryCode') || !seen.has('rawValue')) {
-    throw new UsageError('CSV header needs countryCode (or country) and rawValue (or vatId) columns');
+    throw new BatchInputError('CSV header needs countryCode (or country) and rawValue (or vatId) columns');
   }
   return { header, targets, ignored: header.filter((_, i) => targets[i] === undefined), renamed };
 }
 
 /** One CSV record as a request; an empty cell is an absent field. */
-export function recordToRequest(record: string[], columns: ColumnMap): ValidateParams | RowReject {
+export function recordToRequest(record: string[], columns: ColumnMap): ValidationRequest | RowReject {
   if (record.length !== columns.header.length) {
     return rowReject('CSV', `expected ${columns.header.length} columns, found ${record.length}`);
   }
@@ -97,7 +97,7 @@ export function recordToRequest(record: string[], columns: ColumnMap): ValidateP
   }
   if (address) request.address = address;
   if (metadata) request.customerMetadata = metadata;
-  return request as ValidateParams;
+  return request as ValidationRequest;
 }
 
 /** Picks `,`, `;` or tab: the one that occurs most in the first line, outside quotes. */
@@ -140,7 +140,7 @@ export async function openCsv(path: string): Promise<CsvInput> {
   const csvError = (error: unknown): never => {
     if (error instanceof CsvError) {
       const line = (error as unknown as { lines?: number }).lines;
-      throw new UsageError(
+      throw new BatchInputError(
         `CSV input is malformed${line ? ` near line ${line}` : ''}: ${error.message.replace(/\s+/g, ' ').slice(0, 300)}`,
       );
     }
@@ -158,7 +158,7 @@ export async function openCsv(path: string): Promise<CsvInput> {
   source.pipe(parser);
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   const first = await iterator.next().catch(csvError);
-  if (first.done) throw new UsageError('the CSV input is empty: a header row is required');
+  if (first.done) throw new BatchInputError('the CSV input is empty: a header row is required');
   const columns = mapColumns(first.value);
   return {
     columns,

@@ -1,5 +1,5 @@
-import type { BatchRowResult } from '../../tax/batch/types.js';
-import { csvLine } from '../output-format.js';
+import { csvLine } from '../../core/csv-line.js';
+import type { BatchRowResult } from '../batch/types.js';
 
 /** Columns of the CSV output (and the field order of NDJSON lines). */
 export const OUTPUT_COLUMNS = [
@@ -12,6 +12,11 @@ export const OUTPUT_COLUMNS = [
   'code',
   'message',
 ] as const;
+
+/** The header line of CSV results. */
+export function csvHeader(): string {
+  return csvLine([...OUTPUT_COLUMNS]);
+}
 
 /** One output line for a row, NDJSON or CSV. */
 export function outputLine(result: BatchRowResult, csv: boolean): string {

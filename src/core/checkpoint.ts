@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
+import type { z } from 'zod';
+import { SvcError } from './errors/svc-error.js';
+
+/**
+ * The one checkpoint module: a state file replaced atomically, append-only outputs made durable
+ * before a state names their size, outputs cut back to that size on resume, and the policy that
+ * decides how often to pay for an fsync. Audit export and batch file runs both use it.
+ *
+ * The contract: a state file only ever names output bytes that were fsynced before it was
+ * written. A crash at any moment leaves the last state and outputs at least as long as it says;
+ * a resume truncates them to the recorded sizes and continues, so nothing is repeated or lost.
+ */
+
+/** A state file or output cannot be used to resume. `code` is `bad_state`, `resume_failed` or the caller's choice. */
+export class CheckpointError extends SvcError {
+  override name = 'CheckpointError';
+}
+
+/** Messages (and the error code) for a state file that exists but cannot be read. */
+export interface StateFileMessages {
+  /** The file is not JSON. */
+  notJson: string;
+  /** The JSON does not match the schema. */
+  notState: string;
+  /** `code` of the {@link CheckpointError}. Default `bad_state`. */
+  code?: string;
+}
+
+/**
+ * Reads and checks a state file. Undefined when it does not exist; a {@link CheckpointError} when
+ * it is not JSON or not of the schema.
+ */
+export async function readStateFile<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  messages: StateFileMessages,
+): Promise<z.infer<S> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const code = messages.code ?? 'bad_state';
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CheckpointError(messages.notJson, code);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new CheckpointError(messages.notState, code);
+  return parsed.data;
+}
+
+/**
+ * Replaces `path` atomically with `text`: a temporary file next to it (unpredictable name,
+ * created exclusively, mode 0600), its data synced, renamed over `path`. The directory is not
+ * synced: if a power loss undoes the rename, the previous file is still whole.
+ */
+export async function replaceFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+  const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    try {
+      await handle.writeFile(text);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Writes a state object as indented JSON with {@link replaceFileAtomic}. */
+export function writeStateFile(path: string, state: unknown): Promise<void> {
+  return replaceFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Chunks smaller than this are gathered in memory and written together. */
+const GATHER_BYTES = 64 * 1024;
+
+/**
+ * An append-only output file. Appends are written in order (small ones gathered first);
+ * {@link DurableOutput.sync} writes what is gathered and fsyncs, after which `size` bytes are on
+ * disk. Nothing is synced on append: the caller decides when, through a {@link SyncSchedule}.
+ */
+export class DurableOutput {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private written: number;
+  private dirty = false;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    start: number,
+  ) {
+    this.written = start;
+  }
+
+  /**
+   * Opens an output. Without `resumeAt` the file is created or emptied; with it, the file must
+   * exist and hold at least that many bytes, and is cut back to exactly that many (dropping what
+   * a crash left after the last checkpoint). Errors are {@link CheckpointError} `resume_failed`.
+   */
+  static async open(path: string, resumeAt?: number, mode = 0o644): Promise<DurableOutput> {
+    if (resumeAt === undefined) return new DurableOutput(path, await open(path, 'w', mode), 0);
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new CheckpointError(
+          `Cannot resume: the output ${path} is missing; delete the state file to start over`,
+          'resume_failed',
+        );
+      }
+      throw error;
+    }
+    const { size } = await handle.stat();
+    if (size < resumeAt) {
+      await handle.close();
+      throw new CheckpointError(
+        `Cannot resume: ${path} holds ${size} bytes but the state file records ${resumeAt}; delete the state file to start over`,
+        'resume_failed',
+      );
+    }
+    await handle.truncate(resumeAt);
+    await handle.sync();
+    return new DurableOutput(path, handle, resumeAt);
+  }
+
+  /** Bytes appended so far, durable or not. */
+  get size(): number {
+    return this.written + this.pendingBytes;
+  }
+
+  /** Appends a chunk; the caller may reuse a `Uint8Array` chunk once the promise settles. */
+  async append(chunk: string | Uint8Array): Promise<void> {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (bytes.length < GATHER_BYTES) {
+      this.pending.push(typeof chunk === 'string' ? (bytes as Buffer) : Buffer.from(bytes));
+      this.pendingBytes += bytes.length;
+      if (this.pendingBytes >= GATHER_BYTES) await this.flush();
+      return;
+    }
+    await this.flush();
+    await this.writeAll(bytes);
+  }
+
+  /** Writes what is gathered (no fsync). */
+  async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const data = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.writeAll(data);
+  }
+
+  private async writeAll(data: Uint8Array): Promise<void> {
+    let done = 0;
+    while (done < data.length) {
+      const { bytesWritten } = await this.handle.write(data, done, data.length - done, this.written + done);
+      done += bytesWritten;
+    }
+    this.written += data.length;
+    this.dirty = true;
+  }
+
+  /** Writes what is gathered and fsyncs; returns the size now durable. */
+  async sync(): Promise<number> {
+    await this.flush();
+    if (this.dirty) {
+      await this.handle.datasync();
+      this.dirty = false;
+    }
+    return this.written;
+  }
+
+  /** Syncs and closes; closing again does nothing. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
+}
+
+/** How often a run pays for durability: whichever comes first. */
+export interface SyncPolicy {
+  /** Checkpoint after this many steps (pages, rows). Default 32; `Infinity` for time only. */
+  everySteps?: number;
+  /** Checkpoint when this many milliseconds passed since the last one. Default 1000. */
+  everyMs?: number;
+}
+
+/** Defaults of {@link SyncPolicy}: 32 steps or 1 s. */
+export const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
+
+/**
+ * Takes checkpoints: on {@link Checkpointer.commit}, fsyncs every output, then writes the state
+ * built at that moment (so the sizes it records are durable). {@link Checkpointer.step} counts
+ * progress and commits when the {@link SyncPolicy} says so.
+ */
+export class Checkpointer<S> {
+  private steps = 0;
+  private last: number;
+  private readonly everySteps: number;
+  private readonly everyMs: number;
+
+  constructor(
+    private readonly options: {
+      /** Where the state goes; without it only the outputs are synced. */
+      statePath: string | undefined;
+      outputs: ReadonlyArray<DurableOutput | undefined>;
+      /** Builds the state after the outputs were synced. */
+      state: () => S;
+      policy?: SyncPolicy;
+      /** Clock in ms. Default `Date.now`. */
+      now?: () => number;
+    },
+  ) {
+    this.everySteps = options.policy?.everySteps ?? DEFAULT_SYNC_POLICY.everySteps;
+    this.everyMs = options.policy?.everyMs ?? DEFAULT_SYNC_POLICY.everyMs;
+    this.last = this.now();
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** Counts one step; commits when the policy says so. Returns whether it committed. */
+  async step(): Promise<boolean> {
+    this.steps += 1;
+    if (this.steps < this.everySteps && this.now() - this.last < this.everyMs) return false;
+    await this.commit();
+    return true;
+  }
+
+  /** Syncs every output, then replaces the state file. */
+  async commit(): Promise<void> {
+    for (const output of this.options.outputs) await output?.sync();
+    if (this.options.statePath) await writeStateFile(this.options.statePath, this.options.state());
+    this.steps = 0;
+    this.last = this.now();
+  }
+}

@@ -1,0 +1,120 @@
+import type { Readable, Writable } from 'node:stream';
+import type { SyncPolicy } from '../../core/checkpoint.js';
+import type { RequestOptions } from '../../core/http.js';
+import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
+
+/** Where `wait` listens for webhooks and how long it waits. */
+export interface BatchFileWaitOptions {
+  /** Interface the webhook listener binds. Default `127.0.0.1`. */
+  host?: string;
+  /** Port of the listener; 0 picks a free one. Default 0. */
+  port?: number;
+  /**
+   * How the listener's URL becomes the project's webhook endpoint: the base URL of a reference
+   * server (registered through its admin API), or a function that registers it. Default: none;
+   * the `listening` progress event carries the URL for the caller to register.
+   */
+  register?: string | URL | ((url: string) => void | Promise<void>);
+  /** How long to wait for the outcomes after the last row was sent, in ms. Default 300000 (5 min). */
+  timeoutMs?: number;
+}
+
+/** Options of `client.tax.runBatchFile`. */
+export interface BatchFileOptions
+  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck'>,
+    Omit<RequestOptions, 'signal'> {
+  /**
+   * The CSV input: a path, or a readable stream (copied to a private temporary file first). A
+   * header row names the columns: `countryCode` (or `country`), `rawValue` (or `vatId`), other
+   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped.
+   */
+  input: string | Readable;
+  /**
+   * Results, one line per input row in input order: a file path (NDJSON; CSV when the name ends in
+   * `.csv`) or a writable stream. A file can be resumed, a stream cannot. Default: no results
+   * (the rows are only counted and reported through `onProgress`).
+   */
+  output?: string | Writable;
+  /** Format of a stream `output` (a file's format follows its name). Default `ndjson`. */
+  format?: 'ndjson' | 'csv';
+  /** A CSV file for the rows refused locally or by the server: row, the input's cells, code, message. Default: none. */
+  rejects?: string;
+  /** The state file, replaced at each checkpoint. Default `<output>.state.json` when `output` is a path; none otherwise. */
+  state?: string;
+  /**
+   * Continue the run the state file describes: the outputs are cut back to what it records and
+   * the rows it counts are not sent again. Needs `output` as a path. Default false.
+   */
+  resume?: boolean;
+  /**
+   * Seed of the deterministic idempotency keys (run id + row number + row content): a row sent
+   * twice is replayed by the server, never validated twice. Default: the sha256 of the input bytes.
+   */
+  runId?: string;
+  /**
+   * Wait for the outcome of every submitted row: a webhook listener joins each completion to its
+   * row (confirmed by fetching the result), and the results file is rewritten with the outcomes.
+   * `true` uses the defaults of {@link BatchFileWaitOptions}. Default false.
+   */
+  wait?: boolean | BatchFileWaitOptions;
+  /**
+   * How often the outputs are fsynced and the state file replaced. Default
+   * `{ everySteps: Infinity, everyMs: 1000 }`: once a second (a step is a row). A resume re-sends
+   * at most the rows after the last checkpoint, and their keys make the server replay them.
+   */
+  sync?: SyncPolicy;
+  /**
+   * Stops the run: nothing new is sent, what is in flight is reported and checkpointed, then the
+   * promise rejects with `BatchInterruptedError`. Default: none.
+   */
+  signal?: AbortSignal;
+  /** Called as the run goes: columns found, listener ready, each row, waiting for outcomes. Default: none. */
+  onProgress?: (event: BatchFileEvent) => void;
+}
+
+/** What a batch file run reports through `onProgress`. */
+export type BatchFileEvent =
+  | {
+      type: 'columns';
+      /** Header names that are not part of a request (not sent). */
+      ignored: string[];
+      /** Metadata columns whose key was rewritten to the allowed characters: [as written, as sent]. */
+      renamed: Array<[string, string]>;
+    }
+  | {
+      type: 'listening';
+      /** The webhook listener's URL (with its secret path). */
+      url: string;
+      /** Whether `wait.register` registered it; when false, the caller must. */
+      registered: boolean;
+    }
+  | {
+      type: 'row';
+      result: BatchRowResult;
+      /** Rows reported so far, counting the rows of an earlier run that this one resumed. */
+      rowsDone: number;
+      /** Rows per status (`completed:<outcome>` for completed rows), this run and the resumed one. */
+      counts: Readonly<Record<string, number>>;
+      /** Rows per second of this run. */
+      rowsPerSecond: number;
+    }
+  | {
+      type: 'waiting';
+      /** Submitted rows still without an outcome. */
+      outstanding: number;
+      timeoutMs: number;
+    };
+
+/** What a finished batch file run did. */
+export interface BatchFileResult {
+  /** The last row reported (every row of the input). */
+  rowsDone: number;
+  /** Rows per status; `completed:<outcome>` for completed rows. */
+  counts: Record<string, number>;
+  /** With `wait`: submitted rows that had no outcome when the wait timed out. Otherwise 0. */
+  outstanding: number;
+  /** Whether this run continued an earlier one. */
+  resumed: boolean;
+  /** The state file kept, if any. */
+  statePath: string | undefined;
+}

@@ -1,0 +1,219 @@
+import type { Writable } from 'node:stream';
+import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
+import { AbortError } from '../../core/errors/abort-error.js';
+import { BatchStoppedError } from '../batch/batch-stopped-error.js';
+import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
+import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
+import { openCsv, recordToRequest } from './csv-input.js';
+import { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './errors.js';
+import { type InputFile, prepareInput } from './input-file.js';
+import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
+import { readBackRows } from './read-back.js';
+import { csvHeader, outputLine, rejectLine, rejectsHeader } from './row-output.js';
+import { type BatchFileState, loadBatchState } from './state.js';
+
+/** What a batch file run needs of the tax client. */
+export interface BatchFileClient extends ResultFetcher {
+  runBatch(rows: AsyncIterable<unknown>, options: RunBatchOptions): AsyncIterable<BatchRowResult>;
+}
+
+/** Default wait for outcomes: 5 minutes. */
+const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
+
+const countKey = (r: BatchRowResult) => (r.status === 'completed' ? `completed:${r.outcome}` : r.status);
+
+/**
+ * Validates every row of a CSV file, file to file: results, rejects and a state file, checkpointed
+ * once a second, resumable after a crash with nothing sent twice (deterministic idempotency keys)
+ * and nothing lost; with `wait`, joined with the webhook outcomes. See {@link BatchFileOptions}.
+ */
+export async function runBatchFile(
+  tax: BatchFileClient,
+  options: BatchFileOptions,
+): Promise<BatchFileResult> {
+  const outPath = typeof options.output === 'string' ? options.output : undefined;
+  const stream = typeof options.output === 'string' ? undefined : options.output;
+  const csvOut = outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv';
+  const statePath = options.state ?? (outPath ? `${outPath}.state.json` : undefined);
+  if (options.resume && !outPath)
+    throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
+  const wait: BatchFileWaitOptions | undefined =
+    options.wait === true ? {} : options.wait === false ? undefined : options.wait;
+  const input = await prepareInput(options.input);
+  try {
+    return await runPrepared(tax, options, input, { outPath, stream, csvOut, statePath, wait });
+  } finally {
+    await input.removeCopy();
+  }
+}
+
+/** The run once the input is a file on disk and the options are resolved. */
+async function runPrepared(
+  tax: BatchFileClient,
+  options: BatchFileOptions,
+  input: InputFile,
+  resolved: {
+    outPath: string | undefined;
+    stream: Writable | undefined;
+    csvOut: boolean;
+    statePath: string | undefined;
+    wait: BatchFileWaitOptions | undefined;
+  },
+): Promise<BatchFileResult> {
+  const { outPath, stream, csvOut, statePath, wait } = resolved;
+  const { signal, onProgress } = options;
+  const inputName = typeof options.input === 'string' ? options.input : '-';
+  const runId = options.runId ?? input.sha256;
+  const state: BatchFileState | undefined =
+    options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
+  const { columns, records } = await openCsv(input.path);
+  if (columns.ignored.length || columns.renamed.length)
+    onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
+
+  const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes) : undefined;
+  const rejectsFile = options.rejects
+    ? await DurableOutput.open(options.rejects, state ? state.rejectsBytes : undefined)
+    : undefined;
+  const keptState = statePath && outFile ? statePath : undefined;
+  const counts: Record<string, number> = { ...state?.counts };
+  const skipRows = state?.rowsDone ?? 0;
+  let rowsDone = skipRows;
+  let stoppedBy: string | undefined;
+  const snapshot = (): BatchFileState => ({
+    version: 1,
+    runId,
+    input: { path: inputName, size: input.size },
+    rowsDone,
+    outBytes: outFile?.size ?? 0,
+    rejectsBytes: rejectsFile?.size ?? 0,
+    counts,
+    ...(stoppedBy && { stoppedBy }),
+    updatedAt: new Date().toISOString(),
+  });
+  const checkpoints = new Checkpointer({
+    statePath: keptState,
+    outputs: [outFile, rejectsFile],
+    state: snapshot,
+    policy: { everySteps: Number.POSITIVE_INFINITY, everyMs: 1000, ...options.sync },
+  });
+
+  const joiner = wait ? new CompletionJoiner(tax) : undefined;
+  try {
+    if (!state) {
+      if (csvOut) {
+        if (outFile) await outFile.append(csvHeader());
+        else if (stream && !joiner) stream.write(csvHeader());
+      }
+      await rejectsFile?.append(rejectsHeader(columns.header));
+    }
+    const kept: BatchRowResult[] =
+      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes) : [];
+    if (joiner && wait) {
+      const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
+      const { register } = wait;
+      if (typeof register === 'function') await register(url);
+      else if (register !== undefined) await registerWebhookEndpoint(register, url, { signal });
+      onProgress?.({ type: 'listening', url, registered: register !== undefined });
+      for (const row of kept) joiner.track(row);
+    }
+
+    const recordsOf = new Map<number, string[]>();
+    async function* requests() {
+      let row = 0;
+      for await (const record of records) {
+        row += 1;
+        if (row <= skipRows) {
+          yield null;
+          continue;
+        }
+        if (rejectsFile) recordsOf.set(row, record);
+        yield recordToRequest(record, columns);
+      }
+    }
+
+    // A state file from the first moment, so a run killed before its first checkpoint resumes too.
+    await checkpoints.commit();
+    const started = Date.now();
+    try {
+      for await (const result of tax.runBatch(requests(), {
+        strategy: options.strategy,
+        chunkSize: options.chunkSize,
+        concurrency: options.concurrency,
+        precheck: options.precheck,
+        timeoutMs: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        deadlineMs: options.deadlineMs,
+        runId,
+        skipRows,
+        signal,
+      })) {
+        const record = recordsOf.get(result.row);
+        recordsOf.delete(result.row);
+        if (result.status === 'rejected' && rejectsFile) {
+          await rejectsFile.append(
+            rejectLine(
+              result.row,
+              record,
+              columns.header.length,
+              result.code ?? 'REJECTED',
+              result.message ?? '',
+            ),
+          );
+        }
+        const key = countKey(result);
+        counts[key] = (counts[key] ?? 0) + 1;
+        if (joiner) {
+          kept.push(result);
+          joiner.track(result);
+        }
+        const line = outputLine(result, csvOut);
+        if (outFile) await outFile.append(line);
+        else if (stream && !joiner) stream.write(line);
+        rowsDone = result.row;
+        await checkpoints.step();
+        const rowsPerSecond = Math.round(((rowsDone - skipRows) * 1000) / Math.max(Date.now() - started, 1));
+        onProgress?.({ type: 'row', result, rowsDone, counts, rowsPerSecond });
+      }
+    } catch (error) {
+      if (error instanceof AbortError && signal?.aborted) {
+        await checkpoints.commit();
+        throw new BatchInterruptedError(rowsDone, keptState);
+      }
+      if (error instanceof BatchStoppedError) {
+        stoppedBy = error.message;
+        await checkpoints.commit();
+        throw new BatchFileStoppedError(error, rowsDone, keptState);
+      }
+      // Keep what was reported; the error itself goes to the caller.
+      await checkpoints.commit().catch(() => {});
+      throw error;
+    }
+    await checkpoints.commit();
+
+    if (joiner) {
+      const timeoutMs = wait?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+      onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
+      await joiner.wait(timeoutMs, signal);
+      const text = (csvOut ? csvHeader() : '') + kept.map((r) => outputLine(r, csvOut)).join('');
+      for (const key of Object.keys(counts)) delete counts[key];
+      for (const r of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
+      if (outPath) {
+        await outFile?.close();
+        await replaceFileAtomic(outPath, text);
+        if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: Buffer.byteLength(text) });
+      } else stream?.write(text);
+    }
+    return {
+      rowsDone,
+      counts,
+      outstanding: joiner?.outstanding ?? 0,
+      resumed: state !== undefined,
+      statePath: keptState,
+    };
+  } finally {
+    await joiner?.close();
+    await outFile?.close().catch(() => {});
+    await rejectsFile?.close().catch(() => {});
+  }
+}
