@@ -1,5 +1,13 @@
+export {
+  type ArchiveProblem,
+  type ArchiveProblemKind,
+  type VerifyArchiveOptions,
+  type VerifyArchiveResult,
+  verifyAuditArchive,
+} from './audit/archive-verify.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
+export type { Manifest, ManifestFile } from './audit/manifest.js';
 export {
   ACTOR_TYPES,
   AnonymousActor,
@@ -21,6 +29,8 @@ export {
   SystemActor,
   UserActor,
 } from './audit/schemas.js';
+export type { SyncOptions, SyncResult } from './audit/sync.js';
+export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
 export { BotCheckClient } from './botcheck/current-client.js';
 export {

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import type { Runner } from '../program.js';
+import { defineAuditArchiveCommands } from './audit-archive.js';
 
 /** `svc audit list|export|tail`. */
 export function defineAuditCommands(program: Command, run: Runner): void {
@@ -45,4 +46,6 @@ export function defineAuditCommands(program: Command, run: Runner): void {
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
     .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp())
     .action(run(async () => (await import('../commands/audit.js')).auditTail));
+
+  defineAuditArchiveCommands(audit, run);
 }
