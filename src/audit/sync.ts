@@ -135,7 +135,16 @@ async function findRetentionGap(
   return { from: watermark, to: oldest, apiCount: null, archivedCount: null };
 }
 
-/** Late check: earlier runs wholly before the overlap whose range the API now counts more events in. */
+/** Whether `occ` lies in the range of run `index` (the first run includes its start). */
+const inRange = (range: { from: string; to: string }, index: number, occ: number) =>
+  occ <= Date.parse(range.to) && (occ > Date.parse(range.from) || (index === 0 && occ >= Date.parse(range.from)));
+
+/**
+ * Late check: the part of each earlier run's range before this run's query (outside the overlap)
+ * is counted at the API; more events there than the archive holds means events were recorded
+ * after the overlap had passed them. The archive's count of that part is the run's count minus
+ * the archived ids kept for the overlap window, which hold every archived event from the query start on.
+ */
 async function findLateEvents(
   api: SyncApi,
   state: SyncState,
@@ -146,14 +155,19 @@ async function findLateEvents(
   const holes: ArchiveHole[] = [];
   const eligible = state.ranges
     .map((range, index) => ({ range, index }))
-    .filter(({ range }) => Date.parse(range.to) <= queryFromMs)
+    .filter(({ range }) => Date.parse(range.from) < queryFromMs)
     .slice(-limit);
   for (const { range, index } of eligible) {
-    // The first run includes its start; later ones begin after the previous end.
-    const from = index === 0 ? range.from : iso(Date.parse(range.from) + 1);
-    if (Date.parse(from) > Date.parse(range.to)) continue;
-    const apiCount = await countAt(api, from, range.to, signal);
-    if (apiCount > range.events) holes.push({ from, to: range.to, apiCount, archivedCount: range.events });
+    const fromMs = index === 0 ? Date.parse(range.from) : Date.parse(range.from) + 1;
+    const toMs = Math.min(Date.parse(range.to), queryFromMs - 1);
+    if (fromMs > toMs) continue;
+    const inOverlap = state.recent.filter((e) => {
+      const occ = Date.parse(e.occurredAt);
+      return occ >= queryFromMs && inRange(range, index, occ);
+    }).length;
+    const archivedCount = range.events - inOverlap;
+    const apiCount = await countAt(api, iso(fromMs), iso(toMs), signal);
+    if (apiCount > archivedCount) holes.push({ from: iso(fromMs), to: iso(toMs), apiCount, archivedCount });
   }
   return holes;
 }
@@ -272,9 +286,10 @@ class RunTally {
   ) {
     this.ranges = state.ranges.map((range) => ({ ...range }));
     for (const hole of plan.lateEvents) {
-      // Reported once, in this run's manifest; the API's count becomes the reference.
-      const range = this.ranges.find((r) => r.to === hole.to);
-      if (range && hole.apiCount !== null) range.events = hole.apiCount;
+      // Reported once, in this run's manifest: the missing events are taken as known from now on.
+      const occ = Date.parse(hole.to);
+      const range = this.ranges.find((r, i) => inRange(r, i, occ));
+      if (range) range.events += (hole.apiCount ?? 0) - (hole.archivedCount ?? 0);
     }
     this.current = { from: plan.from, to: plan.to, events: 0 };
     this.fromMs = Date.parse(plan.from);
