@@ -137,7 +137,8 @@ async function findRetentionGap(
 
 /** Whether `occ` lies in the range of run `index` (the first run includes its start). */
 const inRange = (range: { from: string; to: string }, index: number, occ: number) =>
-  occ <= Date.parse(range.to) && (occ > Date.parse(range.from) || (index === 0 && occ >= Date.parse(range.from)));
+  occ <= Date.parse(range.to) &&
+  (occ > Date.parse(range.from) || (index === 0 && occ >= Date.parse(range.from)));
 
 /**
  * Late check: the part of each earlier run's range before this run's query (outside the overlap)

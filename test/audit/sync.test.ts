@@ -38,7 +38,12 @@ const sync = (options: Partial<SyncOptions> = {}) => client.audit.sync({ dir, ..
 function fileEvents(name: string): WireEvent[] {
   const bytes = readFileSync(join(dir, name));
   const text = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
-  return text === '' ? [] : text.trimEnd().split('\n').map((line) => JSON.parse(line) as WireEvent);
+  return text === ''
+    ? []
+    : text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as WireEvent);
 }
 
 describe('three runs across advancing server time: every event exactly once, in order', () => {
@@ -59,7 +64,11 @@ describe('three runs across advancing server time: every event exactly once, in 
     expect(runs[1]?.alreadyArchived).toBeGreaterThanOrEqual(3);
     const files = runs.map((r) => fileEvents(r.file as string));
     for (const events of files) expect(isNewestFirst(events)).toBe(true);
-    const expected = await readAll(server().url, { from: iso(since), to: iso(T0 + 115 * MIN), pageSize: 1000 });
+    const expected = await readAll(server().url, {
+      from: iso(since),
+      to: iso(T0 + 115 * MIN),
+      pageSize: 1000,
+    });
     const union = [...(files[2] ?? []), ...(files[1] ?? []), ...(files[0] ?? [])];
     expect(union.map((e) => e.id)).toEqual(expected.events.map((e) => e.id));
     expect(new Set(union.map((e) => e.id)).size).toBe(403);
@@ -100,7 +109,10 @@ describe('late events: inside the overlap they land once in a later file; outsid
     add(2, w - 40 * MIN, w - 39 * MIN);
     const second = await sync();
     expect(second.lateEvents).toHaveLength(1);
-    expect(second.lateEvents[0]).toMatchObject({ apiCount: expect.any(Number), archivedCount: expect.any(Number) });
+    expect(second.lateEvents[0]).toMatchObject({
+      apiCount: expect.any(Number),
+      archivedCount: expect.any(Number),
+    });
     const hole = second.lateEvents[0] as { apiCount: number; archivedCount: number };
     expect(hole.apiCount - hole.archivedCount).toBe(2);
     const manifest = JSON.parse(readFileSync(join(dir, second.manifest as string), 'utf8'));
