@@ -195,3 +195,29 @@ describe('an interrupted run resumes with the same range', () => {
     expect(existsSync(join(dir, 'sync.lock'))).toBe(false);
   });
 });
+
+describe('svc audit sync: bad flags are usage errors (exit 2), nothing is written', () => {
+  it.each([
+    [['--lag', '5x'], /--lag must be a duration/],
+    [['--overlap', '-1'], /--overlap must be a duration/],
+    [['--since', 'yesterday'], /--since must be an ISO 8601 timestamp/],
+    [['--page-size', '0'], /--page-size must be between 1 and 1000/],
+  ])('%j', async (flags, message) => {
+    const run = await runSvc(['audit', 'sync', '--dir', dir, ...flags, '--base-url', server().url], {
+      env: { SVC_API_KEY: 'ak_demo_project' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a locked directory is exit 1 with one line naming the lock file', async () => {
+    writeFileSync(join(dir, 'sync.lock'), JSON.stringify({ pid: process.pid, host: hostname() }));
+    const run = await runSvc(['audit', 'sync', '--dir', dir, '--base-url', server().url], {
+      env: { SVC_API_KEY: 'ak_demo_project' },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('sync.lock');
+  });
+});

@@ -198,21 +198,24 @@ describe('example nightly-audit-export/github-actions.yml runs the script as it 
 
   it('one matrix entry per project: its own key, archive directory, cache and concurrency group', () => {
     expect(yml).toMatch(/matrix:\n\s+project: \[/);
+    // A GitHub expression, `${{ inner }}`.
+    const gh = (inner: string) => `$${'{{'} ${inner} }}`;
+    const project = gh('matrix.project');
     expect(yml).toContain(
-      "SVC_API_KEY: ${{ secrets[format('SVC_API_KEY_{0}', matrix.project)] || secrets.SVC_API_KEY }}",
+      `SVC_API_KEY: ${gh("secrets[format('SVC_API_KEY_{0}', matrix.project)] || secrets.SVC_API_KEY")}`,
     );
-    expect(yml).toContain('SVC_BASE_URL: ${{ secrets.SVC_BASE_URL }}');
-    expect(yml).toContain('ARCHIVE_DIR: audit-archive/${{ matrix.project }}');
-    expect(yml).toContain('group: audit-archive-${{ matrix.project }}');
+    expect(yml).toContain(`SVC_BASE_URL: ${gh('secrets.SVC_BASE_URL')}`);
+    expect(yml).toContain(`ARCHIVE_DIR: audit-archive/${project}`);
+    expect(yml).toContain(`group: audit-archive-${project}`);
     expect(yml).toMatch(
       /uses: actions\/cache\/restore@v\d+\n\s+with:\n\s+path: audit-archive\/\$\{\{ matrix\.project \}\}/,
     );
     // Saved always (an interrupted run must be resumable), never with the lock.
     expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/cache\/save@v\d+/);
-    expect(yml).toContain('!audit-archive/${{ matrix.project }}/sync.lock');
+    expect(yml).toContain(`!audit-archive/${project}/sync.lock`);
     // The variables the workflow sets are the ones the script reads.
     const script = readFileSync(SCRIPT, 'utf8');
-    expect(script).toContain('${ARCHIVE_DIR:-');
+    expect(script).toContain(`$${'{'}ARCHIVE_DIR:-`);
     expect(script).toMatch(/svc\[@\]\}" "\$\{sync_args\[@\]\}"/);
     expect(script).toContain('verify_args=(audit verify "$archive_dir")');
   });
