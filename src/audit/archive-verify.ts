@@ -167,6 +167,8 @@ export async function verifyAuditArchive(
     }
     previous = { name, sha256: digest, manifest };
   }
+  if (lastRun === 0)
+    report('missing-manifest', '.', 'no manifest: not an archive written by sync, or an empty one');
   const head = state?.lastManifest;
   if (head && previous && previous.name === head.name && previous.sha256 !== head.sha256)
     report(

@@ -151,3 +151,14 @@ describe('verify usage', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('verify of a directory that holds no archive', () => {
+  it('an empty directory is not a whole archive (exit 1); a missing one is a one-line error', async () => {
+    const empty = await verify();
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toBe('.: no manifest: not an archive written by sync, or an empty one\n');
+    const missing = await runSvc(['audit', 'verify', join(dir, 'nope')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
