@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { SvcError } from '../core/errors/svc-error.js';
 import { loadPublicKey, Manifest, manifestRun, signatureValid } from './manifest.js';
 import { hashFile, sha256 } from './sync-files.js';
 import { readSyncState } from './sync-state.js';
@@ -73,7 +74,12 @@ export async function verifyAuditArchive(
   const problems: ArchiveProblem[] = [];
   const report = (kind: ArchiveProblemKind, file: string, message: string) =>
     problems.push({ kind, file, message: `${file}: ${message}` });
-  const names = (await readdir(dir))
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+      throw new SvcError(`${dir} is not a directory`, 'config');
+    throw error;
+  });
+  const names = entries
     .map((name) => ({ name, run: manifestRun(name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);

@@ -47,13 +47,18 @@ export const SyncState = z.object({
   lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
   /** Ids of archived events inside the overlap window before the watermark (bounded by it). */
   recent: z.array(z.object({ id: z.string(), occurredAt: Stamp })),
+  /**
+   * Start of the window `recent` covers. A later run never re-reads before it: with a longer
+   * overlap it would meet archived events whose ids are no longer known, and write them again.
+   */
+  recentFrom: Stamp.nullable().default(null),
   /** Newest archived event: the retention check asks whether the API still returns it. */
   newest: z.object({ id: z.string(), occurredAt: Stamp }).nullable(),
   /** Per run: its range and how many archived events have an `occurredAt` inside it. */
   ranges: z.array(z.object({ from: Stamp, to: Stamp, events: z.number().int().nonnegative() })),
   pending: PendingRun.nullable(),
 });
-export type SyncState = z.infer<typeof SyncState>;
+export type SyncState = z.output<typeof SyncState>;
 
 /** The state of a directory that never ran a sync. */
 export const emptySyncState = (): SyncState => ({
@@ -62,6 +67,7 @@ export const emptySyncState = (): SyncState => ({
   watermark: null,
   lastManifest: null,
   recent: [],
+  recentFrom: null,
   newest: null,
   ranges: [],
   pending: null,

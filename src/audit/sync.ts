@@ -192,7 +192,9 @@ async function planRun(
   const from = state.watermark ?? (since === undefined ? SYNC_EPOCH : iso(Date.parse(since)));
   const fromMs = Date.parse(from);
   if (toMs <= fromMs) return { serverNow };
-  const queryFromMs = state.watermark ? Math.max(Date.parse(SYNC_EPOCH), fromMs - overlap) : fromMs;
+  // Never before the window whose ids the state knows (a longer overlap takes effect from the next run).
+  const known = state.recentFrom === null ? Date.parse(SYNC_EPOCH) : Date.parse(state.recentFrom);
+  const queryFromMs = state.watermark ? Math.min(fromMs, Math.max(known, fromMs - overlap)) : fromMs;
   const to = iso(toMs);
   const retentionGap = await findRetentionGap(api, state, to, options.signal);
   const lateEvents = await findLateEvents(api, state, queryFromMs, lateLimit, options.signal);
@@ -325,6 +327,13 @@ class RunTally {
       watermark: this.plan.to,
       lastManifest: manifest,
       recent,
+      // Ids older than the previous window were forgotten: the known window cannot grow backwards.
+      recentFrom: iso(
+        Math.max(
+          this.keepFromMs,
+          this.state.recentFrom === null ? -Infinity : Date.parse(this.state.recentFrom),
+        ),
+      ),
       newest: this.newest,
       ranges: [...this.ranges, this.current],
       pending: null,

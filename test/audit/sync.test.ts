@@ -221,3 +221,19 @@ describe('svc audit sync: bad flags are usage errors (exit 2), nothing is writte
     expect(run.stderr).toContain('sync.lock');
   });
 });
+
+describe('a longer overlap than the one the state remembers ids for never writes an event twice', () => {
+  it('re-reads only the window whose ids are known', async () => {
+    add(200, T0 - 2 * HOUR, T0 + 2 * HOUR);
+    await sync({ since: iso(T0 - 3 * HOUR), overlapMs: 10 * MIN });
+    server().admin.advanceClock(HOUR);
+    const second = await sync({ overlapMs: 3 * HOUR });
+    expect(second.countMatches).toBe(true);
+    const ids = [...fileEvents('audit-000001.ndjson'), ...fileEvents('audit-000002.ndjson')].map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    server().admin.advanceClock(HOUR);
+    await sync({ overlapMs: 3 * HOUR });
+    const all = [1, 2, 3].flatMap((n) => fileEvents(`audit-00000${n}.ndjson`)).map((e) => e.id);
+    expect(new Set(all).size).toBe(all.length);
+  });
+});

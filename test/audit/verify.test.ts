@@ -153,12 +153,12 @@ describe('verify usage', () => {
 });
 
 describe('verify of a directory that holds no archive', () => {
-  it('an empty directory is not a whole archive (exit 1); a missing one is a one-line error', async () => {
+  it('an empty directory is not a whole archive (exit 1); a missing one is a usage error (exit 2)', async () => {
     const empty = await verify();
     expect(empty.code).toBe(1);
     expect(empty.stdout).toBe('.: no manifest: not an archive written by sync, or an empty one\n');
     const missing = await runSvc(['audit', 'verify', join(dir, 'nope')]);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

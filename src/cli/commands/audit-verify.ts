@@ -6,7 +6,7 @@ import { UsageError } from '../usage-error.js';
 
 /**
  * `svc audit verify DIR`: one line per problem on stdout; exit 0 only when the archive is whole,
- * 1 when any problem was found (or the directory cannot be read).
+ * 1 when any problem was found or a file cannot be read, 2 when DIR is not a directory.
  */
 export async function auditVerify(ctx: CommandContext, dir: unknown, options: unknown): Promise<number> {
   const { publicKey: keyFile } = options as { publicKey?: string };
