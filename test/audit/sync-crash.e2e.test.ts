@@ -21,7 +21,8 @@ beforeAll(() => {
   keyFile = join(root, 'sign.pem');
   const { privateKey } = generateKeyPairSync('ed25519');
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }));
-});
+  // A stale dist/ is rebuilt here, which takes longer than a hook's default time on a busy machine.
+}, 180_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** The same server data and clock for every sequence (generation is deterministic after a reset). */
