@@ -75,66 +75,70 @@ describe('svc audit sync killed with SIGKILL at seeded points, then rerun: byte-
   it.each([
     { seed: 1, gzip: false, sign: false },
     { seed: 42, gzip: true, sign: true },
-  ])('seed $seed (gzip $gzip, signed $sign)', async ({ seed, gzip, sign }) => {
-    const args = (dir: string) => [
-      'audit',
-      'sync',
-      '--dir',
-      dir,
-      '--since',
-      iso(T0 - 4 * HOUR),
-      '--page-size',
-      '500',
-      ...(gzip ? ['--gzip'] : []),
-      ...(sign ? ['--sign-key', keyFile] : []),
-    ];
+  ])(
+    'seed $seed (gzip $gzip, signed $sign)',
+    async ({ seed, gzip, sign }) => {
+      const args = (dir: string) => [
+        'audit',
+        'sync',
+        '--dir',
+        dir,
+        '--since',
+        iso(T0 - 4 * HOUR),
+        '--page-size',
+        '500',
+        ...(gzip ? ['--gzip'] : []),
+        ...(sign ? ['--sign-key', keyFile] : []),
+      ];
 
-    // The uninterrupted sequence, counting the requests of each run.
-    setUp();
-    const clean = join(root, `clean-${seed}`);
-    const requests: number[] = [];
-    for (let run = 1; run <= 3; run++) {
-      let count = 0;
-      const proxy = await startProxy(server().url, (n) => {
-        count = n;
-        return undefined;
-      });
-      try {
-        const child = spawnSvc([...args(clean), '--base-url', proxy.url], env);
-        expect(await exited(child)).toBe(0);
-      } finally {
-        await proxy.close();
+      // The uninterrupted sequence, counting the requests of each run.
+      setUp();
+      const clean = join(root, `clean-${seed}`);
+      const requests: number[] = [];
+      for (let run = 1; run <= 3; run++) {
+        let count = 0;
+        const proxy = await startProxy(server().url, (n) => {
+          count = n;
+          return undefined;
+        });
+        try {
+          const child = spawnSvc([...args(clean), '--base-url', proxy.url], env);
+          expect(await exited(child)).toBe(0);
+        } finally {
+          await proxy.close();
+        }
+        requests.push(count);
+        between(run);
       }
-      requests.push(count);
-      between(run);
-    }
 
-    // The same sequence, each run killed once at a seeded request, then run again to the end.
-    setUp();
-    const killed = join(root, `killed-${seed}`);
-    const random = seeded(seed);
-    for (let run = 1; run <= 3; run++) {
-      const killAt = 1 + Math.floor(random() * (requests[run - 1] as number));
-      let child: ReturnType<typeof spawnSvc> | undefined;
-      const proxy = await startProxy(server().url, (n) => {
-        if (n === killAt) child?.kill('SIGKILL');
-        return undefined;
-      });
-      try {
-        child = spawnSvc([...args(killed), '--base-url', proxy.url], env);
-        expect(await exited(child)).toBe('SIGKILL');
-      } finally {
-        await proxy.close();
+      // The same sequence, each run killed once at a seeded request, then run again to the end.
+      setUp();
+      const killed = join(root, `killed-${seed}`);
+      const random = seeded(seed);
+      for (let run = 1; run <= 3; run++) {
+        const killAt = 1 + Math.floor(random() * (requests[run - 1] as number));
+        let child: ReturnType<typeof spawnSvc> | undefined;
+        const proxy = await startProxy(server().url, (n) => {
+          if (n === killAt) child?.kill('SIGKILL');
+          return undefined;
+        });
+        try {
+          child = spawnSvc([...args(killed), '--base-url', proxy.url], env);
+          expect(await exited(child)).toBe('SIGKILL');
+        } finally {
+          await proxy.close();
+        }
+        const rerun = spawnSvc([...args(killed), '--base-url', server().url], env);
+        expect(await exited(rerun)).toBe(0);
+        between(run);
       }
-      const rerun = spawnSvc([...args(killed), '--base-url', server().url], env);
-      expect(await exited(rerun)).toBe(0);
-      between(run);
-    }
 
-    const expected = snapshot(clean);
-    const actual = snapshot(killed);
-    expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [name, bytes] of expected) expect(actual.get(name)?.equals(bytes), name).toBe(true);
-    expect([...expected.keys()].filter((n) => n.startsWith('manifest-'))).toHaveLength(3);
-  });
+      const expected = snapshot(clean);
+      const actual = snapshot(killed);
+      expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [name, bytes] of expected) expect(actual.get(name)?.equals(bytes), name).toBe(true);
+      expect([...expected.keys()].filter((n) => n.startsWith('manifest-'))).toHaveLength(3);
+    },
+    120_000,
+  );
 });
