@@ -1,10 +1,10 @@
-export {
-  type ArchiveProblem,
-  type ArchiveProblemKind,
-  type VerifyArchiveOptions,
-  type VerifyArchiveResult,
-  verifyAuditArchive,
+export type {
+  ArchiveProblem,
+  ArchiveProblemKind,
+  VerifyArchiveOptions,
+  VerifyArchiveResult,
 } from './audit/archive-verify.js';
+export { verifyAuditArchive } from './audit/archive-verify-entry.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
 export type { Manifest, ManifestFile } from './audit/manifest.js';
