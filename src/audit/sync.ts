@@ -73,8 +73,8 @@ export interface SyncResult {
   /** `synced`: a run was written; `up-to-date`: nothing new yet (no file, no manifest). */
   status: 'synced' | 'up-to-date';
   run: number | null;
-  /** Range covered by the run, and the server's now it was computed from. */
-  from: string | null;
+  /** Range covered by the run (`up-to-date`: where the next run starts, and `to` null), and the server's now it was computed from. */
+  from: string;
   to: string | null;
   serverNow: string;
   /** File names of the run, relative to `dir`. */
@@ -178,7 +178,7 @@ async function planRun(
   api: SyncApi,
   state: SyncState,
   options: SyncOptions,
-): Promise<{ plan?: PendingRun; serverNow: string }> {
+): Promise<{ plan?: PendingRun; serverNow: string; from: string }> {
   const lag = nonNegative(options.lagMs, DEFAULT_SYNC_LAG_MS, 'lagMs');
   const overlap = nonNegative(options.overlapMs, DEFAULT_SYNC_OVERLAP_MS, 'overlapMs');
   const lateLimit = nonNegative(options.lateCheckRuns, DEFAULT_LATE_CHECK_RUNS, 'lateCheckRuns');
@@ -191,7 +191,7 @@ async function planRun(
   }
   const from = state.watermark ?? (since === undefined ? SYNC_EPOCH : iso(Date.parse(since)));
   const fromMs = Date.parse(from);
-  if (toMs <= fromMs) return { serverNow };
+  if (toMs <= fromMs) return { serverNow, from };
   // Never before the window whose ids the state knows (a longer overlap takes effect from the next run).
   const known = state.recentFrom === null ? Date.parse(SYNC_EPOCH) : Date.parse(state.recentFrom);
   const queryFromMs = state.watermark ? Math.min(fromMs, Math.max(known, fromMs - overlap)) : fromMs;
@@ -208,7 +208,7 @@ async function planRun(
     retentionGap,
     lateEvents,
   };
-  return { plan, serverNow };
+  return { plan, serverNow, from };
 }
 
 interface Written {
@@ -368,7 +368,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
         return {
           status: 'up-to-date',
           run: null,
-          from: state.watermark,
+          from: planned.from,
           to: null,
           serverNow,
           file: null,

@@ -83,7 +83,9 @@ export async function auditSync(ctx: CommandContext, options: unknown): Promise<
     throw error;
   }
   if (result.status === 'up-to-date') {
-    ctx.info(`nothing new: the archive reaches ${result.from}; server now ${result.serverNow}`);
+    ctx.info(
+      `nothing to sync yet: the next run starts at ${result.from}; server now ${result.serverNow} (minus --lag)`,
+    );
     return EXIT.OK;
   }
   const resumed = result.resumed ? ' (resumed)' : '';
