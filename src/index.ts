@@ -29,7 +29,7 @@ export {
   SystemActor,
   UserActor,
 } from './audit/schemas.js';
-export type { SyncOptions, SyncResult } from './audit/sync.js';
+export type { SyncOptions, SyncResult } from './audit/sync-options.js';
 export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
 export { BotCheckClient } from './botcheck/current-client.js';

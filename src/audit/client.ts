@@ -13,7 +13,7 @@ import {
   ListEventsParams,
   RawEventPage,
 } from './schemas.js';
-import type { SyncOptions, SyncResult } from './sync.js';
+import type { SyncOptions, SyncResult } from './sync-options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';

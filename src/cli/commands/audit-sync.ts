@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { SyncResult } from '../../audit/sync.js';
+import type { SyncResult } from '../../audit/sync-options.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
