@@ -1,5 +1,13 @@
+export type {
+  ArchiveProblem,
+  ArchiveProblemKind,
+  VerifyArchiveOptions,
+  VerifyArchiveResult,
+} from './audit/archive-verify.js';
+export { verifyAuditArchive } from './audit/archive-verify-entry.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
+export type { Manifest, ManifestFile } from './audit/manifest.js';
 export {
   AuditEventsQuery,
   AuditTimestamp,
@@ -24,6 +32,8 @@ export {
   SystemActor,
   UserActor,
 } from './audit/schemas.js';
+export type { SyncOptions, SyncResult } from './audit/sync-options.js';
+export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
 export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './botcheck/answer-cache.js';
 export {

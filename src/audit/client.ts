@@ -13,6 +13,7 @@ import {
   AuditPageEnvelope,
   RawEventPage,
 } from './schemas.js';
+import type { SyncOptions, SyncResult } from './sync-options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';
@@ -133,6 +134,20 @@ export class AuditClient {
       const res = await this.get(checked, { signal }, true);
       return rawExportPage(res.bytes ?? new Uint8Array());
     }, options);
+  }
+
+  /**
+   * One incremental run into an archive directory: everything new since the previous run, to the
+   * server's now minus a lag, as one NDJSON file and one hash-chained manifest; see {@link SyncOptions}.
+   *
+   * @example
+   * const run = await client.audit.sync({ dir: 'audit-archive', gzip: true });
+   * if (run.retentionGap || run.lateEvents.length > 0) console.warn('the archive is not whole');
+   */
+  async sync(options: SyncOptions): Promise<SyncResult> {
+    // Loaded on use, like the exporter it drives.
+    const { runSync } = await import('./sync.js');
+    return runSync(this, options);
   }
 
   /**

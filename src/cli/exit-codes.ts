@@ -10,6 +10,8 @@ export const EXIT = {
   REJECTED: 3,
   /** Bot check needs an extra check (e.g. a second factor). */
   CHALLENGE: 4,
+  /** `svc audit sync`: the run was written, but the archive is not whole (retention gap, late events). */
+  INCOMPLETE: 5,
   /** Interrupted with a resumable state saved. */
   INTERRUPTED: 75,
 } as const;

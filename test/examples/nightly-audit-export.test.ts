@@ -1,22 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SvcClient } from '../../src/client.js';
-import { AbortError } from '../../src/core/errors/index.js';
 import { DEMO } from '../../src/server/fixtures.js';
+import { startProxy } from '../audit/helpers.js';
 import { ROOT } from '../helpers/build.js';
 import { BIN, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 
@@ -24,29 +14,37 @@ const DIR = join(ROOT, 'examples', 'nightly-audit-export');
 const SCRIPT = join(DIR, 'export.sh');
 // The script is bash; without bash there is nothing to run (the workflow checks still apply).
 const HAS_BASH = spawnSync('bash', ['-c', 'exit 0']).status === 0;
-
-/** `YYYY-MM-DD` of the UTC day `n` days ago. */
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 let serve: ReturnType<typeof spawnSvc> | undefined;
 let baseUrl = '';
 let work = '';
 
-async function admin(path: string, body?: unknown): Promise<void> {
+async function admin(path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${baseUrl}/__admin${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   expect(res.ok).toBe(true);
+  return res.json().catch(() => undefined);
 }
 
-/** Adds `count` demo-project events inside one UTC day. */
-const addEvents = (day: string, count: number) =>
-  admin('/audit-events', { count, scope: 'project', from: `${day}T00:00:01Z`, to: `${day}T23:59:59Z` });
+/** The reference server's now: the `to` of a page asked without one. */
+async function serverNow(): Promise<number> {
+  const res = await fetch(`${baseUrl}/platform/v1/events?pageSize=1`, {
+    headers: { authorization: `Bearer ${DEMO.projectKey}` },
+  });
+  return Date.parse(((await res.json()) as { to: string }).to);
+}
+
+/** Adds `count` demo-project events between two instants. */
+const addEvents = (count: number, from: number, to: number) =>
+  admin('/audit-events', { count, scope: 'project', from: iso(from), to: iso(to) });
 
 /** Runs export.sh in `work`, in its own process group, as a CI job would. */
-async function runScript(env: Record<string, string> = {}) {
+function startScript(env: Record<string, string> = {}) {
   const child = spawn('bash', [SCRIPT], {
     cwd: work,
     detached: true,
@@ -61,26 +59,37 @@ async function runScript(env: Record<string, string> = {}) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
   });
-  const code = await exited(child);
-  return { code, stderr };
+  return { child, done: exited(child).then((code) => ({ code, stdout, stderr })) };
 }
 
-/** The events of a finished export: one JSON object per line. */
-function exported(day: string): Array<{ id: string; occurredAt: string }> {
-  const text = gunzipSync(readFileSync(join(work, 'audit-export', `audit-${day}.ndjson.gz`))).toString(
-    'utf8',
+const runScript = (env: Record<string, string> = {}) => startScript(env).done;
+
+const archive = () => join(work, 'audit-archive');
+
+/** The ids of every data file of the archive, oldest run first. */
+function archivedIds(): string[] {
+  const files = readdirSync(archive())
+    .filter((name) => name.endsWith('.ndjson.gz'))
+    .sort();
+  return files.flatMap((name) =>
+    gunzipSync(readFileSync(join(archive(), name)))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (JSON.parse(line) as { id: string }).id),
   );
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { id: string; occurredAt: string });
 }
 
-describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh against svc serve', () => {
+describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built svc against svc serve', () => {
   beforeAll(async () => {
     ensureBuilt();
     serve = spawnSvc(['serve', '--port', '0', '--seed-audit-events', '0'], {});
@@ -100,109 +109,81 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh against svc s
     }
   });
   beforeEach(async () => {
-    // realpath: the state file records the output's absolute path, as the shell will see it.
     work = realpathSync(mkdtempSync(join(tmpdir(), 'svc-nightly-')));
     await admin('/reset');
+    await admin('/clock', { frozen: true });
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-  it("exports yesterday's UTC day, and only that day, as gzip NDJSON into EXPORT_DIR", async () => {
-    const yesterday = daysAgo(1);
-    await addEvents(yesterday, 1500);
-    await addEvents(daysAgo(2), 40);
-    const { code, stderr } = await runScript();
-    expect(stderr).toContain(`wrote audit-export/audit-${yesterday}.ndjson.gz`);
-    expect(code).toBe(0);
-    const events = exported(yesterday);
-    expect(events).toHaveLength(1500);
-    expect(new Set(events.map((e) => e.id)).size).toBe(1500);
-    expect(events.every((e) => e.occurredAt.startsWith(yesterday))).toBe(true);
-    // Nothing left to resume; the marker gives the CI cache something to save.
-    expect(readdirSync(join(work, '.audit-export'))).toEqual(['last-success']);
-  });
+  it('each night adds what is new, once; verify passes; no dates computed', async () => {
+    const now = await serverNow();
+    await addEvents(1200, now - 20 * HOUR, now - HOUR);
+    const first = await runScript({ SYNC_SINCE: iso(now - 24 * HOUR) });
+    expect(first.stderr).toContain('synced and verified');
+    expect(first.code).toBe(0);
+    expect(archivedIds()).toHaveLength(1200);
 
-  it('finishes an interrupted export of an earlier day first, then exports yesterday', async () => {
-    const earlier = daysAgo(3);
-    await addEvents(earlier, 35);
-    await addEvents(daysAgo(1), 5);
-    // An earlier run stopped after its first page: state file plus partial output in WORK_DIR.
-    mkdirSync(join(work, '.audit-export'));
-    const client = new SvcClient({ baseUrl, apiKey: DEMO.projectKey });
-    const stop = new AbortController();
-    const partial = client.audit.exportEvents({
-      from: `${earlier}T00:00:00Z`,
-      to: `${earlier}T23:59:59.999Z`,
-      output: join(work, '.audit-export', `audit-${earlier}.ndjson.gz`),
-      statePath: join(work, '.audit-export', `audit-${earlier}.state.json`),
-      gzip: true,
-      pageSize: 10,
-      signal: stop.signal,
-      onProgress: () => stop.abort(),
-    });
-    await expect(partial).rejects.toBeInstanceOf(AbortError);
-    await client.close();
-
-    const { code, stderr } = await runScript();
-    expect(stderr).toContain(`resuming the export of ${earlier}`);
-    expect(code).toBe(0);
-    expect(exported(earlier)).toHaveLength(35);
-    expect(new Set(exported(earlier).map((e) => e.id)).size).toBe(35);
-    expect(exported(daysAgo(1))).toHaveLength(5);
-    expect(readdirSync(join(work, '.audit-export'))).toEqual(['last-success']);
-  });
-
-  it('an interrupted run exits 75 and keeps its state for the next run', async () => {
-    // Stands in for svc: records its arguments, then does what svc does when the CI runner
-    // signals the job's process group: exits 75 once its state is saved.
-    const fake = join(work, 'fake-svc');
-    writeFileSync(
-      fake,
-      [
-        '#!/usr/bin/env bash',
-        `printf '%s\\n' "$@" > ${JSON.stringify(join(work, 'args.txt'))}`,
-        "trap 'exit 75' TERM",
-        'kill -TERM 0',
-        'exit 1',
-      ].join('\n'),
-    );
-    chmodSync(fake, 0o755);
-    const yesterday = daysAgo(1);
-    const { code, stderr } = await runScript({ SVC_CLI: fake });
-    expect(stderr).toContain(`export of ${yesterday} interrupted`);
-    expect(code).toBe(75);
-    expect(readFileSync(join(work, 'args.txt'), 'utf8').trim().split('\n')).toEqual([
-      'audit',
-      'export',
-      '--from',
-      `${yesterday}T00:00:00Z`,
-      '--to',
-      `${yesterday}T23:59:59.999Z`,
-      '--out',
-      `.audit-export/audit-${yesterday}.ndjson.gz`,
-      '--state',
-      `.audit-export/audit-${yesterday}.state.json`,
-      '--gzip',
+    // A day later on the server's clock: only the new events are added, in a second file.
+    await admin('/clock', { advanceMs: 24 * HOUR });
+    await addEvents(300, now + 2 * HOUR, now + 20 * HOUR);
+    const second = await runScript();
+    expect(second.code).toBe(0);
+    const ids = archivedIds();
+    expect(ids).toHaveLength(1500);
+    expect(new Set(ids).size).toBe(1500);
+    expect(readdirSync(archive()).filter((n) => n.startsWith('manifest-'))).toEqual([
+      'manifest-000001.json',
+      'manifest-000002.json',
     ]);
-    expect(readdirSync(join(work, 'audit-export'))).toEqual([]);
   });
 
-  it('EXPORT_DAY backfills one day; a malformed one is exit 2', async () => {
-    const day = daysAgo(5);
-    await addEvents(day, 12);
-    const backfill = await runScript({ EXPORT_DAY: day });
-    expect(backfill.code).toBe(0);
-    expect(exported(day)).toHaveLength(12);
-    const bad = await runScript({ EXPORT_DAY: '2026-1-5' });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("export.sh: EXPORT_DAY must look like 2026-01-31, got '2026-1-5'\n");
+  it('signs with SIGN_KEY and verifies with PUBLIC_KEY; a changed file fails the job with exit 1', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(work, 'sign.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(work, 'public.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const keys = { SIGN_KEY: 'sign.pem', PUBLIC_KEY: 'public.pem' };
+    const now = await serverNow();
+    await addEvents(50, now - 3 * HOUR, now - HOUR);
+    expect((await runScript(keys)).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(archive(), 'manifest-000001.json'), 'utf8'));
+    expect(typeof manifest.signature).toBe('string');
+
+    writeFileSync(join(archive(), 'audit-000001.ndjson.gz'), 'not the archived bytes');
+    await admin('/clock', { advanceMs: HOUR });
+    const broken = await runScript(keys);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe('audit-000001.ndjson.gz: sha256 or size differs from manifest-000001.json\n');
+    expect(broken.stderr).toContain('verify found problems');
   });
 
-  it('a failing export (expired key) fails the job with svc exit 1 and uploads nothing', async () => {
+  it('a cancelled job (SIGTERM to the process group) exits 75; the next run finishes the same run', async () => {
+    const now = await serverNow();
+    await addEvents(40, now - 3 * HOUR, now - HOUR);
+    let job: ReturnType<typeof startScript> | undefined;
+    const proxy = await startProxy(baseUrl, () => {
+      // The job is cancelled while svc waits for its first answer.
+      if (job?.child.pid) process.kill(-job.child.pid, 'SIGTERM');
+      return 'hold';
+    });
+    let interrupted: Awaited<ReturnType<typeof runScript>>;
+    try {
+      job = startScript({ SVC_BASE_URL: proxy.url });
+      interrupted = await job.done;
+    } finally {
+      await proxy.close();
+    }
+    expect(interrupted.stderr).toContain('sync interrupted');
+    expect(interrupted.code).toBe(75);
+    const resumed = await runScript();
+    expect(resumed.code).toBe(0);
+    expect(archivedIds()).toHaveLength(40);
+  });
+
+  it('a failing sync (expired key) fails the job with svc exit 1, without printing the key', async () => {
     const { code, stderr } = await runScript({ SVC_API_KEY: DEMO.expiredKey });
     expect(code).toBe(1);
     expect(stderr).toMatch(/^svc: .*403/m);
     expect(stderr).not.toContain(DEMO.expiredKey);
-    expect(readdirSync(join(work, 'audit-export'))).toEqual([]);
   });
 });
 
@@ -215,20 +196,27 @@ describe('example nightly-audit-export/github-actions.yml runs the script as it 
     expect(yml).toContain('- run: npm ci');
   });
 
-  it('restores and always saves WORK_DIR, passes the secrets, uploads EXPORT_DIR', () => {
-    expect(yml).toMatch(/uses: actions\/cache\/restore@v\d+\n\s+with:\n\s+path: \.audit-export/);
-    expect(yml).toMatch(
-      /if: always\(\)\n\s+uses: actions\/cache\/save@v\d+\n\s+with:\n\s+path: \.audit-export/,
+  it('one matrix entry per project: its own key, archive directory, cache and concurrency group', () => {
+    expect(yml).toMatch(/matrix:\n\s+project: \[/);
+    // A GitHub expression, `${{ inner }}`.
+    const gh = (inner: string) => `$${'{{'} ${inner} }}`;
+    const project = gh('matrix.project');
+    expect(yml).toContain(
+      `SVC_API_KEY: ${gh("secrets[format('SVC_API_KEY_{0}', matrix.project)] || secrets.SVC_API_KEY")}`,
     );
-    for (const name of ['SVC_API_KEY', 'SVC_BASE_URL']) {
-      expect(yml).toMatch(new RegExp(`${name}: \\$\\{\\{ secrets\\.${name} \\}\\}`));
-    }
-    expect(yml).toContain('WORK_DIR: .audit-export');
-    expect(yml).toContain('EXPORT_DIR: audit-export');
-    expect(yml).toMatch(/uses: actions\/upload-artifact@v\d+\n[\s\S]*path: audit-export\/\*\.ndjson\.gz/);
+    expect(yml).toContain(`SVC_BASE_URL: ${gh('secrets.SVC_BASE_URL')}`);
+    expect(yml).toContain(`ARCHIVE_DIR: audit-archive/${project}`);
+    expect(yml).toContain(`group: audit-archive-${project}`);
+    expect(yml).toMatch(
+      /uses: actions\/cache\/restore@v\d+\n\s+with:\n\s+path: audit-archive\/\$\{\{ matrix\.project \}\}/,
+    );
+    // Saved always (an interrupted run must be resumable), never with the lock.
+    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/cache\/save@v\d+/);
+    expect(yml).toContain(`!audit-archive/${project}/sync.lock`);
     // The variables the workflow sets are the ones the script reads.
     const script = readFileSync(SCRIPT, 'utf8');
-    for (const name of ['EXPORT_DAY', 'EXPORT_DIR', 'WORK_DIR']) expect(script).toContain(`\${${name}:-`);
-    expect(existsSync(SCRIPT)).toBe(true);
+    expect(script).toContain(`$${'{'}ARCHIVE_DIR:-`);
+    expect(script).toMatch(/svc\[@\]\}" "\$\{sync_args\[@\]\}"/);
+    expect(script).toContain('verify_args=(audit verify "$archive_dir")');
   });
 });

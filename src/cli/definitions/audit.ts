@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Runner } from '../action.js';
 import { Option } from '../commander.js';
+import { defineAuditArchiveCommands } from './audit-archive.js';
 
 /** `svc audit list|export|tail`. */
 export function defineAuditCommands(program: Command, run: Runner): void {
@@ -46,4 +47,6 @@ export function defineAuditCommands(program: Command, run: Runner): void {
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
     .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp())
     .action(run(async () => (await import('../commands/audit.js')).auditTail));
+
+  defineAuditArchiveCommands(audit, run);
 }

@@ -1,0 +1,104 @@
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { z } from 'zod';
+import { SvcError } from '../core/errors/svc-error.js';
+import { ArchiveHole } from './sync-state.js';
+
+/** One data file of a run. */
+export const ManifestFile = z.object({
+  name: z.string(),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+  /** Events (lines) in the file. */
+  events: z.number().int().nonnegative(),
+  /** `occurredAt` of the file's first line (the newest event) and of its last line; null when empty. */
+  firstOccurredAt: z.string().nullable(),
+  lastOccurredAt: z.string().nullable(),
+});
+export type ManifestFile = z.infer<typeof ManifestFile>;
+
+/**
+ * The manifest of one sync run, written last. `range` is what the run covers (after `from`, up to
+ * and including `to`; the first run includes `from`); consecutive runs' ranges meet.
+ */
+export const Manifest = z.object({
+  version: z.literal(1),
+  run: z.number().int().positive(),
+  range: z.object({ from: z.string(), to: z.string() }),
+  /** The range asked from the API: the run's range plus the overlap before it. */
+  query: z.object({ from: z.string(), to: z.string() }),
+  serverNow: z.string(),
+  files: z.array(ManifestFile),
+  /** The API's `totalElements` for `query`. */
+  totalElements: z.number().int().nonnegative().nullable(),
+  /** Events of `query` that earlier runs had archived already (not written again). */
+  alreadyArchived: z.number().int().nonnegative(),
+  /** Whether the events written plus those already archived equal `totalElements`. */
+  countMatches: z.boolean(),
+  /** Set when events may have passed the plan's retention before any run archived them. */
+  retentionGap: ArchiveHole.nullable(),
+  /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
+  lateEvents: z.array(ArchiveHole),
+  /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
+  previous: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+  /** Ed25519 signature (base64) of the manifest's JSON without this field. */
+  signature: z.string().optional(),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+const pad = (run: number) => String(run).padStart(6, '0');
+
+/** `manifest-000001.json` for run 1. */
+export const manifestName = (run: number): string => `manifest-${pad(run)}.json`;
+
+/** `audit-000001.ndjson` (or `.ndjson.gz`) for run 1. */
+export const dataFileName = (run: number, gzip: boolean): string =>
+  `audit-${pad(run)}.ndjson${gzip ? '.gz' : ''}`;
+
+/** The run number of a manifest file name, or undefined when it is not one. */
+export function manifestRun(name: string): number | undefined {
+  const match = /^manifest-(\d{6,})\.json$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The text that is signed: the manifest without its signature, as written. */
+const signedText = (body: Omit<Manifest, 'signature'>) => JSON.stringify(body, null, 2);
+
+/** A private key from PEM text (or a key object); an error that never shows the key. */
+export function loadPrivateKey(key: string | KeyObject): KeyObject {
+  try {
+    const object = typeof key === 'string' ? createPrivateKey(key) : key;
+    if (object.asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
+    return object;
+  } catch {
+    throw new SvcError('The signing key is not an Ed25519 private key in PEM', 'config');
+  }
+}
+
+/** A public key from PEM text (or a key object); private keys give their public half. */
+export function loadPublicKey(key: string | KeyObject): KeyObject {
+  try {
+    const object = typeof key === 'string' ? createPublicKey(key) : key;
+    const pub = object.type === 'private' ? createPublicKey(object) : object;
+    if (pub.asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
+    return pub;
+  } catch {
+    throw new SvcError('The public key is not an Ed25519 key in PEM', 'config');
+  }
+}
+
+/** The bytes of a manifest file, signed when a key is given (Ed25519 signatures are deterministic). */
+export function serializeManifest(body: Omit<Manifest, 'signature'>, key?: KeyObject): string {
+  if (!key) return `${signedText(body)}\n`;
+  const signature = sign(null, Buffer.from(signedText(body)), key).toString('base64');
+  return `${JSON.stringify({ ...body, signature }, null, 2)}\n`;
+}
+
+/**
+ * Whether a manifest's signature was made by the private half of `key`. Takes the manifest as
+ * parsed from its file (`JSON.parse`, keys in file order), not a schema's copy.
+ */
+export function signatureValid(raw: Record<string, unknown>, key: KeyObject): boolean {
+  const { signature, ...body } = raw;
+  if (typeof signature !== 'string') return false;
+  return verify(null, Buffer.from(JSON.stringify(body, null, 2)), key, Buffer.from(signature, 'base64'));
+}

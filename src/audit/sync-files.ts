@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
+export const TMP_SUFFIX = '.svc-tmp';
+
+/**
+ * Writes a file atomically: the temporary file is created exclusively (an existing one is an
+ * error, never overwritten), its data synced, then renamed over `path`.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = `${path}${TMP_SUFFIX}`;
+  const handle = await open(tmp, 'wx', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Removes temporary files a killed run left in `dir` (call only while holding the lock). */
+export async function removeStaleTemporaries(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.endsWith(TMP_SUFFIX)) await rm(join(dir, name), { force: true });
+  }
+}
+
+/** sha256 (hex) and size of a file, read as a stream. */
+export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+/** sha256 (hex) of bytes. */
+export const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');

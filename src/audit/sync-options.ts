@@ -1,0 +1,86 @@
+import type { KeyObject } from 'node:crypto';
+import { SvcError } from '../core/errors/svc-error.js';
+import type { RequestOptions } from '../core/http.js';
+import type { ExportOptions, ExportProgress, ExportResult } from './export.js';
+import type { ListEventsParams } from './query.js';
+import type { AuditEventPage } from './schemas.js';
+import type { ArchiveHole } from './sync-state.js';
+
+/** Default `lagMs`: events of the last 5 minutes wait for the next run. */
+export const DEFAULT_SYNC_LAG_MS = 5 * 60_000;
+/** Default `overlapMs`: each run re-reads 10 minutes before the previous run's end. */
+export const DEFAULT_SYNC_OVERLAP_MS = 10 * 60_000;
+/** Default `lateCheckRuns`: how many earlier runs are re-counted for late events. */
+export const DEFAULT_LATE_CHECK_RUNS = 100;
+/** `from` of a first run without `since`: everything the API still returns (it applies the retention). */
+export const SYNC_EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** Options of `client.audit.sync`. */
+export interface SyncOptions {
+  /** The archive directory (created when missing): data files, manifests, `sync-state.json`, `sync.lock`. */
+  dir: string;
+  /**
+   * Start of the first run (inclusive); ignored once the directory holds a run. Default: everything
+   * the API still returns (its retention decides).
+   */
+  since?: string | Date;
+  /** A run ends this long before the server's now, so events still being recorded wait. Default 300000 (5 min). */
+  lagMs?: number;
+  /**
+   * Each run re-reads this long before the previous run's end, catching events recorded late with an
+   * older `occurredAt`; ids archived already are skipped. Default 600000 (10 min).
+   */
+  overlapMs?: number;
+  /** Writes the run's file gzip-compressed (`.ndjson.gz`). Default false. */
+  gzip?: boolean;
+  /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */
+  signKey?: string | KeyObject;
+  /** Events per request, 1 to 1000. Default 1000. */
+  pageSize?: number;
+  /** Earlier runs re-counted at the API for events that arrived after the overlap. Default 100. */
+  lateCheckRuns?: number;
+  /** Stops after the current page; rejects with `AbortError`, a rerun resumes the same run. */
+  signal?: AbortSignal;
+  /** Called after every page of the run's export. */
+  onProgress?: (progress: ExportProgress) => void;
+}
+
+/** What a sync run did. */
+export interface SyncResult {
+  /** `synced`: a run was written; `up-to-date`: nothing new yet (no file, no manifest). */
+  status: 'synced' | 'up-to-date';
+  run: number | null;
+  /** Range covered by the run (`up-to-date`: where the next run starts, and `to` null), and the server's now it was computed from. */
+  from: string;
+  to: string | null;
+  serverNow: string;
+  /** File names of the run, relative to `dir`. */
+  file: string | null;
+  manifest: string | null;
+  /** Events written by this run. */
+  events: number;
+  /** Events of the range that earlier runs had archived already. */
+  alreadyArchived: number;
+  totalElements: number | null;
+  countMatches: boolean;
+  /** true when this run continued one that was interrupted. */
+  resumed: boolean;
+  retentionGap: ArchiveHole | null;
+  lateEvents: ArchiveHole[];
+}
+
+/** The audit API calls a sync uses. */
+export interface SyncApi {
+  listEvents(params: ListEventsParams, options?: RequestOptions): Promise<AuditEventPage>;
+  exportEvents(options: ExportOptions): Promise<ExportResult>;
+}
+
+/** An ISO 8601 UTC timestamp with milliseconds. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A whole number of ms >= 0, or the default; a config error otherwise. */
+export function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0) throw new SvcError(`${name} must be a whole number >= 0`, 'config');
+  return n;
+}

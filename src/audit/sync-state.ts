@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SvcError } from '../core/errors/svc-error.js';
+import { writeFileAtomic } from './sync-files.js';
+
+/** Name of the state file of a sync directory. */
+export const SYNC_STATE_FILE = 'sync-state.json';
+
+const Stamp = z.string();
+
+/** A span the archive reported as not whole (retention gap or events that came too late). */
+export const ArchiveHole = z.object({
+  from: Stamp,
+  to: Stamp,
+  /** Events the API holds in the span, when known. */
+  apiCount: z.number().int().nonnegative().nullable(),
+  /** Events the archive holds in the span, when known. */
+  archivedCount: z.number().int().nonnegative().nullable(),
+});
+export type ArchiveHole = z.infer<typeof ArchiveHole>;
+
+/** A run decided but not finished: a rerun repeats it with exactly these values. */
+export const PendingRun = z.object({
+  run: z.number().int().positive(),
+  /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
+  from: Stamp,
+  to: Stamp,
+  /** Start of the range asked from the API: `from` minus the overlap. */
+  queryFrom: Stamp,
+  /** The server's now, learnt from the probe page. */
+  serverNow: Stamp,
+  gzip: z.boolean(),
+  retentionGap: ArchiveHole.nullable(),
+  lateEvents: z.array(ArchiveHole),
+});
+export type PendingRun = z.infer<typeof PendingRun>;
+
+/** What a sync directory remembers between runs. */
+export const SyncState = z.object({
+  version: z.literal(1),
+  /** Runs finished. */
+  runs: z.number().int().nonnegative(),
+  /** End of the last run's range (inclusive): the next run starts after it. */
+  watermark: Stamp.nullable(),
+  /** File name and sha256 of the newest manifest: the head of the chain. */
+  lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+  /** Ids of archived events inside the overlap window before the watermark (bounded by it). */
+  recent: z.array(z.object({ id: z.string(), occurredAt: Stamp })),
+  /**
+   * Start of the window `recent` covers. A later run never re-reads before it: with a longer
+   * overlap it would meet archived events whose ids are no longer known, and write them again.
+   */
+  recentFrom: Stamp.nullable().default(null),
+  /** Newest archived event: the retention check asks whether the API still returns it. */
+  newest: z.object({ id: z.string(), occurredAt: Stamp }).nullable(),
+  /** Per run: its range and how many archived events have an `occurredAt` inside it. */
+  ranges: z.array(z.object({ from: Stamp, to: Stamp, events: z.number().int().nonnegative() })),
+  pending: PendingRun.nullable(),
+});
+export type SyncState = z.output<typeof SyncState>;
+
+/** The state of a directory that never ran a sync. */
+export const emptySyncState = (): SyncState => ({
+  version: 1,
+  runs: 0,
+  watermark: null,
+  lastManifest: null,
+  recent: [],
+  recentFrom: null,
+  newest: null,
+  ranges: [],
+  pending: null,
+});
+
+/** Reads the sync state of `dir`; undefined when there is none. */
+export async function readSyncState(dir: string): Promise<SyncState | undefined> {
+  const path = join(dir, SYNC_STATE_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new SvcError(`${path} is not valid JSON; restore it from a backup`, 'bad_state');
+  }
+  const parsed = SyncState.safeParse(json);
+  if (!parsed.success)
+    throw new SvcError(`${path} is not a sync state; restore it from a backup`, 'bad_state');
+  return parsed.data;
+}
+
+/** Replaces the sync state of `dir` atomically. */
+export async function writeSyncState(dir: string, state: SyncState): Promise<void> {
+  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+}

@@ -1,0 +1,164 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyAuditArchive } from '../../src/audit/archive-verify.js';
+import { SvcClient } from '../../src/client.js';
+import { runSvc } from '../helpers/cli.js';
+import { useReferenceServer } from '../helpers/server.js';
+import { HOUR } from './helpers.js';
+
+const server = useReferenceServer();
+const T0 = Date.parse('2026-03-02T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const pem = () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return {
+    privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+};
+const signer = pem();
+let dir: string;
+let client: SvcClient;
+
+/** Three signed runs, one hour apart, the second gzip. */
+async function threeRuns(between?: (run: number) => void): Promise<void> {
+  server().admin.addAuditEvents({
+    count: 300,
+    scope: 'project',
+    from: iso(T0 - 2 * HOUR),
+    to: iso(T0 + 1.8 * HOUR),
+  });
+  for (let run = 1; run <= 3; run++) {
+    await client.audit.sync({ dir, since: iso(T0 - 3 * HOUR), gzip: run === 2, signKey: signer.privateKey });
+    server().admin.advanceClock(HOUR);
+    between?.(run);
+  }
+}
+
+const verify = (...extra: string[]) => runSvc(['audit', 'verify', dir, ...extra]);
+const path = (name: string) => join(dir, name);
+const writeKey = (text: string) => {
+  const file = path('key.pem');
+  writeFileSync(file, text);
+  return file;
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-audit-verify-'));
+  client = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
+  server().admin.freezeClock(true);
+  server().admin.setNow(T0);
+});
+
+afterEach(async () => {
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a whole archive verifies: exit 0 and no problem line', () => {
+  it('passes with and without the public key', async () => {
+    await threeRuns();
+    const plain = await verify();
+    expect(plain).toMatchObject({ code: 0, stdout: '' });
+    expect(plain.stderr).toMatch(/archive whole: 3 runs, 300 events/);
+    expect((await verify('--public-key', writeKey(signer.publicKey))).code).toBe(0);
+    const result = await verifyAuditArchive(dir, { publicKey: signer.publicKey });
+    expect(result).toMatchObject({ ok: true, runs: 3, events: 300, problems: [] });
+  });
+});
+
+describe('verify catches each kind of damage, exit 1, one line per problem', () => {
+  it('one byte changed in a data file', async () => {
+    await threeRuns();
+    const file = path('audit-000001.ndjson');
+    const bytes = readFileSync(file);
+    bytes[10] = bytes[10] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(file, bytes);
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('audit-000001.ndjson: sha256 or size differs from manifest-000001.json\n');
+  });
+
+  it('a data file deleted', async () => {
+    await threeRuns();
+    unlinkSync(path('audit-000002.ndjson.gz'));
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('audit-000002.ndjson.gz: missing (listed in manifest-000002.json)\n');
+  });
+
+  it('a manifest edited', async () => {
+    await threeRuns();
+    const file = path('manifest-000002.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"alreadyArchived": \d+/, '"alreadyArchived": 0'));
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^manifest-000003\.json: does not match the sha256 of manifest-000002\.json/m);
+  });
+
+  it('the newest manifest edited: caught against the sync state', async () => {
+    await threeRuns();
+    const file = path('manifest-000003.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"countMatches": true', '"countMatches": true '));
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^manifest-000003\.json: does not match the sha256 the sync state recorded/m);
+  });
+
+  it('a manifest removed from the middle', async () => {
+    await threeRuns();
+    unlinkSync(path('manifest-000002.json'));
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^manifest-000002\.json: missing \(run 2\)$/m);
+  });
+
+  it('a signature by another key', async () => {
+    await threeRuns();
+    const run = await verify('--public-key', writeKey(pem().publicKey));
+    expect(run.code).toBe(1);
+    expect(run.stdout.trimEnd().split('\n')).toEqual([
+      'manifest-000001.json: signature missing or not made by the given key',
+      'manifest-000002.json: signature missing or not made by the given key',
+      'manifest-000003.json: signature missing or not made by the given key',
+    ]);
+  });
+
+  it('a gap between runs', async () => {
+    // The state is moved on by an hour after run 1, as if a run's files had been lost.
+    await threeRuns((run) => {
+      if (run !== 1) return;
+      const file = path('sync-state.json');
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      state.watermark = iso(Date.parse(state.watermark) + HOUR / 2);
+      writeFileSync(file, JSON.stringify(state));
+    });
+    const run = await verify();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^manifest-000002\.json: range starts at .* but run 1 ended at /m);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('verify usage', () => {
+  it('a public key file that is not a key gives a one-line error, exit 1', async () => {
+    await threeRuns();
+    const run = await verify('--public-key', writeKey('not a key'));
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('verify of a directory that holds no archive', () => {
+  it('an empty directory is not a whole archive (exit 1); a missing one is a usage error (exit 2)', async () => {
+    const empty = await verify();
+    expect(empty.code).toBe(1);
+    expect(empty.stdout).toBe('.: no manifest: not an archive written by sync, or an empty one\n');
+    const missing = await runSvc(['audit', 'verify', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
