@@ -100,7 +100,8 @@ describe.skipIf(!existsSync('/proc/self/fd'))(
         peak.samples += 1;
         if (!batchLimit) {
           try {
-            batchLimit = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${batchPid}/limits`, 'utf8'))?.[1] ?? '';
+            batchLimit =
+              /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${batchPid}/limits`, 'utf8'))?.[1] ?? '';
           } catch {
             // The process has not started or has already gone.
           }

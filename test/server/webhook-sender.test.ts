@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeHttp, listenHttp } from '../../src/core/listen.js';
-import { WebhookSender } from '../../src/server/tax/webhook-sender.js';
 import { ServerState } from '../../src/server/state.js';
+import { WebhookSender } from '../../src/server/tax/webhook-sender.js';
 
 /** A receiver that answers `status` and records connections, requests and the most in flight. */
 async function receiver(status: number) {
