@@ -13,6 +13,11 @@ export interface WebhookListenerOptions {
   pathToken?: string;
   /** Largest accepted body; larger requests get 413. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Most connections open at once; further ones are closed on arrival (a sender retries them).
+   * Keeps the listener's descriptors bounded whatever a sender does. Default 64.
+   */
+  maxConnections?: number;
   /** Called for each accepted event, with the body exactly as received. Errors it throws make the listener answer 500. */
   onEvent(event: TaxWebhookEvent, rawBody: string): void | Promise<void>;
 }
@@ -79,6 +84,12 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
       reply(res, 500, 'handler failed');
     }
   });
+  // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;
+  // the limits below stop a sender that does not (or one that stalls) from exhausting descriptors.
+  server.maxConnections = options.maxConnections ?? 64;
+  server.keepAliveTimeout = 5000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   const { baseUrl } = await listenHttp(server, options.host ?? '127.0.0.1', options.port ?? 0);
   return { url: `${baseUrl}/${token}`, close: () => closeHttp(server) };
 }
