@@ -5,6 +5,7 @@ import { defineCompletionCommand } from './definitions/completion.js';
 import { defineConfigCommands } from './definitions/config.js';
 import { defineOpenApiCommand, defineServeCommand } from './definitions/serve.js';
 import { defineBatchCommand, defineTaxCommands } from './definitions/tax.js';
+import { defineVersionCommand } from './definitions/version.js';
 import type { CliIO } from './io.js';
 import { lazy, type RunState } from './program.js';
 
@@ -19,4 +20,5 @@ export function defineCommands(program: Command, io: CliIO, state: RunState): vo
   defineServeCommand(program, run);
   defineOpenApiCommand(program, run);
   defineCompletionCommand(program, run);
+  defineVersionCommand(program, run);
 }

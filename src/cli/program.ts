@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { CommandContext, type GlobalFlags } from './context.js';
 import { defineCommands } from './definitions.js';
 import { EXIT } from './exit-codes.js';
+import { applyHelpExtras } from './help-extras.js';
 import type { CliIO } from './io.js';
 
 /** A command handler: returns an exit code (default 0). */
@@ -71,6 +72,7 @@ export function buildProgram(io: CliIO, state: RunState): Command {
       outputError: () => {},
     });
   defineCommands(program, io, state);
+  applyHelpExtras(program);
   for (const command of program.commands) {
     command.exitOverride();
     command.configureOutput({
