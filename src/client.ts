@@ -5,6 +5,7 @@ import type { SvcClientOptions } from './client-options.js';
 import { allKeys, type Credentials, keyFor } from './core/credentials.js';
 import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
+import { checkNumericOptions } from './core/numeric-options.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { createUndiciTransport } from './core/transport/undici.js';
 import { TaxClient } from './tax/client.js';
@@ -54,6 +55,7 @@ export class SvcClient {
   readonly legacyBotCheck: LegacyBotCheckClient;
 
   constructor(options: SvcClientOptions = {}) {
+    checkNumericOptions(options);
     const baseUrl = parseBaseUrl(options.baseUrl ?? env('SVC_BASE_URL'));
     this.credentials = {
       apiKey: options.apiKey ?? env('SVC_API_KEY'),
