@@ -14,7 +14,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   validate: [
     'svc validate DE 136695976',
     'svc validate GB 136695976 --company-name "Example Ltd" -o json',
-    'svc validate CH CHE-123.456.788 --schedule MONTHLY --idempotency-key order-42',
+    'svc validate CH CHE-123.456.788 --schedule MONTHLY --idempotency-key o-42',
   ],
   precheck: ['svc precheck DE 136695976', 'svc precheck NL 123456789B01 -o json'],
   'results get': [
@@ -32,7 +32,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'webhooks listen': ['svc webhooks listen --port 8787', 'svc webhooks listen --out events.ndjson --confirm'],
   batch: [
     'svc batch customers.csv --out results.csv --rejects rejects.csv',
-    'svc batch customers.csv --out results.ndjson --resume         # after an interrupt (exit 75)',
+    'svc batch customers.csv --out results.ndjson --resume    # after exit 75',
     'cat ids.csv | svc batch - --strategy single -o ndjson',
   ],
   'audit list': [
@@ -42,14 +42,14 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'audit export': [
     'svc audit export --from 2026-01-01 --out events.ndjson',
     'svc audit export --from 2026-01-01 --out events.ndjson.gz --gzip',
-    'svc audit export --out events.ndjson                          # again after exit 75: resumes',
+    'svc audit export --out events.ndjson    # again after exit 75: resumes',
   ],
   'audit tail': ['svc audit tail', 'svc audit tail --interval 30 --since 2026-01-31T00:00:00Z'],
   'audit sync': ['svc audit sync --dir audit/', 'svc audit sync --dir audit/ --gzip --sign-key sync.key'],
   'audit verify': ['svc audit verify audit/', 'svc audit verify audit/ --public-key sync.pub'],
   'captcha result': [
     'svc captcha result "$TOKEN"',
-    'svc captcha result 00000000-0000-0000-0000-000000000000 --policy threshold:0.3',
+    'svc captcha result "$VERIFICATION_ID" --policy threshold:0.3',
     'svc captcha result "$TOKEN" --policy multi-stage:0.4,0.8 --wait 3000',
   ],
   'captcha legacy': ['svc captcha legacy "$TOKEN"', 'svc captcha legacy "$ID" --on-failover reject -o json'],
@@ -133,6 +133,14 @@ function addHelpCommand(parent: Command): void {
     });
 }
 
+/**
+ * A subcommand as listed in its parent's help: name and arguments, without `[options]`, so the
+ * description column stays wide enough for commander to wrap it at 80 columns.
+ */
+function subcommandTerm(command: Command): string {
+  return `${command.name()} ${command.usage().replace('[options]', '')}`.replace(/\s+/g, ' ').trim();
+}
+
 function walk(command: Command): Command[] {
   return [command, ...command.commands.flatMap(walk)];
 }
@@ -147,7 +155,7 @@ export function applyHelpExtras(program: Command): void {
     if (command.commands.length > 0) addHelpCommand(command);
   }
   for (const command of walk(program)) {
-    command.configureHelp({ ...command.configureHelp(), showGlobalOptions: true });
+    command.configureHelp({ ...command.configureHelp(), showGlobalOptions: true, subcommandTerm });
     const examples = examplesFor(command);
     if (examples.length > 0) {
       command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);

@@ -82,6 +82,16 @@ describe('every subcommand’s help lists the global flags and ends with two or 
   });
 });
 
+describe('every help text fits 80 columns', () => {
+  // completion's own "Load it:" lines (definitions/completion.ts) are wider; left to that file.
+  const paths = walk(program()).filter((c) => c.path[0] !== 'completion');
+  it.each(paths.map((c) => [c.path.join(' ')]))('svc %s --help', async (path) => {
+    const run = await runSvc([...path.split(' ').filter(Boolean), '--help'], { env });
+    const wide = run.stdout.split('\n').filter((line) => line.length > 80);
+    expect(wide).toEqual([]);
+  });
+});
+
 describe('every example names a real command and only flags it accepts', () => {
   const root = program();
   const globals = new Set(root.options.flatMap((o) => [o.long, o.short].filter(Boolean) as string[]));

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/server/fixtures.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { ensureBuilt, spawnSvc } from '../helpers/built-cli.js';
-import { PTY_UNAVAILABLE, type PtyRun, runInPty } from '../helpers/pty.js';
+import { PTY_UNAVAILABLE, type PtyRun, runInPty, screenLines } from '../helpers/pty.js';
 
 // `svc` under a real pseudo-terminal (80 x 24): a spinner shows, stdin is a terminal, and Ctrl-C
 // is a byte typed on the terminal, as for a user. See test/helpers/pty.ts.
@@ -134,6 +134,16 @@ describe.skipIf(PTY_UNAVAILABLE)('pty harness', () => {
     runs.push(run);
     expect(await run.exit).toBe(0);
     expect(run.text()).toMatch(/probe true:- true:80 true:80/);
+  });
+
+  it('screenLines measures what the terminal shows, for table-width tests', async () => {
+    const run = runInPty(['--help'], { columns: 80 });
+    runs.push(run);
+    expect(await run.exit).toBe(0);
+    const { lines, widest } = screenLines(run.text());
+    expect(lines[0]).toMatch(/^Usage: svc/);
+    expect(widest).toBeGreaterThan(40);
+    expect(widest).toBeLessThanOrEqual(80);
   });
 });
 

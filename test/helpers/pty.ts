@@ -30,6 +30,21 @@ export function plain(text: string): string {
   return text.replace(ANSI, '').replace(/\r/g, '');
 }
 
+/**
+ * The lines a terminal shows for `text`, and how wide the widest is (in code points; table
+ * tests use ASCII or box-drawing characters, one column each). For a table-width test:
+ *
+ *   const run = runInPty(['--sandbox', 'audit', 'list'], { columns: 80 });
+ *   expect(await run.exit).toBe(0);
+ *   expect(screenLines(run.text()).widest).toBeLessThanOrEqual(80);
+ */
+export function screenLines(text: string): { lines: string[]; widest: number } {
+  const lines = plain(text)
+    .split('\n')
+    .filter((l) => !l.startsWith('svc-pty-pid:'));
+  return { lines, widest: Math.max(0, ...lines.map((l) => [...l].length)) };
+}
+
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** A `svc` process on a pseudo-terminal. */
