@@ -6,6 +6,9 @@ import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
 
+/** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
+const INTERRUPTED_NOTHING_SAVED = 130;
+
 /**
  * Runs `svc` with `args` (without `node` and the script) and returns the exit code; never throws
  * and never exits the process, so tests can call it in-process.
@@ -41,9 +44,6 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
     await state.context?.close();
   }
 }
-
-/** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
-const INTERRUPTED_NOTHING_SAVED = 130;
 
 /**
  * The `svc` binary: wires signals, runs, exits. The first SIGINT/SIGTERM (Ctrl-C on a terminal,
