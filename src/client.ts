@@ -6,6 +6,7 @@ import type { SvcClientOptions } from './client-options.js';
 import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
 import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
+import { checkNumericOptions } from './core/numeric-options.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { createUndiciTransport } from './core/transport/undici.js';
 import { TaxClient } from './tax/client.js';
@@ -72,6 +73,7 @@ export class SvcClient {
 
   constructor(input: SvcClientOptions = {}) {
     const options: SvcClientOptions = input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
+    checkNumericOptions(options);
     const baseUrl = parseBaseUrl(options.baseUrl);
     this.#credentials = {
       apiKey: options.apiKey,

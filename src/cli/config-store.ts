@@ -44,12 +44,34 @@ export function configDir(env: Record<string, string | undefined>): string {
 
 type Profiles = Record<string, Partial<Record<ConfigKey, string>>>;
 
+/** The signals `svc` handles itself (see main.ts). */
+const OWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Imports conf without the signal hooks its file writer (atomically, through when-exit)
+ * installs on first import: they re-send every SIGINT/SIGTERM to the process, which `svc`
+ * counted as a second Ctrl-C and exited 130 instead of saving state and exiting 75. Its `exit`
+ * hook stays, so temp files are still removed when the process exits (main exits on every
+ * signal). Listeners are compared just before and after the import, so nothing else is touched;
+ * later imports find the module cached and add nothing.
+ */
+async function importConf() {
+  const before = new Map(OWN_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const module = await import('conf');
+  for (const signal of OWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module.default;
+}
+
 /** Profiles in a 0600 file inside a 0700 folder, on conf. */
 export async function openConfig(env: Record<string, string | undefined>) {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const { default: Conf } = await import('conf');
+  const Conf = await importConf();
   const store = new Conf<{ profiles: Profiles }>({
     cwd: dir,
     configName: 'config',

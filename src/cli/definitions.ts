@@ -7,6 +7,7 @@ import { defineConfigCommands } from './definitions/config.js';
 import { defineDoctorCommand } from './definitions/doctor.js';
 import { defineOpenApiCommand, defineServeCommand } from './definitions/serve.js';
 import { defineBatchCommand, defineTaxCommands } from './definitions/tax.js';
+import { defineVersionCommand } from './definitions/version.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
 
@@ -22,4 +23,5 @@ export function defineCommands(program: Command<[], GlobalFlags>, io: CliIO, sta
   defineOpenApiCommand(program, run);
   defineCompletionCommand(program, run);
   defineDoctorCommand(program, run);
+  defineVersionCommand(program, run);
 }

@@ -5,6 +5,7 @@ import { SvcError } from '../core/errors/svc-error.js';
 import { TokenDecodeError } from '../core/errors/token-decode-error.js';
 import { redact } from '../core/redact.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
+import { escapeForTerminal } from './terminal-safe.js';
 import { UsageError } from './usage-error.js';
 
 const HINTS: Record<number, string> = {
@@ -28,13 +29,14 @@ function fsMessage(error: NodeJS.ErrnoException): string | undefined {
 
 /**
  * The one place that turns an error into an exit code and one line for stderr. Every line goes
- * through `redact`, so no key reaches the terminal.
+ * through `redact`, so no key reaches the terminal, and through `escapeForTerminal`, so control
+ * bytes from the input (an argument, a file, a response) are shown escaped, never sent raw.
  */
 export function describeError(
   error: unknown,
   secrets: readonly string[] = [],
 ): { code: ExitCode; line: string } {
-  const clean = (text: string) => redact(text.replace(/\s*\n\s*/g, ' '), secrets);
+  const clean = (text: string) => escapeForTerminal(redact(text.replace(/\s*\n\s*/g, ' '), secrets));
   if (error instanceof CommanderError)
     return { code: EXIT.USAGE, line: clean(error.message.replace(/^error:\s*/, '')) };
   if (error instanceof UsageError) return { code: EXIT.USAGE, line: clean(error.message) };

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { AbortError } from '../core/errors/abort-error.js';
 
 /** The process surface a command touches; tests pass their own. */
 export interface CliIO {
@@ -35,10 +36,41 @@ export function processIO(signal?: AbortSignal): CliIO {
   };
 }
 
-/** Reads all of a stream as UTF-8 text. */
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * Reads all of a stream as UTF-8 text. With `signal`, an interrupt stops the read at once with
+ * an {@link AbortError} (a terminal stdin never ends by itself, so without this the first Ctrl-C
+ * was lost and a second one was needed).
+ */
+export function readAll(stream: Readable, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer | string) => {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    };
+    const cleanup = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onAbort = () => {
+      cleanup();
+      stream.pause();
+      reject(new AbortError('interrupted while reading stdin'));
+    };
+    if (signal?.aborted) return onAbort();
+    if (stream.readableEnded) return resolve('');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
 }

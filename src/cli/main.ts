@@ -1,9 +1,13 @@
 import { CommanderError } from 'commander';
+import { AbortError } from '../core/errors/abort-error.js';
 import { redact } from '../core/redact.js';
 import { describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
+
+/** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
+const INTERRUPTED_NOTHING_SAVED = 130;
 
 /**
  * Runs `svc` with `args` (without `node` and the script) and returns the exit code; never throws
@@ -26,7 +30,11 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
       }
       if (error.code === 'commander.executeSubCommandAsync' || error.exitCode === 0) return EXIT.OK;
     }
-    const { code, line } = describeError(error, state.context?.secrets ?? []);
+    const described = describeError(error, state.context?.secrets ?? []);
+    const { line } = described;
+    // Interrupted with nothing to resume from (e.g. `token decode -`): the shell's own 130.
+    const code =
+      error instanceof AbortError && io.signal?.aborted ? INTERRUPTED_NOTHING_SAVED : described.code;
     io.stderr.write(`svc: ${line}\n`);
     if (state.context?.debug && error instanceof Error && error.stack) {
       io.stderr.write(`${redact(error.stack, state.context.secrets)}\n`);
@@ -37,13 +45,17 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
   }
 }
 
-/** The `svc` binary: wires signals, runs, exits. */
+/**
+ * The `svc` binary: wires signals, runs, exits. The first SIGINT/SIGTERM (Ctrl-C on a terminal,
+ * `kill -INT`, `kill -TERM`) aborts the run: long commands save their state and exit 75. A second
+ * one exits at once with 130, for a run that does not stop fast enough.
+ */
 export async function main(): Promise<void> {
   const controller = new AbortController();
   let signals = 0;
   const onSignal = () => {
     signals += 1;
-    if (signals > 1) process.exit(130);
+    if (signals > 1) process.exit(INTERRUPTED_NOTHING_SAVED);
     controller.abort();
   };
   // A closed pipe (`svc ... | head`) ends the command quietly, as other Unix tools do.

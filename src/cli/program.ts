@@ -4,6 +4,7 @@ import type { RunState } from './action.js';
 import { Command } from './commander.js';
 import { defineCommands } from './definitions.js';
 import { addGlobalOptions } from './global-options.js';
+import { applyHelpExtras } from './help-extras.js';
 import type { CliIO } from './io.js';
 
 export type { RunState } from './action.js';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIO, state: RunState) {
       .version(VERSION, '-V, --version', 'print the version'),
   ).showSuggestionAfterError(true);
   defineCommands(program, io, state);
+  applyHelpExtras(program);
   configure(program, io);
   return program;
 }

@@ -10,12 +10,23 @@ const SILENT: Progress = { update: () => {}, stop: () => {} };
 
 /**
  * Starts an ora spinner when stderr is a TTY with a known, non-zero width (ora hangs on
- * 0-column terminals) and `--quiet` is off; otherwise progress is silent.
+ * 0-column terminals), `TERM` is not `dumb` and `--quiet` is off; otherwise progress is silent
+ * (also under `CI`, since stderr is checked directly rather than ora's own guess). Updates are
+ * throttled to ten a second.
+ *
+ * The spinner leaves stdin alone (`discardStdin: false`): ora's default puts a terminal stdin
+ * in raw mode, which turns off the terminal's own signal keys, so Ctrl-C and Ctrl-\ did nothing
+ * while a spinner showed. With stdin untouched the terminal sends SIGINT/SIGQUIT as usual.
  */
 export async function startProgress(io: CliIO, quiet: boolean, text: string): Promise<Progress> {
-  if (quiet || !io.stderrIsTTY || (io.columns ?? 80) <= 0) return SILENT;
+  if (quiet || !io.stderrIsTTY || (io.columns ?? 80) <= 0 || io.env.TERM === 'dumb') return SILENT;
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean } }).start();
+  const spinner = ora({
+    text,
+    stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean },
+    discardStdin: false,
+    isEnabled: true,
+  }).start();
   let last = 0;
   return {
     update(next: string) {

@@ -195,9 +195,9 @@ describe('svc audit tail prints events oldest first as NDJSON until stopped', ()
       '--since',
       new Date(t - 3_600_000).toISOString(),
       '--interval',
-      '0',
+      '1',
       '--max-polls',
-      '2',
+      '1',
     ]);
     expect(run.code).toBe(0);
     const events = lines(run.stdout).map((l) => JSON.parse(l) as { id: string; occurredAt: string });
@@ -210,7 +210,7 @@ describe('svc audit tail prints events oldest first as NDJSON until stopped', ()
   it('ends with exit 0 when the signal fires', async () => {
     const controller = new AbortController();
     controller.abort();
-    const run = await svc(['audit', 'tail', '--interval', '0'], { signal: controller.signal });
+    const run = await svc(['audit', 'tail', '--interval', '1'], { signal: controller.signal });
     expect(run.code).toBe(0);
   });
 

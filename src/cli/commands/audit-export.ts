@@ -3,6 +3,7 @@ import type { ExportProgress, ExportResult } from '../../audit/export.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
 
@@ -23,15 +24,15 @@ function rate(events: number, ms: number): string {
   return `${Math.round(events / Math.max(ms / 1000, 0.001))} events/s`;
 }
 
-/** A spinner on an interactive stderr only (ora hangs on 0-column terminals), loaded on use. */
+/** The shared spinner (see progress.ts), fed with export progress. */
 async function progressReporter(ctx: CommandContext, started: number) {
-  if (ctx.quiet || !ctx.io.stderrIsTTY || (ctx.io.columns ?? 80) <= 0) return undefined;
-  const { default: ora } = await import('ora');
-  const spinner = ora({ stream: ctx.io.stderr, text: 'exporting audit events', isEnabled: true }).start();
+  const spinner = await startProgress(ctx.io, ctx.quiet, 'exporting audit events');
   return {
     update: (p: ExportProgress) => {
       const total = p.totalElements === null ? '' : ` of ${p.totalElements}`;
-      spinner.text = `exporting: ${p.events}${total} events, ${p.pages} pages, ${rate(p.events, Date.now() - started)}`;
+      spinner.update(
+        `exporting: ${p.events}${total} events, ${p.pages} pages, ${rate(p.events, Date.now() - started)}`,
+      );
     },
     stop: () => spinner.stop(),
   };

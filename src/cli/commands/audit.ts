@@ -71,6 +71,9 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
   return EXIT.OK;
 }
 
+/** The shortest `--interval` of `svc audit tail`, ms: shorter would poll the service non-stop. */
+export const MIN_TAIL_INTERVAL_MS = 1000;
+
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
 export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {
   const options = {
@@ -81,6 +84,11 @@ export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<
     ...(flags.maxPolls !== undefined && { maxPolls: parseIntOption(flags.maxPolls, '--max-polls') }),
     signal: ctx.io.signal,
   };
+  if (options.intervalMs < MIN_TAIL_INTERVAL_MS) {
+    throw new UsageError(
+      `--interval must be at least ${MIN_TAIL_INTERVAL_MS / 1000} s, got ${flags.interval} (a shorter pause polls the service non-stop)`,
+    );
+  }
   const client = await ctx.client();
   const out = ctx.io.stdout;
   ctx.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);

@@ -5,7 +5,11 @@ import { fieldsView } from '../output.js';
 
 /** `svc token decode <token | ->`: offline; the encrypted access token is never printed. */
 export async function tokenDecode(ctx: CommandContext, text: string): Promise<number> {
-  const token = decodeVerificationToken(text === '-' ? (await readAll(ctx.io.stdin)).trim() : text);
+  if (text === '-' && ctx.io.stdinIsTTY)
+    ctx.info('paste the token, then press Enter and Ctrl-D (Ctrl-C cancels)');
+  const token = decodeVerificationToken(
+    text === '-' ? (await readAll(ctx.io.stdin, ctx.io.signal)).trim() : text,
+  );
   if (token.apiEndpoint !== undefined) {
     ctx.info('apiEndpoint is deprecated and never used: requests go to the configured base URL');
   }

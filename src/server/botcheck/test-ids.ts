@@ -23,7 +23,10 @@ export function testIdAnswer(
   switch (id.toLowerCase()) {
     case TEST_VERIFICATION_IDS.passed:
       if (!isTestKey)
-        throw new HttpProblem(404, 'Unknown verificationId (the sample result requires the test key)');
+        throw new HttpProblem(
+          404,
+          'Unknown verificationId: the test ids answer only to the test key, ak_ followed by 49 x',
+        );
       return {
         verificationId: id,
         captchaId: SAMPLE_CAPTCHA_ID,
