@@ -1,10 +1,12 @@
 import { rm } from 'node:fs/promises';
 import type { ExportProgress, ExportResult } from '../../audit/export.js';
 import { AbortError } from '../../core/errors/abort-error.js';
+import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
+import { parseFileMode } from './file-mode.js';
 
 interface ExportFlags {
   from?: string;
@@ -13,6 +15,8 @@ interface ExportFlags {
   out: string;
   state?: string;
   gzip?: boolean;
+  force?: boolean;
+  fileMode?: string;
 }
 
 function megabytes(bytes: number): string {
@@ -47,7 +51,10 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
   const toStdout = flags.out === '-';
   if (!toStdout && flags.out.trim() === '') throw new UsageError('--out must name a file or be -');
-  const statePath = flags.state ?? (toStdout ? undefined : `${flags.out}.state.json`);
+  const fileMode = parseFileMode(flags.fileMode);
+  // A device or FIFO (`--out /dev/stdout`) is written as a stream: nothing to resume, no state.
+  const streamOut = toStdout || (await isStreamPath(flags.out));
+  const statePath = flags.state ?? (streamOut ? undefined : `${flags.out}.state.json`);
   const where = toStdout ? 'stdout' : flags.out;
   const client = await ctx.client();
   const started = Date.now();
@@ -60,6 +67,8 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
       output: toStdout ? ctx.io.stdout : flags.out,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
+      force: Boolean(flags.force),
+      ...(fileMode !== undefined && { fileMode }),
       signal: ctx.io.signal,
       onProgress: progress?.update,
     });
