@@ -6,7 +6,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
-import { parseFileMode } from './file-mode.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 interface ExportFlags {
   from?: string;
@@ -49,13 +49,14 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
-  const toStdout = flags.out === '-';
-  if (!toStdout && flags.out.trim() === '') throw new UsageError('--out must name a file or be -');
+  const outFlag = stdoutAlias(flags.out) ?? '-';
+  const toStdout = outFlag === '-';
+  if (!toStdout && outFlag.trim() === '') throw new UsageError('--out must name a file or be -');
   const fileMode = parseFileMode(flags.fileMode);
   // A device or FIFO (`--out /dev/stdout`) is written as a stream: nothing to resume, no state.
-  const streamOut = toStdout || (await isStreamPath(flags.out));
-  const statePath = flags.state ?? (streamOut ? undefined : `${flags.out}.state.json`);
-  const where = toStdout ? 'stdout' : flags.out;
+  const streamOut = toStdout || (await isStreamPath(outFlag));
+  const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
+  const where = toStdout ? 'stdout' : outFlag;
   const client = await ctx.client();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
@@ -64,7 +65,7 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
     result = await client.audit.exportEvents({
       ...range,
       ...(pageSize !== undefined && { pageSize }),
-      output: toStdout ? ctx.io.stdout : flags.out,
+      output: toStdout ? ctx.io.stdout : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
       force: Boolean(flags.force),

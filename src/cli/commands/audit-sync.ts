@@ -5,7 +5,7 @@ import { AbortError } from '../../core/errors/abort-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
-import { parseFileMode } from './file-mode.js';
+import { parseFileMode } from './output-flags.js';
 
 interface SyncFlags {
   dir: string;

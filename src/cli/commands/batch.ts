@@ -4,7 +4,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-import { parseFileMode } from './file-mode.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
 
 interface BatchFlags {
@@ -46,7 +46,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   const mode = precheckMode(flags.precheck);
   const listen = parseListen(flags.listen);
   const fileMode = parseFileMode(flags.fileMode);
-  const out = flags.out === '-' ? undefined : flags.out;
+  const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
   if (flags.resume && !statePath) throw new UsageError('--resume needs --out FILE (or --state FILE)');
   if (flags.resume && !out)

@@ -4,7 +4,7 @@ import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption } from '../usage-error.js';
-import { parseFileMode } from './file-mode.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 interface ListenFlags {
   host: string;
@@ -23,7 +23,9 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
   const fileMode = parseFileMode(flags.fileMode);
   // Opened before listening: a directory or a symlink to a file is refused at start (exit 2).
-  const out = flags.out === undefined ? undefined : await openAppendOutput(flags.out, fileMode);
+  const outFlag = stdoutAlias(flags.out);
+  const out =
+    outFlag === undefined || outFlag === '-' ? undefined : await openAppendOutput(outFlag, fileMode);
   if (out) ctx.onClose(() => out.close());
   const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
   let count = 0;

@@ -10,3 +10,12 @@ export function parseFileMode(value: string | undefined): number | undefined {
     );
   return Number.parseInt(trimmed, 8);
 }
+
+/**
+ * `--out /dev/stdout` (or `/dev/fd/1`) means standard output, as `-` does: written to the
+ * process's stream in order, whatever stdout is (a pipe, a terminal, a file the shell opened),
+ * instead of reopening it by path (which would start a `>>` file at offset 0).
+ */
+export function stdoutAlias(path: string | undefined): string | undefined {
+  return path === '/dev/stdout' || path === '/dev/fd/1' ? '-' : path;
+}
