@@ -45,7 +45,8 @@ export async function checkBatchPaths(paths: BatchPaths): Promise<void> {
   }
   if (statePath) {
     await checkStatePath(statePath);
-    if (!resume && !force && (await exists(statePath))) {
+    // Only a results file keeps a state: without one the state is never read or written.
+    if (outPath && !resume && !force && (await exists(statePath))) {
       throw new OutputPathError(
         `state file ${statePath} exists from an earlier run: use --resume (option resume) to continue it, or --force to start over`,
       );
