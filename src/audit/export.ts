@@ -4,6 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { Checkpointer, DurableOutput, type SyncPolicy } from '../core/checkpoint.js';
 import { AbortError } from '../core/errors/abort-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
+import { DEFAULT_FILE_MODE } from '../core/output-file.js';
+import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
 import { followCursors, RecentIds } from './paginate.js';
@@ -32,6 +34,13 @@ export interface ExportOptions {
    * checkpoint (the resume truncates them away), never more.
    */
   sync?: SyncPolicy;
+  /**
+   * Replace an output file that holds data although no state file names it (not this run's own).
+   * Without it such a file is refused (`OutputPathError`, nothing written). Default false.
+   */
+  force?: boolean;
+  /** Mode of the files the export creates (output, state); events hold personal data. Default 0o600. */
+  fileMode?: number;
   /** Writes gzip: one gzip member per page, so a resumed file is still one valid stream. Default false. */
   gzip?: boolean;
   /** Events per request, 1 to 1000. Default 1000; a resumed export keeps the recorded size. */
@@ -121,6 +130,7 @@ function checkResumable(
 export async function runExport(fetchPage: RawPageFetcher, options: ExportOptions): Promise<ExportResult> {
   const { statePath, signal } = options;
   const outputName = typeof options.output === 'string' ? resolvePath(options.output) : '-';
+  if (typeof options.output === 'string') await checkExportPaths(options.output, statePath);
   const previous = statePath ? await readExportState(statePath) : undefined;
   if (previous && statePath) checkResumable(previous, options, outputName, statePath);
   const range = previous ?? resolveRange(iso(options.from), iso(options.to));
@@ -166,7 +176,10 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
 
   const file =
     typeof options.output === 'string'
-      ? await DurableOutput.open(options.output, previous ? previous.bytes : undefined)
+      ? await DurableOutput.open(options.output, previous ? previous.bytes : undefined, {
+          force: options.force,
+          mode: options.fileMode ?? DEFAULT_FILE_MODE,
+        })
       : undefined;
   const stream = typeof options.output === 'string' ? undefined : options.output;
   const checkpoints = new Checkpointer({

@@ -2,18 +2,25 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 
 /** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
 export const TMP_SUFFIX = '.svc-tmp';
 
 /**
- * Writes a file atomically: the temporary file is created exclusively (an existing one is an
- * error, never overwritten), its data synced, then renamed over `path`.
+ * Writes a file atomically: the temporary file is created exclusively with `mode` (an existing one
+ * is an error, never overwritten, never followed as a symlink), its data synced, then renamed
+ * over `path`. Default mode 0600.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  mode = DEFAULT_FILE_MODE,
+): Promise<void> {
   const tmp = `${path}${TMP_SUFFIX}`;
-  const handle = await open(tmp, 'wx', 0o644);
+  const handle = await open(tmp, 'wx', mode);
   try {
+    await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.datasync();
   } finally {

@@ -33,6 +33,15 @@ export interface SyncOptions {
   overlapMs?: number;
   /** Writes the run's file gzip-compressed (`.ndjson.gz`). Default false. */
   gzip?: boolean;
+  /**
+   * Replace a data file or manifest that exists in `dir` although the sync state does not name it
+   * (left by another tool, or by an archive whose state was lost). Without it such a file is
+   * refused (`OutputPathError`, nothing written). Files of an interrupted run are its own: a rerun
+   * replaces them without it. Default false.
+   */
+  force?: boolean;
+  /** Mode of the files the sync creates (data files, manifests, state). Default 0o600 (owner only). */
+  fileMode?: number;
   /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */
   signKey?: string | KeyObject;
   /** Events per request, 1 to 1000. Default 1000. */

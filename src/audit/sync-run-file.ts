@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 import { dataFileName, type ManifestFile } from './manifest.js';
 import { hashFile, TMP_SUFFIX } from './sync-files.js';
 import { iso } from './sync-options.js';
@@ -27,6 +28,8 @@ export async function writeRunFile(
   plan: PendingRun,
   known: ReadonlySet<string>,
   onEvent: (id: string, occurredAt: string) => void,
+  /** Mode of the run's file. Default 0600. */
+  mode = DEFAULT_FILE_MODE,
 ): Promise<Written> {
   const name = dataFileName(plan.run, plan.gzip);
   const path = join(dir, name);
@@ -56,11 +59,12 @@ export async function writeRunFile(
       yield `${line}\n`;
     }
   }
-  const out = createWriteStream(tmp, { flags: 'wx' });
+  const out = createWriteStream(tmp, { flags: 'wx', mode });
   if (plan.gzip) await pipeline(lines, createGzip(), out);
   else await pipeline(lines, out);
   const handle = await open(tmp, 'r+');
   try {
+    await handle.chmod(mode);
     await handle.datasync();
   } finally {
     await handle.close();

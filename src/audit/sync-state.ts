@@ -95,7 +95,7 @@ export async function readSyncState(dir: string): Promise<SyncState | undefined>
   return parsed.data;
 }
 
-/** Replaces the sync state of `dir` atomically. */
-export async function writeSyncState(dir: string, state: SyncState): Promise<void> {
-  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+/** Replaces the sync state of `dir` atomically (file mode `mode`, default 0600). */
+export async function writeSyncState(dir: string, state: SyncState, mode?: number): Promise<void> {
+  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, mode);
 }

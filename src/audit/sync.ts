@@ -1,7 +1,9 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { access, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError } from '../core/errors/abort-error.js';
-import { loadPrivateKey, type Manifest, manifestName, serializeManifest } from './manifest.js';
+import { OutputPathError } from '../core/errors/output-path-error.js';
+import { refuseOverwrite } from '../core/output-file.js';
+import { dataFileName, loadPrivateKey, type Manifest, manifestName, serializeManifest } from './manifest.js';
 import { removeStaleTemporaries, sha256, writeFileAtomic } from './sync-files.js';
 import { acquireSyncLock } from './sync-lock.js';
 import {
@@ -30,6 +32,9 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   const overlapMs = nonNegative(options.overlapMs, DEFAULT_SYNC_OVERLAP_MS, 'overlapMs');
   const key = options.signKey === undefined ? undefined : loadPrivateKey(options.signKey);
   if (signal?.aborted) throw new AbortError('The sync was interrupted before it started');
+  const { fileMode } = options;
+  const there = await stat(dir).catch(() => undefined);
+  if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
   await mkdir(dir, { recursive: true });
   const release = await acquireSyncLock(dir);
   try {
@@ -60,7 +65,20 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
         };
       }
       plan = planned.plan;
-      await writeSyncState(dir, { ...state, pending: plan });
+      if (!options.force) {
+        // A new run's files must not exist yet: anything there is not this archive's own.
+        for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run)]) {
+          const path = join(dir, name);
+          if (
+            await access(path).then(
+              () => true,
+              () => false,
+            )
+          )
+            throw refuseOverwrite(path);
+        }
+      }
+      await writeSyncState(dir, { ...state, pending: plan }, fileMode);
     }
     const work = join(dir, WORK_DIR);
     await mkdir(work, { recursive: true });
@@ -71,13 +89,16 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
       to: plan.to,
       output: partPath,
       statePath: `${base}.state.json`,
+      // The work folder is the run's own, under the lock: what is there belongs to this run.
+      force: true,
+      ...(fileMode !== undefined && { fileMode }),
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
       ...(signal && { signal }),
       ...(options.onProgress && { onProgress: options.onProgress }),
     });
     const tally = new RunTally(state, plan, overlapMs);
     const known = new Set(state.recent.map((event) => event.id));
-    const written = await writeRunFile(dir, partPath, plan, known, (id, at) => tally.add(id, at));
+    const written = await writeRunFile(dir, partPath, plan, known, (id, at) => tally.add(id, at), fileMode);
     const totalElements = exported.totalElements;
     const countMatches = totalElements === written.file.events + written.alreadyArchived;
     const body: Omit<Manifest, 'signature'> = {
@@ -96,8 +117,8 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     };
     const text = serializeManifest(body, key);
     const name = manifestName(plan.run);
-    await writeFileAtomic(join(dir, name), text);
-    await writeSyncState(dir, tally.finish({ name, sha256: sha256(text) }));
+    await writeFileAtomic(join(dir, name), text, fileMode);
+    await writeSyncState(dir, tally.finish({ name, sha256: sha256(text) }), fileMode);
     await rm(work, { recursive: true, force: true });
     return {
       status: 'synced',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 import type { z } from 'zod';
 import { SvcError } from './errors/svc-error.js';
+import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
 
 /**
  * The one checkpoint module: a state file replaced atomically, append-only outputs made durable
@@ -61,10 +62,16 @@ export async function readStateFile<S extends z.ZodType>(
  * created exclusively, mode 0600), its data synced, renamed over `path`. The directory is not
  * synced: if a power loss undoes the rename, the previous file is still whole.
  */
-export async function replaceFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
+export async function replaceFileAtomic(
+  path: string,
+  text: string | Uint8Array,
+  /** Mode of the new file. Default 0600. */
+  mode = DEFAULT_FILE_MODE,
+): Promise<void> {
   const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'wx', 0o600);
+  const handle = await open(tmp, 'wx', mode);
   try {
+    if (mode !== DEFAULT_FILE_MODE) await handle.chmod(mode);
     try {
       await handle.writeFile(text);
       await handle.datasync();
@@ -102,20 +109,34 @@ export class DurableOutput {
     readonly path: string,
     private readonly handle: FileHandle,
     start: number,
+    /** False for a device or FIFO: written in order, never synced, truncated or resumed. */
+    readonly seekable: boolean,
   ) {
     this.written = start;
   }
 
   /**
-   * Opens an output. Without `resumeAt` the file is created or emptied; with it, the file must
-   * exist and hold at least that many bytes, and is cut back to exactly that many (dropping what
-   * a crash left after the last checkpoint). Errors are {@link CheckpointError} `resume_failed`.
+   * Opens an output (through `openOutput` of core/output-file.ts: never through a symbolic link
+   * to a file, created exclusively with `options.mode`, default 0600). Without `resumeAt` the file
+   * is created, or emptied when it is empty already or `options.force` is set (a file with data
+   * is an `OutputPathError` otherwise); with it, the file must exist and hold at least that many
+   * bytes, and is cut back to exactly that many (dropping what a crash left after the last
+   * checkpoint); those errors are {@link CheckpointError} `resume_failed`. A device or FIFO
+   * (`/dev/stdout`) is a stream: written in order, never synced, truncated or resumed
+   * (`seekable` false).
    */
-  static async open(path: string, resumeAt?: number, mode = 0o644): Promise<DurableOutput> {
-    if (resumeAt === undefined) return new DurableOutput(path, await open(path, 'w', mode), 0);
+  static async open(
+    path: string,
+    resumeAt?: number,
+    options: { force?: boolean; mode?: number } = {},
+  ): Promise<DurableOutput> {
+    if (resumeAt === undefined) {
+      const { handle, seekable } = await openOutput(path, { ...options, resume: false });
+      return new DurableOutput(path, handle, 0, seekable);
+    }
     let handle: FileHandle;
     try {
-      handle = await open(path, 'r+');
+      ({ handle } = await openOutput(path, { resume: true }));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new CheckpointError(
@@ -135,7 +156,7 @@ export class DurableOutput {
     }
     await handle.truncate(resumeAt);
     await handle.sync();
-    return new DurableOutput(path, handle, resumeAt);
+    return new DurableOutput(path, handle, resumeAt, true);
   }
 
   /** Bytes appended so far, durable or not. */
@@ -167,9 +188,14 @@ export class DurableOutput {
 
   private async writeAll(data: Uint8Array): Promise<void> {
     let done = 0;
-    while (done < data.length) {
-      const { bytesWritten } = await this.handle.write(data, done, data.length - done, this.written + done);
-      done += bytesWritten;
+    try {
+      while (done < data.length) {
+        const at = this.seekable ? this.written + done : null;
+        const { bytesWritten } = await this.handle.write(data, done, data.length - done, at);
+        done += bytesWritten;
+      }
+    } catch (error) {
+      throw writeFailure(this.path, error);
     }
     this.written += data.length;
     this.dirty = true;
@@ -178,10 +204,14 @@ export class DurableOutput {
   /** Writes what is gathered and fsyncs; returns the size now durable. */
   async sync(): Promise<number> {
     await this.flush();
-    if (this.dirty) {
-      await this.handle.datasync();
-      this.dirty = false;
+    if (this.dirty && this.seekable) {
+      try {
+        await this.handle.datasync();
+      } catch (error) {
+        throw writeFailure(this.path, error);
+      }
     }
+    this.dirty = false;
     return this.written;
   }
 

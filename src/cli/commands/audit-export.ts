@@ -1,11 +1,13 @@
 import { rm } from 'node:fs/promises';
 import type { ExportProgress, ExportResult } from '../../audit/export.js';
 import { AbortError } from '../../core/errors/abort-error.js';
+import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 interface ExportFlags {
   from?: string;
@@ -14,6 +16,8 @@ interface ExportFlags {
   out: string;
   state?: string;
   gzip?: boolean;
+  force?: boolean;
+  fileMode?: string;
 }
 
 function megabytes(bytes: number): string {
@@ -46,10 +50,14 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
-  const toStdout = flags.out === '-';
-  if (!toStdout && flags.out.trim() === '') throw new UsageError('--out must name a file or be -');
-  const statePath = flags.state ?? (toStdout ? undefined : `${flags.out}.state.json`);
-  const where = toStdout ? 'stdout' : flags.out;
+  const outFlag = stdoutAlias(flags.out) ?? '-';
+  const toStdout = outFlag === '-';
+  if (!toStdout && outFlag.trim() === '') throw new UsageError('--out must name a file or be -');
+  const fileMode = parseFileMode(flags.fileMode);
+  // A device or FIFO (`--out /dev/stdout`) is written as a stream: nothing to resume, no state.
+  const streamOut = toStdout || (await isStreamPath(outFlag));
+  const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
+  const where = toStdout ? 'stdout' : outFlag;
   const client = await ctx.client();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
@@ -58,9 +66,11 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
     result = await client.audit.exportEvents({
       ...range,
       ...(pageSize !== undefined && { pageSize }),
-      output: toStdout ? ctx.io.stdout : flags.out,
+      output: toStdout ? ctx.io.stdout : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
+      force: Boolean(flags.force),
+      ...(fileMode !== undefined && { fileMode }),
       signal: ctx.io.signal,
       onProgress: progress?.update,
     });

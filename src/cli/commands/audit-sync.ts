@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { SyncResult } from '../../audit/sync-options.js';
+import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+import { parseFileMode } from './output-flags.js';
 
 interface SyncFlags {
   dir: string;
@@ -13,6 +15,8 @@ interface SyncFlags {
   gzip?: boolean;
   signKey?: string;
   pageSize?: string;
+  force?: boolean;
+  fileMode?: string;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -61,6 +65,12 @@ export async function auditSync(ctx: CommandContext, options: unknown): Promise<
   const overlapMs = parseDurationOption(flags.overlap, '--overlap');
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
+  const fileMode = parseFileMode(flags.fileMode);
+  // A private key inside the archive would be copied wherever the archive goes, or replaced by it.
+  await checkDistinctPaths([
+    { name: '--dir', path: flags.dir, directory: true },
+    { name: '--sign-key', path: flags.signKey },
+  ]);
   const signKey = flags.signKey === undefined ? undefined : await readKeyFile(flags.signKey, '--sign-key');
   const client = await ctx.client();
   let result: SyncResult;
@@ -71,6 +81,8 @@ export async function auditSync(ctx: CommandContext, options: unknown): Promise<
       lagMs,
       overlapMs,
       gzip: Boolean(flags.gzip),
+      force: Boolean(flags.force),
+      ...(fileMode !== undefined && { fileMode }),
       ...(signKey !== undefined && { signKey }),
       ...(pageSize !== undefined && { pageSize }),
       ...(ctx.io.signal && { signal: ctx.io.signal }),

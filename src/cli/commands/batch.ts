@@ -4,6 +4,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
 
 interface BatchFlags {
@@ -20,6 +21,8 @@ interface BatchFlags {
   listen: string;
   register?: string;
   waitTimeout: string;
+  force?: boolean;
+  fileMode?: string;
 }
 
 function parseListen(value: string): { host: string; port: number } {
@@ -42,7 +45,8 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   const waitTimeoutMs = parseIntOption(flags.waitTimeout, '--wait-timeout', 1) * 1000;
   const mode = precheckMode(flags.precheck);
   const listen = parseListen(flags.listen);
-  const out = flags.out === '-' ? undefined : flags.out;
+  const fileMode = parseFileMode(flags.fileMode);
+  const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
   if (flags.resume && !statePath) throw new UsageError('--resume needs --out FILE (or --state FILE)');
   if (flags.resume && !out)
@@ -80,6 +84,8 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
       rejects: flags.rejects,
       state: flags.state,
       resume: flags.resume,
+      force: flags.force,
+      ...(fileMode !== undefined && { fileMode }),
       runId: flags.runId,
       strategy,
       chunkSize,

@@ -1,9 +1,10 @@
-import { appendFileSync } from 'node:fs';
+import { openAppendOutput } from '../../core/output-file.js';
 import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption } from '../usage-error.js';
+import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 interface ListenFlags {
   host: string;
@@ -12,6 +13,7 @@ interface ListenFlags {
   confirm?: boolean;
   register?: string;
   maxEvents?: string;
+  fileMode?: string;
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
@@ -19,6 +21,12 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
+  const fileMode = parseFileMode(flags.fileMode);
+  // Opened before listening: a directory or a symlink to a file is refused at start (exit 2).
+  const outFlag = stdoutAlias(flags.out);
+  const out =
+    outFlag === undefined || outFlag === '-' ? undefined : await openAppendOutput(outFlag, fileMode);
+  if (out) ctx.onClose(() => out.close());
   const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
   let count = 0;
   let stop: () => void = () => {};
@@ -30,7 +38,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
     port,
     onEvent: async (event, raw) => {
       const line = `${JSON.stringify(JSON.parse(raw))}\n`;
-      if (flags.out) appendFileSync(flags.out, line);
+      if (out) await out.write(line);
       else ctx.io.stdout.write(line);
       const completed = event.known && event.eventType !== 'taxvalidation.validation.manual-review-required';
       if (client && flags.confirm && completed) {

@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Runner } from '../action.js';
 import { Option } from '../commander.js';
+import { fileModeOption, forceOption } from './output-options.js';
 
 /** `svc audit sync|verify`: the incremental, verifiable archive. */
 export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
@@ -35,6 +36,8 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     .addOption(new Option('--gzip', "write the run's file gzip-compressed (.ndjson.gz)"))
     .addOption(new Option('--sign-key <file>', 'Ed25519 private key (PEM) to sign each manifest'))
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
+    .addOption(forceOption("a run's file or manifest in DIR"))
+    .addOption(fileModeOption())
     .action(run(async () => (await import('../commands/audit-sync.js')).auditSync));
 
   audit

@@ -2,6 +2,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Runner } from '../action.js';
 import { Option } from '../commander.js';
 import { defineAuditArchiveCommands } from './audit-archive.js';
+import { fileModeOption, forceOption } from './output-options.js';
 
 /** `svc audit list|export|tail`. */
 export function defineAuditCommands(program: Command, run: Runner): void {
@@ -34,6 +35,8 @@ export function defineAuditCommands(program: Command, run: Runner): void {
       ),
     )
     .addOption(new Option('--gzip', 'write gzip (one member per page, readable with zcat)'))
+    .addOption(forceOption('an --out file'))
+    .addOption(fileModeOption())
     .action(run(async () => (await import('../commands/audit-export.js')).auditExport));
 
   audit

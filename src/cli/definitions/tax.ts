@@ -3,6 +3,7 @@ import { FREQUENCIES, PRECHECK_MODES, PROVIDERS } from '../../tax/enums.js';
 import type { Runner } from '../action.js';
 import { BATCH_STRATEGIES, oneOf } from '../choices.js';
 import { Option } from '../commander.js';
+import { fileModeOption, forceOption } from './output-options.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -121,6 +122,7 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port (0 picks a free one)').default('0'))
     .addOption(new Option('--out <file>', 'append events to this file instead of stdout'))
+    .addOption(fileModeOption())
     .addOption(new Option('--confirm', 'fetch each completed result from the API to confirm it'))
     .addOption(
       new Option('--register <adminUrl>', 'register the listener with a reference server (its base URL)'),
@@ -159,6 +161,8 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
     .addOption(new Option('--resume', 'continue an interrupted run from its state file'))
     .addOption(new Option('--state <file>', 'state file (default <out>.state.json)'))
+    .addOption(forceOption('--out, --rejects or a state file'))
+    .addOption(fileModeOption())
     .addOption(new Option('--run-id <id>', 'seed of the idempotency keys (default: hash of the input bytes)'))
     .addOption(
       new Option('--wait', 'wait for the outcome of every row (webhooks, confirmed by fetching each result)'),

@@ -3,6 +3,7 @@ export * from './api-error.js';
 export * from './connection-error.js';
 export * from './local-validation-error.js';
 export * from './malformed-response-error.js';
+export * from './output-path-error.js';
 export * from './paging-error.js';
 export * from './response-too-large-error.js';
 export * from './svc-error.js';

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { AbortError } from '../../core/errors/abort-error.js';
 import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
@@ -16,18 +17,33 @@ export interface InputFile {
   removeCopy(): Promise<void>;
 }
 
-/** Hashes a file (streamed); a stream is first copied to a private temporary file. */
-export async function prepareInput(input: string | Readable): Promise<InputFile> {
+/**
+ * Hashes a file (streamed); a stream is first copied to a private temporary folder (0700, random
+ * name). The copy is removed by `removeCopy`, on a failed or interrupted copy, and, should the
+ * process exit without either (a second Ctrl-C), by an `exit` hook. Only SIGKILL leaves it behind.
+ */
+export async function prepareInput(input: string | Readable, signal?: AbortSignal): Promise<InputFile> {
   const name = typeof input === 'string' ? input : '-';
   let path = name;
   let dir: string | undefined;
+  const onExit = () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
   const removeCopy = async () => {
+    process.off('exit', onExit);
     if (dir) await rm(dir, { recursive: true, force: true });
   };
   if (typeof input !== 'string') {
     dir = mkdtempSync(join(tmpdir(), 'svc-batch-'));
+    process.on('exit', onExit);
     path = join(dir, 'stdin.csv');
-    await pipeline(input, createWriteStream(path, { mode: 0o600 }));
+    try {
+      await pipeline(input, createWriteStream(path, { mode: 0o600, flags: 'wx' }), { signal });
+    } catch (error) {
+      await removeCopy();
+      if (signal?.aborted) throw new AbortError('Interrupted while reading the input; nothing was sent');
+      throw error;
+    }
   }
   let size: number;
   try {
@@ -40,6 +56,11 @@ export async function prepareInput(input: string | Readable): Promise<InputFile>
     throw new BatchInputError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (error) {
+    await removeCopy();
+    throw error;
+  }
   return { path, size, sha256: hash.digest('hex'), removeCopy };
 }

@@ -39,13 +39,28 @@ export interface BatchFileOptions
   format?: 'ndjson' | 'csv';
   /** A CSV file for the rows refused locally or by the server: row, the input's cells, code, message. Default: none. */
   rejects?: string;
-  /** The state file, replaced at each checkpoint. Default `<output>.state.json` when `output` is a path; none otherwise. */
+  /**
+   * The state file, replaced at each checkpoint. Default `<output>.state.json` when `output` is a
+   * path to a regular file (or a new one); none otherwise. A device or FIFO output (`/dev/stdout`)
+   * is written as a stream: no state, no resume.
+   */
   state?: string;
   /**
    * Continue the run the state file describes: the outputs are cut back to what it records and
    * the rows it counts are not sent again. Needs `output` as a path. Default false.
    */
   resume?: boolean;
+  /**
+   * Replace outputs that exist and are not this run's own: a results or rejects file holding data,
+   * a state file of an earlier run (which is then started over). Without it such a file is refused
+   * (`OutputPathError`, nothing written): continue an earlier run with `resume`. Default false.
+   */
+  force?: boolean;
+  /**
+   * Mode of the files the run creates (results, rejects, state); they may hold personal data.
+   * Default 0o600 (owner only). An existing file keeps its mode.
+   */
+  fileMode?: number;
   /**
    * Seed of the deterministic idempotency keys (run id + row number + row content): a row sent
    * twice is replayed by the server, never validated twice. Default: the sha256 of the input bytes.

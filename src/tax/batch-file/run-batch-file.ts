@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
 import { AbortError } from '../../core/errors/abort-error.js';
+import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
@@ -9,6 +10,7 @@ import { openCsv, recordToRequest } from './csv-input.js';
 import { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
+import { checkBatchPaths } from './paths.js';
 import { readBackRows } from './read-back.js';
 import { csvHeader, outputLine, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
@@ -35,12 +37,23 @@ export async function runBatchFile(
   const outPath = typeof options.output === 'string' ? options.output : undefined;
   const stream = typeof options.output === 'string' ? undefined : options.output;
   const csvOut = outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv';
-  const statePath = options.state ?? (outPath ? `${outPath}.state.json` : undefined);
+  const outIsStream = outPath !== undefined && (await isStreamPath(outPath));
+  const statePath = options.state ?? (outPath && !outIsStream ? `${outPath}.state.json` : undefined);
   if (options.resume && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
+  await checkBatchPaths({
+    input: options.input,
+    outPath,
+    outIsStream,
+    rejects: options.rejects,
+    statePath,
+    stateGiven: options.state !== undefined,
+    resume: options.resume === true,
+    force: options.force === true,
+  });
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
-  const input = await prepareInput(options.input);
+  const input = await prepareInput(options.input, options.signal);
   try {
     return await runPrepared(tax, options, input, { outPath, stream, csvOut, statePath, wait });
   } finally {
@@ -71,11 +84,19 @@ async function runPrepared(
   if (columns.ignored.length || columns.renamed.length)
     onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
 
-  const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes) : undefined;
+  const opening = { force: options.force, mode: options.fileMode ?? DEFAULT_FILE_MODE };
+  const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes, opening) : undefined;
   const rejectsFile = options.rejects
-    ? await DurableOutput.open(options.rejects, state ? state.rejectsBytes : undefined)
+    ? await DurableOutput.open(options.rejects, state ? state.rejectsBytes : undefined, opening).catch(
+        async (error: unknown) => {
+          await outFile?.close();
+          throw error;
+        },
+      )
     : undefined;
-  const keptState = statePath && outFile ? statePath : undefined;
+  // A device or FIFO (`/dev/stdout`) is a stream: no state, and with `wait` written once at the end.
+  const outFileNow = outFile?.seekable || !wait ? outFile : undefined;
+  const keptState = statePath && outFile?.seekable ? statePath : undefined;
   const counts: Record<string, number> = { ...state?.counts };
   const skipRows = state?.rowsDone ?? 0;
   let rowsDone = skipRows;
@@ -102,7 +123,7 @@ async function runPrepared(
   try {
     if (!state) {
       if (csvOut) {
-        if (outFile) await outFile.append(csvHeader());
+        if (outFileNow) await outFileNow.append(csvHeader());
         else if (stream && !joiner) stream.write(csvHeader());
       }
       await rejectsFile?.append(rejectsHeader(columns.header));
@@ -168,7 +189,7 @@ async function runPrepared(
           joiner.track(result);
         }
         const line = outputLine(result, csvOut);
-        if (outFile) await outFile.append(line);
+        if (outFileNow) await outFileNow.append(line);
         else if (stream && !joiner) stream.write(line);
         rowsDone = result.row;
         await checkpoints.step();
@@ -198,9 +219,10 @@ async function runPrepared(
       const text = (csvOut ? csvHeader() : '') + kept.map((r) => outputLine(r, csvOut)).join('');
       for (const key of Object.keys(counts)) delete counts[key];
       for (const r of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
-      if (outPath) {
+      if (outFile && !outFile.seekable) await outFile.append(text);
+      else if (outPath) {
         await outFile?.close();
-        await replaceFileAtomic(outPath, text);
+        await replaceFileAtomic(outPath, text, options.fileMode ?? DEFAULT_FILE_MODE);
         if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: Buffer.byteLength(text) });
       } else stream?.write(text);
     }

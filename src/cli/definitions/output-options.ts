@@ -1,0 +1,12 @@
+import { Option } from '../commander.js';
+
+/** `--force`: replace an existing output that is not this run's own. */
+export const forceOption = (what: string) =>
+  new Option('--force', `replace ${what} that exists and is not this run's own (default: refuse, exit 2)`);
+
+/** `--file-mode <octal>`: mode of the files created (default 600, owner only). */
+export const fileModeOption = () =>
+  new Option(
+    '--file-mode <octal>',
+    'mode of the files created, e.g. 640 (default 600: they may hold personal data)',
+  );
