@@ -93,7 +93,7 @@ const range = () => ({
   from: new Date(server().admin.now() - 3_600_000).toISOString(),
   to: new Date(server().admin.now()).toISOString(),
 });
-const env = (url: string, key = DEMO.projectKey) => ({
+const env = (url: string, key: string = DEMO.projectKey) => ({
   SVC_BASE_URL: url,
   SVC_API_KEY: key,
   XDG_CONFIG_HOME: join(dir, 'config'),

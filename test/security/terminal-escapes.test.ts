@@ -64,7 +64,7 @@ function tamper(url: string, body: Record<string, unknown>): void {
   }
 }
 
-const env = (key = DEMO.projectKey) => ({ SVC_BASE_URL: proxyUrl, SVC_API_KEY: key });
+const env = (key: string = DEMO.projectKey) => ({ SVC_BASE_URL: proxyUrl, SVC_API_KEY: key });
 const svc = (args: string[], key?: string) => runSvc(args, { env: env(key) });
 
 function expectNoRawControls(text: string): void {
