@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
@@ -65,6 +66,16 @@ describe.skipIf(PTY_UNAVAILABLE)('tables fit an 80-column terminal', () => {
     expect(code).toBe(0);
     expect(widest).toBeLessThanOrEqual(44);
     expect(lines.join('\n')).toMatch(/│ validationResultId +│ valres_.*… │/);
+  }, 30_000);
+
+  it('full-width characters and emoji count as two columns when cells are cut', async () => {
+    const wide = `株式会社サンプル商事東京本社営業部第二課${'🙂'.repeat(8)}`;
+    const { lines } = await onTerminal(['precheck', 'DE', wide], 40);
+    const table = tableLines(lines);
+    expect(table.join('\n')).toMatch(/│ normalized +│ 株式会社.*… +│/);
+    // screenLines counts code points; a terminal shows each of these characters two columns wide.
+    expect(Math.max(...table.map((l) => stringWidth(l)))).toBeLessThanOrEqual(40);
+    expect(Math.max(...table.map((l) => stringWidth(l)))).toBeGreaterThan(30);
   }, 30_000);
 
   it('a format a command does not print is refused on the terminal too: one line, exit 2', async () => {
