@@ -2,6 +2,7 @@ import { CommandContext } from './context.js';
 import { EXIT } from './exit-codes.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
+import { commandPath } from './output-contract.js';
 
 /**
  * A command handler: the context, then what commander passes to an action (the arguments, the
@@ -34,9 +35,9 @@ export function lazy<Args extends unknown[]>(
   load: () => Promise<Handler<Args>>,
 ): (...args: Args) => Promise<void> {
   return async (...args) => {
-    const ctx = new CommandContext(io, flags());
+    const ctx = new CommandContext(io, flags(), commandPath(args.at(-1)));
     state.context = ctx;
-    // Refuse a bad --output (from the environment or the profile) before anything is sent.
+    // Refuse a bad --output, or one this command does not print (output-contract.ts), before anything is sent.
     void ctx.format;
     const handler = await load();
     const code = await handler(ctx, ...args);

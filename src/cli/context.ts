@@ -8,7 +8,9 @@ import { type ConfigKey, type ConfigStore, configDir, openConfig } from './confi
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
 import { printData } from './output.js';
+import { resolveOutputFormat } from './output-contract.js';
 import { type OutputFormat, parseOutputFormat, type TableView } from './output-format.js';
+import { escapeForTerminal } from './terminal-safe.js';
 import { parseIntOption, UsageError } from './usage-error.js';
 
 /** The demo key the sandbox uses. */
@@ -18,14 +20,17 @@ export const SANDBOX_KEY = 'ak_demo_project';
 export class CommandContext {
   readonly io: CliIO;
   readonly flags: GlobalFlags;
+  /** The command's path (`audit list`), by which the output contract is looked up. */
+  readonly command: string | undefined;
   private profileValues: Partial<Record<ConfigKey, string>> | undefined;
   private clientPromise: Promise<SvcClient> | undefined;
   private sandboxServer: ReferenceServer | undefined;
   private readonly cleanups: Array<() => Promise<void>> = [];
 
-  constructor(io: CliIO, flags: GlobalFlags) {
+  constructor(io: CliIO, flags: GlobalFlags, command?: string) {
     this.io = io;
     this.flags = flags;
+    this.command = command;
   }
 
   get debug(): boolean {
@@ -71,11 +76,30 @@ export class CommandContext {
     return this.profileValues?.[key] !== undefined ? `profile ${this.profileName}` : undefined;
   }
 
-  /** Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise. */
+  /**
+   * Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise, held to
+   * the command's output contract (output-contract.ts): a flag the command does not honour is a
+   * usage error; a preference it does not honour gives way to the command's own default.
+   */
   get format(): OutputFormat {
-    const chosen = this.pick(this.flags.output, 'SVC_OUTPUT', 'output');
-    if (chosen === undefined) return this.io.stdoutIsTTY ? 'table' : 'json';
-    return parseOutputFormat(chosen);
+    const preference = this.pick(undefined, 'SVC_OUTPUT', 'output');
+    return resolveOutputFormat(this.command, {
+      flag: this.flags.output,
+      preference: preference === undefined ? undefined : parseOutputFormat(preference),
+      stdoutIsTTY: this.io.stdoutIsTTY,
+    });
+  }
+
+  /** Width a table must fit: the terminal's, when stdout is one (else tables are not cut). */
+  get tableWidth(): number | undefined {
+    if (!this.io.stdoutIsTTY) return undefined;
+    const columns = this.io.columns ?? Number(this.io.env.COLUMNS);
+    return Number.isInteger(columns) && columns > 0 ? columns : undefined;
+  }
+
+  /** A line for stderr: keys redacted, control characters (from a response or a file) escaped. */
+  private safeLine(line: string): string {
+    return escapeForTerminal(redact(line, this.secrets));
   }
 
   /** Every key this run knows, for redaction. */
@@ -135,7 +159,9 @@ export class CommandContext {
     if (retries !== undefined) options.maxRetries = parseIntOption(retries, '--max-retries', 0, 10);
     if (this.debug) {
       const secrets = [...this.secrets, options.apiKey ?? ''];
-      options.logger = { debug: (line) => this.io.stderr.write(`[debug] ${redact(line, secrets)}\n`) };
+      options.logger = {
+        debug: (line) => this.io.stderr.write(`[debug] ${escapeForTerminal(redact(line, secrets))}\n`),
+      };
     }
     return options;
   }
@@ -154,22 +180,25 @@ export class CommandContext {
 
   /** Prints data to stdout in the chosen format. */
   print(data: unknown, view: () => TableView): Promise<void> {
-    return printData(this.io.stdout, this.format, data, view, this.color);
+    return printData(this.io.stdout, this.format, data, view, { color: this.color, width: this.tableWidth });
   }
 
-  /** A line on stderr unless `--quiet`. */
+  /**
+   * A line on stderr unless `--quiet`. Like every stderr writer here it redacts keys and shows
+   * control characters escaped, so a server or file string cannot drive the terminal.
+   */
   info(line: string): void {
-    if (!this.quiet) this.io.stderr.write(`${redact(line, this.secrets)}\n`);
+    if (!this.quiet) this.io.stderr.write(`${this.safeLine(line)}\n`);
   }
 
-  /** A warning on stderr (shown even with `--quiet`). */
+  /** A warning on stderr (shown even with `--quiet`), redacted and escaped as {@link info}. */
   warn(line: string): void {
-    this.io.stderr.write(`warning: ${redact(line, this.secrets)}\n`);
+    this.io.stderr.write(`warning: ${this.safeLine(line)}\n`);
   }
 
-  /** A `--debug` line on stderr. */
+  /** A `--debug` line on stderr, redacted and escaped as {@link info}. */
   debugLine(line: string): void {
-    if (this.debug) this.io.stderr.write(`[debug] ${redact(line, this.secrets)}\n`);
+    if (this.debug) this.io.stderr.write(`[debug] ${this.safeLine(line)}\n`);
   }
 
   /** Registers clean-up to run when the command ends. */

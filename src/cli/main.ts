@@ -5,6 +5,7 @@ import { describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
+import { escapeForTerminal } from './terminal-safe.js';
 
 /** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
 const INTERRUPTED_NOTHING_SAVED = 130;
@@ -37,7 +38,8 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
       error instanceof AbortError && io.signal?.aborted ? INTERRUPTED_NOTHING_SAVED : described.code;
     io.stderr.write(`svc: ${line}\n`);
     if (state.context?.debug && error instanceof Error && error.stack) {
-      io.stderr.write(`${redact(error.stack, state.context.secrets)}\n`);
+      const stack = redact(error.stack, state.context.secrets).split('\n').map(escapeForTerminal);
+      io.stderr.write(`${stack.join('\n')}\n`);
     }
     return code;
   } finally {

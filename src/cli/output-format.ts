@@ -14,6 +14,11 @@ export const parseOutputFormat = oneOf(
 export interface TableView {
   head: string[];
   rows: Array<Array<string | number | boolean | null | undefined>>;
+  /**
+   * The rows are `[field, value]` pairs of one object (see `fieldsView`): shown as a vertical
+   * table, written to CSV as one row under a header of the field names. Default false.
+   */
+  record?: boolean;
 }
 
 export { csvField, csvLine, safeCsvCell } from '../core/csv-line.js';

@@ -1,5 +1,7 @@
 import type { Writable } from 'node:stream';
+import stringWidth from 'string-width';
 import { csvLine, type OutputFormat, type TableView } from './output-format.js';
+import { escapeForTerminal } from './terminal-safe.js';
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -7,27 +9,84 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-/** Renders a table with cli-table3 (loaded only when a table is printed). */
-async function renderTable(view: TableView, color: boolean): Promise<string> {
+/** cli-table3's padding: one space either side of a cell. */
+const CELL_PADDING = 2;
+/** The narrowest a cut column gets: one character and the ellipsis, plus padding. */
+const MIN_COLUMN = 2 + CELL_PADDING;
+
+/**
+ * Column widths (padding included) that fit `width` terminal columns, borders included: columns
+ * that fit keep their width, and the widest ones are cut to one shared limit (as gh does), so a
+ * narrow column is never squeezed for a wide one. Widths are display widths (`string-width`,
+ * which cli-table3 uses too): a full-width character or an emoji counts as two columns.
+ * Undefined when the table fits as it is.
+ */
+export function fitColumns(natural: readonly number[], width: number): number[] | undefined {
+  const borders = natural.length + 1;
+  const total = natural.reduce((sum, w) => sum + w, borders);
+  if (total <= width) return undefined;
+  const budget = width - borders;
+  // The largest limit whose capped widths still fit the budget.
+  let limit = Math.max(...natural);
+  const used = (cap: number) => natural.reduce((sum, w) => sum + Math.min(w, cap), 0);
+  while (limit > MIN_COLUMN && used(limit) > budget) limit -= 1;
+  return natural.map((w) => Math.min(w, limit));
+}
+
+/** Options of {@link printData}. */
+export interface PrintOptions {
+  /** Colour the table header. Default false. */
+  color?: boolean;
+  /**
+   * Terminal width a table must fit, cells cut with an ellipsis (set when stdout is a terminal).
+   * Default: no limit.
+   */
+  width?: number | undefined;
+}
+
+/**
+ * Renders a table with cli-table3 (loaded only when a table is printed). Every cell and header
+ * is shown with control characters escaped: a table is terminal text, and its strings come from
+ * the network or a file. With a width, columns are cut to fit it.
+ */
+async function renderTable(view: TableView, options: PrintOptions): Promise<string> {
   const { default: Table } = await import('cli-table3');
+  const head = view.head.map((h) => escapeForTerminal(h));
+  const rows = view.rows.map((row) => row.map((value) => escapeForTerminal(cell(value))));
+  const natural = head.map(
+    (h, i) => Math.max(stringWidth(h), ...rows.map((row) => stringWidth(row[i] ?? ''))) + CELL_PADDING,
+  );
+  const colWidths = options.width === undefined ? undefined : fitColumns(natural, options.width);
   const table = new Table({
-    head: view.head,
-    style: color ? { head: ['cyan'], compact: true } : { head: [], border: [], compact: true },
+    head,
+    ...(colWidths && { colWidths }),
+    truncate: '…',
+    style: options.color ? { head: ['cyan'], compact: true } : { head: [], border: [], compact: true },
   });
-  for (const row of view.rows) table.push(row.map(cell));
+  for (const row of rows) table.push(row);
   return `${table.toString()}\n`;
+}
+
+/** The CSV of a view: a field list (from {@link fieldsView}) is one row with the fields as header. */
+function renderCsv(view: TableView): string {
+  if (view.record) {
+    return csvLine(view.rows.map((r) => r[0])) + csvLine(view.rows.map((r) => r[1]));
+  }
+  return csvLine(view.head) + view.rows.map((r) => csvLine(r)).join('');
 }
 
 /**
  * Prints `data` in the chosen format: `json` is the object unchanged (pretty), `ndjson` one line
- * per element (or the object on one line), `table` and `csv` use the command's view.
+ * per element (or the object on one line), `table` and `csv` use the command's view. JSON,
+ * NDJSON and CSV are data and are written exactly (CSV with formula neutralisation); only the
+ * table, which is terminal text, escapes control characters.
  */
 export async function printData(
   out: Writable,
   format: OutputFormat,
   data: unknown,
   view: () => TableView,
-  color = false,
+  options: PrintOptions = {},
 ): Promise<void> {
   switch (format) {
     case 'json':
@@ -38,21 +97,23 @@ export async function printData(
       out.write(items.map((item) => JSON.stringify(item)).join('\n') + (items.length ? '\n' : ''));
       return;
     }
-    case 'csv': {
-      const v = view();
-      out.write(csvLine(v.head) + v.rows.map((r) => csvLine(r)).join(''));
+    case 'csv':
+      out.write(renderCsv(view()));
       return;
-    }
     case 'table':
-      out.write(await renderTable(view(), color));
+      out.write(await renderTable(view(), options));
       return;
   }
 }
 
-/** A key/value table of selected fields, for single objects. */
+/**
+ * A key/value view of selected fields, for single objects: a two-column `field | value` table,
+ * and in CSV one row under a header of the field names.
+ */
 export function fieldsView(pairs: Array<[string, unknown]>): TableView {
   return {
     head: ['field', 'value'],
     rows: pairs.filter(([, v]) => v !== undefined).map(([k, v]) => [k, cell(v)]),
+    record: true,
   };
 }

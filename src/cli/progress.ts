@@ -1,4 +1,5 @@
 import type { CliIO } from './io.js';
+import { escapeForTerminal } from './terminal-safe.js';
 
 /** A one-line progress display on stderr; silent unless stderr is a usable terminal. */
 export interface Progress {
@@ -17,12 +18,14 @@ const SILENT: Progress = { update: () => {}, stop: () => {} };
  * The spinner leaves stdin alone (`discardStdin: false`): ora's default puts a terminal stdin
  * in raw mode, which turns off the terminal's own signal keys, so Ctrl-C and Ctrl-\ did nothing
  * while a spinner showed. With stdin untouched the terminal sends SIGINT/SIGQUIT as usual.
+ *
+ * The text is shown with control characters escaped (it may quote a file or a response).
  */
 export async function startProgress(io: CliIO, quiet: boolean, text: string): Promise<Progress> {
   if (quiet || !io.stderrIsTTY || (io.columns ?? 80) <= 0 || io.env.TERM === 'dumb') return SILENT;
   const { default: ora } = await import('ora');
   const spinner = ora({
-    text,
+    text: escapeForTerminal(text),
     stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean },
     discardStdin: false,
     isEnabled: true,
@@ -33,7 +36,7 @@ export async function startProgress(io: CliIO, quiet: boolean, text: string): Pr
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      spinner.text = next;
+      spinner.text = escapeForTerminal(next);
     },
     stop() {
       spinner.stop();

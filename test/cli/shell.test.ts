@@ -401,7 +401,7 @@ describe('output: json, ndjson, csv and table', () => {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    await printData(out, format, data, view, false);
+    await printData(out, format, data, view);
     return Buffer.concat(chunks).toString('utf8');
   }
 

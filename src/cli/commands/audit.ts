@@ -56,8 +56,9 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
   const client = await ctx.client();
   const page = await client.audit.listEvents(params, { signal: ctx.io.signal });
   await ctx.print(ctx.format === 'ndjson' ? page.content : page, () => ({
-    head: ['occurredAt', 'type', 'actor', 'subject'],
+    head: ['id', 'occurredAt', 'type', 'actor', 'subject'],
     rows: page.content.map((e) => [
+      e.id,
       e.occurredAt,
       e.type,
       actorLabel(e.actor),

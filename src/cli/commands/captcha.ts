@@ -128,9 +128,13 @@ function decisionRows(evaluation: Evaluation): Array<[string, unknown]> {
   ];
 }
 
+/**
+ * Prints `{result, decision, reasons}`: `result` is the API object as received (JSON, NDJSON); the
+ * table and CSV show the rows picked for the API and the decision.
+ */
 async function report(
   ctx: CommandContext,
-  result: VerificationResult | LegacyAssessmentResult,
+  result: VerificationResult | Omit<LegacyAssessmentResult, 'parsedTimestamps'>,
   evaluation: Evaluation,
   rows: Array<[string, unknown]>,
 ): Promise<number> {
@@ -190,8 +194,10 @@ export async function captchaLegacy(
     ...(flags.accessToken !== undefined && { accessToken: flags.accessToken }),
     ...(ctx.io.signal && { signal: ctx.io.signal }),
   });
-  const times = result.parsedTimestamps;
-  return report(ctx, result, decide(result, verificationId, policy, binding), [
+  // The parsed times are the library's reading of the zone-less fields: for the table only, so
+  // JSON keeps the API object unchanged.
+  const { parsedTimestamps: times, ...received } = result;
+  return report(ctx, received, decide(result, verificationId, policy, binding), [
     ['verificationId', result.verificationId],
     ['reason', result.reason],
     ['mode', result.mode],
