@@ -166,5 +166,11 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
     .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
     .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('300'))
+    .addOption(
+      new Option(
+        '--encoding <name>',
+        'input encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1... (default: BOM, else UTF-8, else windows-1252)',
+      ),
+    )
     .action(run(async () => (await import('../commands/batch.js')).batch));
 }

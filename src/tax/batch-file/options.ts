@@ -30,6 +30,14 @@ export interface BatchFileOptions
    */
   input: string | Readable;
   /**
+   * The input's text encoding, as a WHATWG label (`utf-8`, `utf-16le`, `utf-16be`,
+   * `windows-1252`, `latin1`, ...); an unknown label is a `BatchInputError`. Default: detected: a
+   * BOM names UTF-8, UTF-16LE or UTF-16BE; without one, UTF-8 when the whole file is valid UTF-8,
+   * else Windows-1252 (reported as an `encoding` progress event). The idempotency keys' default
+   * seed is the hash of the raw bytes either way.
+   */
+  encoding?: string;
+  /**
    * Results, one line per input row in input order: a file path (NDJSON; CSV when the name ends in
    * `.csv`) or a writable stream. A file can be resumed, a stream cannot. Default: no results
    * (the rows are only counted and reported through `onProgress`).
@@ -75,6 +83,13 @@ export interface BatchFileOptions
 /** What a batch file run reports through `onProgress`. */
 export type BatchFileEvent =
   | {
+      type: 'encoding';
+      /** The input is not valid UTF-8 and has no BOM: it is read as this encoding (`windows-1252`). */
+      encoding: string;
+      /** Byte offset of the first byte that is not valid UTF-8. */
+      invalidAt: number;
+    }
+  | {
       type: 'columns';
       /** Header names that are not part of a request (not sent). */
       ignored: string[];
@@ -93,6 +108,8 @@ export type BatchFileEvent =
       result: BatchRowResult;
       /** Rows reported so far, counting the rows of an earlier run that this one resumed. */
       rowsDone: number;
+      /** Data rows of the input, once a second pass has counted them; undefined until then. */
+      rowsTotal: number | undefined;
       /** Rows per status (`completed:<outcome>` for completed rows), this run and the resumed one. */
       counts: Readonly<Record<string, number>>;
       /** Rows per second of this run. */

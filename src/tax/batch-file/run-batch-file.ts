@@ -5,12 +5,18 @@ import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { openCsv, recordToRequest } from './csv-input.js';
-import { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './errors.js';
+import { countCsvRecords, openCsv, recordToRequest } from './csv-input.js';
+import { detectEncoding, encodingName } from './encoding.js';
+import {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
-import { readBackRows } from './read-back.js';
-import { csvHeader, outputLine, rejectLine, rejectsHeader } from './row-output.js';
+import { type KeptRow, readBackRows } from './read-back.js';
+import { RowOutput, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
 
 /** What a batch file run needs of the tax client. */
@@ -38,6 +44,7 @@ export async function runBatchFile(
   const statePath = options.state ?? (outPath ? `${outPath}.state.json` : undefined);
   if (options.resume && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
+  if (options.encoding !== undefined) encodingName(options.encoding);
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
   const input = await prepareInput(options.input);
@@ -67,9 +74,19 @@ async function runPrepared(
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
     options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
-  const { columns, records } = await openCsv(input.path);
+  const encoding = await detectEncoding(input.path, options.encoding);
+  if (encoding.source === 'fallback')
+    onProgress?.({ type: 'encoding', encoding: encoding.encoding, invalidAt: encoding.invalidAt ?? 0 });
+  const { columns, records, delimiter } = await openCsv(input.path, encoding);
   if (columns.ignored.length || columns.renamed.length)
     onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
+  const output = new RowOutput(columns.header, csvOut);
+  // The total for progress, counted in a second streamed pass while the run goes.
+  const counting = new AbortController();
+  let rowsTotal: number | undefined;
+  void countCsvRecords(input.path, encoding, delimiter, counting.signal).then((n) => {
+    rowsTotal = n;
+  });
 
   const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes) : undefined;
   const rejectsFile = options.rejects
@@ -102,20 +119,20 @@ async function runPrepared(
   try {
     if (!state) {
       if (csvOut) {
-        if (outFile) await outFile.append(csvHeader());
-        else if (stream && !joiner) stream.write(csvHeader());
+        if (outFile) await outFile.append(output.header());
+        else if (stream && !joiner) stream.write(output.header());
       }
       await rejectsFile?.append(rejectsHeader(columns.header));
     }
-    const kept: BatchRowResult[] =
-      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes) : [];
+    const kept: KeptRow[] =
+      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes, columns.header) : [];
     if (joiner && wait) {
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
       const { register } = wait;
       if (typeof register === 'function') await register(url);
       else if (register !== undefined) await registerWebhookEndpoint(register, url, { signal });
       onProgress?.({ type: 'listening', url, registered: register !== undefined });
-      for (const row of kept) joiner.track(row);
+      for (const row of kept) joiner.track(row.result);
     }
 
     const recordsOf = new Map<number, string[]>();
@@ -127,7 +144,7 @@ async function runPrepared(
           yield null;
           continue;
         }
-        if (rejectsFile) recordsOf.set(row, record);
+        recordsOf.set(row, record);
         yield recordToRequest(record, columns);
       }
     }
@@ -164,16 +181,16 @@ async function runPrepared(
         const key = countKey(result);
         counts[key] = (counts[key] ?? 0) + 1;
         if (joiner) {
-          kept.push(result);
+          kept.push({ result, record: record ?? [] });
           joiner.track(result);
         }
-        const line = outputLine(result, csvOut);
+        const line = output.line(result, record);
         if (outFile) await outFile.append(line);
         else if (stream && !joiner) stream.write(line);
         rowsDone = result.row;
         await checkpoints.step();
         const rowsPerSecond = Math.round(((rowsDone - skipRows) * 1000) / Math.max(Date.now() - started, 1));
-        onProgress?.({ type: 'row', result, rowsDone, counts, rowsPerSecond });
+        onProgress?.({ type: 'row', result, rowsDone, rowsTotal, counts, rowsPerSecond });
       }
     } catch (error) {
       if (error instanceof AbortError && signal?.aborted) {
@@ -185,9 +202,10 @@ async function runPrepared(
         await checkpoints.commit();
         throw new BatchFileStoppedError(error, rowsDone, keptState);
       }
-      // Keep what was reported; the error itself goes to the caller.
+      // Keep what was reported, and say how to continue.
       await checkpoints.commit().catch(() => {});
-      throw error;
+      if (error instanceof BatchInputError) throw error;
+      throw new BatchFileFailedError(error, rowsDone, keptState);
     }
     await checkpoints.commit();
 
@@ -195,9 +213,9 @@ async function runPrepared(
       const timeoutMs = wait?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
       onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
       await joiner.wait(timeoutMs, signal);
-      const text = (csvOut ? csvHeader() : '') + kept.map((r) => outputLine(r, csvOut)).join('');
+      const text = output.header() + kept.map((k) => output.line(k.result, k.record)).join('');
       for (const key of Object.keys(counts)) delete counts[key];
-      for (const r of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
+      for (const { result: r } of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
       if (outPath) {
         await outFile?.close();
         await replaceFileAtomic(outPath, text);
@@ -212,6 +230,7 @@ async function runPrepared(
       statePath: keptState,
     };
   } finally {
+    counting.abort();
     await joiner?.close();
     await outFile?.close().catch(() => {});
     await rejectsFile?.close().catch(() => {});
