@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type RowReject, rowReject } from '../batch/types.js';
 import type { ValidationRequest } from '../request-schemas.js';
-import { decodingStream, type InputEncoding } from './encoding.js';
+import { decodeBytes, decodingStream, type InputEncoding } from './encoding.js';
 import { BatchInputError } from './errors.js';
 
 /** UTF-8, with or without a BOM (csv-parse drops it): the default reading. */
@@ -122,7 +122,7 @@ async function firstLineOf(path: string, encoding: InputEncoding): Promise<strin
   const stream: ReadStream = createReadStream(path, { start: encoding.bomBytes, end: 65535 });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const text = new TextDecoder(encoding.encoding).decode(Buffer.concat(chunks)).replace(/^\uFEFF/, '');
+  const text = decodeBytes(Buffer.concat(chunks), encoding.encoding).replace(/^\uFEFF/, '');
   const end = text.search(/\r?\n/);
   return end === -1 ? text : text.slice(0, end);
 }

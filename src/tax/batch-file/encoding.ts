@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
+import iconv from 'iconv-lite';
 import { BatchInputError } from './errors.js';
 
 /** How the bytes of a CSV input are turned into text. */
 export interface InputEncoding {
-  /** The WHATWG encoding name used to decode (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`, ...). */
+  /** The encoding used to decode (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`, ...), as iconv-lite names it. */
   encoding: string;
   /** Bytes of byte order mark at the start of the file (skipped before decoding). */
   bomBytes: number;
@@ -22,17 +23,34 @@ const BOMS: Array<{ bytes: number[]; encoding: string }> = [
 ];
 
 /**
- * The canonical name of an encoding label (`latin1`, `cp1252`, `UTF-16LE`, ...), as Node's
- * `TextDecoder` (WHATWG Encoding) knows it; an unknown label is a {@link BatchInputError}.
+ * Labels that name ISO-8859-1 but, as in browsers (WHATWG Encoding), mean Windows-1252: files
+ * called "Latin-1" nearly always hold Windows-1252 characters (`€`, `’`, `–`, `Œ`) in 0x80-0x9F.
+ */
+const MEANS_WINDOWS_1252 = new Set([
+  'latin1',
+  'latin-1',
+  'iso-8859-1',
+  'iso8859-1',
+  'iso88591',
+  'l1',
+  'cp819',
+]);
+
+/**
+ * The name an encoding label (`UTF-8`, `utf16le`, `cp1252`, `latin1`, ...) is decoded as, through
+ * iconv-lite (the maintained decoding tables; Node 20's `TextDecoder` reads 0x80-0x9F of
+ * windows-1252 as control characters). An unknown label is a {@link BatchInputError}.
  */
 export function encodingName(label: string): string {
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
+  const name = label.trim().toLowerCase();
+  if (MEANS_WINDOWS_1252.has(name)) return 'windows-1252';
+  if (name === 'utf8') return 'utf-8';
+  if (name === '' || !iconv.encodingExists(name)) {
     throw new BatchInputError(
       `unknown encoding '${label}' (use e.g. utf-8, utf-16le, utf-16be, windows-1252, latin1)`,
     );
   }
+  return name;
 }
 
 /** The offset of the first invalid UTF-8 byte of the file after `skip` bytes, or undefined; streamed. */
@@ -91,17 +109,20 @@ export async function detectEncoding(path: string, requested?: string): Promise<
 
 /** A stream transform from bytes to text in `encoding`, chunk by chunk (bounded memory). */
 export function decodingStream(encoding: string): Transform {
-  const decoder = new TextDecoder(encoding, { ignoreBOM: true });
+  const decoder = iconv.getDecoder(encoding, { stripBOM: false });
   return new Transform({
-    readableObjectMode: false,
-    decodeStrings: true,
     transform(chunk: Buffer, _encoding, callback) {
-      const text = decoder.decode(chunk, { stream: true });
+      const text = decoder.write(chunk);
       callback(null, text.length > 0 ? text : undefined);
     },
     flush(callback) {
-      const text = decoder.decode();
+      const text = decoder.end() ?? '';
       callback(null, text.length > 0 ? text : undefined);
     },
   });
+}
+
+/** Decodes a whole buffer in `encoding` (for the first line). */
+export function decodeBytes(bytes: Buffer, encoding: string): string {
+  return iconv.decode(bytes, encoding, { stripBOM: false });
 }
