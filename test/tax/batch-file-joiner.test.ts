@@ -37,7 +37,7 @@ describe('confirmations (getResult after a webhook) run with bounded concurrency
     // Release fetches as they start, until every one has run.
     while (rows.some((r) => r.status !== 'completed')) {
       await new Promise((resolve) => setImmediate(resolve));
-      release.splice(0).forEach((go) => go());
+      for (const go of release.splice(0)) go();
     }
     await done;
     expect(peak).toBe(MAX_CONFIRMATIONS);

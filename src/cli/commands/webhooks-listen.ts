@@ -1,9 +1,10 @@
 import { appendFileSync } from 'node:fs';
-import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
-import { listenForWebhooks } from '../../tax/webhook-listener.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
+import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook-forwarder.js';
+import { listenForWebhooks, WebhookRejection } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { parseIntOption } from '../usage-error.js';
+import { parseIntOption, UsageError } from '../usage-error.js';
 
 interface ListenFlags {
   host: string;
@@ -12,6 +13,17 @@ interface ListenFlags {
   confirm?: boolean;
   register?: string;
   maxEvents?: string;
+  forwardTo?: string;
+}
+
+/** The `--forward-to` target; a URL that is not http(s) is a usage error. */
+function forwarderFor(target: string | undefined): WebhookForwarder | undefined {
+  if (target === undefined) return undefined;
+  try {
+    return createWebhookForwarder(target);
+  } catch {
+    throw new UsageError(`--forward-to takes an http(s) URL, got '${target}'`);
+  }
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
@@ -19,6 +31,8 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
+  const forwarder = forwarderFor(flags.forwardTo);
+  if (forwarder) ctx.onClose(() => forwarder.close());
   const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
   let count = 0;
   let stop: () => void = () => {};
@@ -28,7 +42,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const listener = await listenForWebhooks({
     host: flags.host,
     port,
-    onEvent: async (event, raw) => {
+    onEvent: async (event, raw, delivery) => {
       const line = `${JSON.stringify(JSON.parse(raw))}\n`;
       if (flags.out) appendFileSync(flags.out, line);
       else ctx.io.stdout.write(line);
@@ -43,6 +57,17 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
           ctx.warn(`could not confirm ${id}: ${(error as Error).message}`);
         }
       }
+      if (forwarder) {
+        try {
+          await forwarder.forward(delivery);
+        } catch (error) {
+          // Answered 502 so the sender delivers the event again later.
+          ctx.warn(
+            `forwarding a ${event.eventType} event failed: ${(error as Error).message}; answered 502 (the sender retries)`,
+          );
+          throw new WebhookRejection(502, 'forward failed');
+        }
+      }
       count += 1;
       if (maxEvents !== undefined && count >= maxEvents) stop();
     },
@@ -51,7 +76,12 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const sandbox = await ctx.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(listener.url);
   if (flags.register) await registerWebhookEndpoint(flags.register, listener.url);
+  const register = flags.register;
+  // The endpoint registered here is removed when the listener ends (before the listener closes).
+  if (register) ctx.onClose(() => unregisterWebhookEndpoint(register, listener.url));
+  if (sandbox) ctx.onClose(async () => void sandbox.admin.removeWebhookEndpoint(listener.url));
   ctx.io.stderr.write(`svc webhooks listening on ${listener.url}\n`);
+  if (forwarder) ctx.info(`forwarding events to ${forwarder.target}`);
   const signal = ctx.io.signal;
   await Promise.race([
     stopped,

@@ -126,6 +126,12 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       new Option('--register <adminUrl>', 'register the listener with a reference server (its base URL)'),
     )
     .addOption(new Option('--max-events <n>', 'stop after N events'))
+    .addOption(
+      new Option(
+        '--forward-to <url>',
+        'POST every event, body unchanged, to this URL (your app); a failed forward is answered 502 so the sender retries',
+      ),
+    )
     .action(run(async () => (await load()).webhooksListen));
 }
 
