@@ -157,6 +157,8 @@ describe('wait joins webhook outcomes to rows; registerWebhookEndpoint registers
     const rows = lines(file('out.ndjson')).map((l) => JSON.parse(l) as { status: string });
     expect(rows).toHaveLength(60);
     expect(rows.every((r) => r.status === 'completed' || r.status === 'rejected')).toBe(true);
+    // The endpoint it registered is removed when the run ends.
+    expect(server().admin.webhookEndpoints()).toEqual([]);
   });
 
   it('a server that cannot be reached or refuses is a WebhookRegistrationError (code config)', async () => {

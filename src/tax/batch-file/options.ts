@@ -11,7 +11,8 @@ export interface BatchFileWaitOptions {
   port?: number;
   /**
    * How the listener's URL becomes the project's webhook endpoint: the base URL of a reference
-   * server (registered through its admin API), or a function that registers it. Default: none;
+   * server (registered through its admin API, and removed from it when the run ends), or a
+   * function that registers it. Default: none;
    * the `listening` progress event carries the URL for the caller to register.
    */
   register?: string | URL | ((url: string) => void | Promise<void>);

@@ -3,7 +3,7 @@ import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '
 import { AbortError } from '../../core/errors/abort-error.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
-import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
 import { countCsvRecords, openCsv, recordToRequest } from './csv-input.js';
 import { detectEncoding, encodingName } from './encoding.js';
@@ -116,6 +116,8 @@ async function runPrepared(
   });
 
   const joiner = wait ? new CompletionJoiner(tax) : undefined;
+  // Removes the endpoint registered through a reference server's admin API when the run ends.
+  let unregister: (() => Promise<void>) | undefined;
   try {
     if (!state) {
       if (csvOut) {
@@ -130,7 +132,10 @@ async function runPrepared(
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
       const { register } = wait;
       if (typeof register === 'function') await register(url);
-      else if (register !== undefined) await registerWebhookEndpoint(register, url, { signal });
+      else if (register !== undefined) {
+        await registerWebhookEndpoint(register, url, { signal });
+        unregister = () => unregisterWebhookEndpoint(register, url).catch(() => {});
+      }
       onProgress?.({ type: 'listening', url, registered: register !== undefined });
       for (const row of kept) joiner.track(row.result);
     }
@@ -231,6 +236,7 @@ async function runPrepared(
     };
   } finally {
     counting.abort();
+    await unregister?.();
     await joiner?.close();
     await outFile?.close().catch(() => {});
     await rejectsFile?.close().catch(() => {});
