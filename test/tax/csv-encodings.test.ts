@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { detectEncoding, encodingName } from '../../src/tax/batch-file/encoding.js';
+import { detectEncoding, encodingName, inspectInput } from '../../src/tax/batch-file/encoding.js';
 import { BatchInputError } from '../../src/tax/batch-file/errors.js';
 import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
 import { validDe } from '../helpers/batch-data.js';
@@ -129,5 +129,35 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
     await client.tax.runBatchFile({ input: file('in.csv'), output: file('out.ndjson'), state });
     const saved = JSON.parse(readFileSync(state, 'utf8')) as { runId: string };
     expect(saved.runId).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+});
+
+describe('the progress total is the number of CSV records, counted in the same pass as the encoding check', () => {
+  it('quoted newlines, blank lines, CRLF and a last line without newline: as csv-parse counts them', async () => {
+    const { parse } = await import('csv-parse/sync');
+    const lf = `a,b,c\n1,"two\nlines",3\n\n4,"""q""",6\n\n7,8,"end\nx"`;
+    for (const text of [lf, lf.replace(/\n/g, '\r\n')])
+      for (const [name, bytes] of [
+        ['utf8', Buffer.from(text)],
+        ['utf16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
+        ['1252', iconv.encode(text.replace('q', 'Œ'), 'windows-1252')],
+      ] as const) {
+        writeFileSync(file(`${name}.csv`), bytes);
+        const records = parse(text, { skip_empty_lines: true }) as string[][];
+        expect(records).toHaveLength(4);
+        expect((await inspectInput(file(`${name}.csv`))).rows).toBe(3);
+      }
+  });
+
+  it('each row event of a run carries the total', async () => {
+    writeFileSync(file('in.csv'), csvText(';'));
+    const totals = new Set<number | undefined>();
+    await client.tax.runBatchFile({
+      input: file('in.csv'),
+      onProgress: (e) => {
+        if (e.type === 'row') totals.add(e.rowsTotal);
+      },
+    });
+    expect([...totals]).toEqual([NAMES.length]);
   });
 });

@@ -1,6 +1,5 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type RowReject, rowReject } from '../batch/types.js';
 import type { ValidationRequest } from '../request-schemas.js';
 import { decodeBytes, decodingStream, type InputEncoding } from './encoding.js';
@@ -160,10 +159,11 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
     skip_empty_lines: true,
   });
   const source: Readable = createReadStream(path, { start: encoding.bomBytes });
-  const decoder = decodingStream(encoding.encoding);
+  // UTF-8 goes to csv-parse as bytes (it decodes them itself); other encodings through iconv-lite.
+  const decoder = encoding.encoding === 'utf-8' ? undefined : decodingStream(encoding.encoding);
   source.on('error', (error) => parser.destroy(error));
-  decoder.on('error', (error) => parser.destroy(error));
-  source.pipe(decoder).pipe(parser);
+  decoder?.on('error', (error) => parser.destroy(error));
+  (decoder ? source.pipe(decoder) : source).pipe(parser);
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   const first = await iterator.next().catch(csvError);
   if (first.done) throw new BatchInputError('the CSV input is empty: a header row is required');
@@ -176,44 +176,11 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
         next: () => iterator.next().catch(csvError),
         return: async () => {
           parser.destroy();
-          decoder.destroy();
+          decoder?.destroy();
           source.destroy();
           return { done: true, value: undefined };
         },
       }),
     },
   };
-}
-
-/**
- * Counts the data records of a CSV file (header excluded) with the same parser settings as
- * {@link openCsv}, streamed; for the progress total. Undefined when the file cannot be parsed
- * through or `signal` stops the count.
- */
-export async function countCsvRecords(
-  path: string,
-  encoding: InputEncoding,
-  delimiter: string,
-  signal?: AbortSignal,
-): Promise<number | undefined> {
-  const { parse } = await import('csv-parse');
-  let records = 0;
-  const parser = parse({
-    delimiter,
-    bom: true,
-    relax_column_count: true,
-    max_record_size: MAX_RECORD_BYTES,
-    skip_empty_lines: true,
-    on_record: () => {
-      records += 1;
-      return null;
-    },
-  });
-  const source = createReadStream(path, { start: encoding.bomBytes, highWaterMark: 1 << 20 });
-  try {
-    await pipeline(source, decodingStream(encoding.encoding), parser, { signal });
-  } catch {
-    return undefined;
-  }
-  return Math.max(records - 1, 0);
 }

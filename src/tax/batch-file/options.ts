@@ -109,7 +109,7 @@ export type BatchFileEvent =
       result: BatchRowResult;
       /** Rows reported so far, counting the rows of an earlier run that this one resumed. */
       rowsDone: number;
-      /** Data rows of the input, once a second pass has counted them; undefined until then. */
+      /** Data rows of the input (counted before the run, quote-aware). */
       rowsTotal: number | undefined;
       /** Rows per status (`completed:<outcome>` for completed rows), this run and the resumed one. */
       counts: Readonly<Record<string, number>>;

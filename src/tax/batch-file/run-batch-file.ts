@@ -5,8 +5,8 @@ import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { countCsvRecords, openCsv, recordToRequest } from './csv-input.js';
-import { detectEncoding, encodingName } from './encoding.js';
+import { openCsv, recordToRequest } from './csv-input.js';
+import { encodingName, inspectInput } from './encoding.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
@@ -74,19 +74,14 @@ async function runPrepared(
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
     options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
-  const encoding = await detectEncoding(input.path, options.encoding);
+  // One streamed pass: the encoding (BOM, option, or UTF-8 checked) and the row count for progress.
+  const { encoding, rows: rowsTotal } = await inspectInput(input.path, options.encoding);
   if (encoding.source === 'fallback')
     onProgress?.({ type: 'encoding', encoding: encoding.encoding, invalidAt: encoding.invalidAt ?? 0 });
-  const { columns, records, delimiter } = await openCsv(input.path, encoding);
+  const { columns, records } = await openCsv(input.path, encoding);
   if (columns.ignored.length || columns.renamed.length)
     onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
   const output = new RowOutput(columns.header, csvOut);
-  // The total for progress, counted in a second streamed pass while the run goes.
-  const counting = new AbortController();
-  let rowsTotal: number | undefined;
-  void countCsvRecords(input.path, encoding, delimiter, counting.signal).then((n) => {
-    rowsTotal = n;
-  });
 
   const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes) : undefined;
   const rejectsFile = options.rejects
@@ -235,7 +230,6 @@ async function runPrepared(
       statePath: keptState,
     };
   } finally {
-    counting.abort();
     await unregister?.();
     await joiner?.close();
     await outFile?.close().catch(() => {});
