@@ -121,7 +121,7 @@ async function scan(
   let invalidAt: number | undefined;
   let carry: Buffer = Buffer.alloc(0);
   let offset = skip;
-  for await (const chunk of createReadStream(path, { start: skip, highWaterMark: 1 << 20 })) {
+  for await (const chunk of createReadStream(path, { start: skip })) {
     const bytes = chunk as Buffer;
     if (decoder) counter.text(decoder.write(bytes));
     else counter.bytes(bytes);
