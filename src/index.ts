@@ -195,9 +195,17 @@ export {
   ValidationResult,
 } from './tax/response-schemas.js';
 export {
+  createWebhookForwarder,
+  WebhookForwardError,
+  type WebhookForwarder,
+  type WebhookForwarderOptions,
+} from './tax/webhook-forwarder.js';
+export {
   listenForWebhooks,
+  type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
+  WebhookRejection,
 } from './tax/webhook-listener.js';
 export {
   ManualReviewRequiredEvent,
