@@ -27,7 +27,8 @@ export interface BatchFileOptions
   /**
    * The CSV input: a path, or a readable stream (copied to a private temporary file first). A
    * header row names the columns: `countryCode` (or `country`), `rawValue` (or `vatId`), other
-   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped.
+   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped; the
+   * text encoding is detected (see `encoding`).
    */
   input: string | Readable;
   /**
@@ -39,8 +40,12 @@ export interface BatchFileOptions
    */
   encoding?: string;
   /**
-   * Results, one line per input row in input order: a file path (NDJSON; CSV when the name ends in
-   * `.csv`) or a writable stream. A file can be resumed, a stream cannot. Default: no results
+   * Results, one line per input row in input order, joined to the input: a file path (NDJSON;
+   * CSV when the name ends in `.csv`) or a writable stream. CSV: the input's columns, then `row`,
+   * `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
+   * `validationResultId`, `checkedAt`, `validationRequestId`, `code`, `message` (an input column
+   * named like one of these is written as `input.<name>`). NDJSON: those fields plus `input`, the
+   * input's cells by header name. A file can be resumed, a stream cannot. Default: no results
    * (the rows are only counted and reported through `onProgress`).
    */
   output?: string | Writable;
