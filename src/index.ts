@@ -132,7 +132,12 @@ export {
   type RunBatchOptions,
   rowReject,
 } from './tax/batch/types.js';
-export { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './tax/batch-file/errors.js';
+export {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './tax/batch-file/errors.js';
 export type {
   BatchFileEvent,
   BatchFileOptions,
@@ -170,6 +175,7 @@ export { PRECHECK_MODES, type PrecheckMode } from './tax/precheck-mode.js';
 export {
   type RegisterWebhookEndpointOptions,
   registerWebhookEndpoint,
+  unregisterWebhookEndpoint,
   WebhookRegistrationError,
 } from './tax/register-webhook-endpoint.js';
 export {
@@ -189,9 +195,17 @@ export {
   ValidationResult,
 } from './tax/response-schemas.js';
 export {
+  createWebhookForwarder,
+  WebhookForwardError,
+  type WebhookForwarder,
+  type WebhookForwarderOptions,
+} from './tax/webhook-forwarder.js';
+export {
   listenForWebhooks,
+  type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
+  WebhookRejection,
 } from './tax/webhook-listener.js';
 export {
   ManualReviewRequiredEvent,

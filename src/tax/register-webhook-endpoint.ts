@@ -1,6 +1,6 @@
 import { SvcError } from '../core/errors/svc-error.js';
 
-/** Registering a webhook endpoint with a reference server failed. Code `config`. */
+/** Registering (or unregistering) a webhook endpoint with a reference server failed. Code `config`. */
 export class WebhookRegistrationError extends SvcError {
   override name = 'WebhookRegistrationError';
 
@@ -52,5 +52,40 @@ export async function registerWebhookEndpoint(
   if (!res.ok)
     throw new WebhookRegistrationError(
       `registering the listener at ${String(adminBase)} failed with HTTP ${res.status}`,
+    );
+}
+
+/**
+ * Removes `url` from the webhook endpoints of the reference server at `adminBase`
+ * (`DELETE /__admin/webhook-endpoints?url=...`), the counterpart of
+ * {@link registerWebhookEndpoint} for a listener that stops. A URL that is not registered (404)
+ * is not an error. Throws {@link WebhookRegistrationError} when the server cannot be reached or
+ * refuses otherwise.
+ */
+export async function unregisterWebhookEndpoint(
+  adminBase: string | URL,
+  url: string,
+  options: RegisterWebhookEndpointOptions = {},
+): Promise<void> {
+  const doFetch = options.fetch ?? fetch;
+  let endpoint: URL;
+  try {
+    endpoint = new URL('/__admin/webhook-endpoints', adminBase);
+  } catch {
+    throw new WebhookRegistrationError(`not a valid admin URL: ${String(adminBase)}`);
+  }
+  endpoint.searchParams.set('url', url);
+  let res: Response;
+  try {
+    res = await doFetch(endpoint, { method: 'DELETE', signal: options.signal });
+  } catch (error) {
+    throw new WebhookRegistrationError(`cannot reach ${String(adminBase)} to remove the listener`, {
+      cause: error,
+    });
+  }
+  await res.body?.cancel();
+  if (!res.ok && res.status !== 404)
+    throw new WebhookRegistrationError(
+      `removing the listener at ${String(adminBase)} failed with HTTP ${res.status}`,
     );
 }

@@ -18,8 +18,33 @@ export interface WebhookListenerOptions {
    * Keeps the listener's descriptors bounded whatever a sender does. Default 64.
    */
   maxConnections?: number;
-  /** Called for each accepted event, with the body exactly as received. Errors it throws make the listener answer 500. */
-  onEvent(event: TaxWebhookEvent, rawBody: string): void | Promise<void>;
+  /**
+   * Called for each accepted event, with the body exactly as received (as text, and as bytes with
+   * its content type in `delivery`). A {@link WebhookRejection} it throws is answered with its
+   * status (so the sender retries); any other error with 500.
+   */
+  onEvent(event: TaxWebhookEvent, rawBody: string, delivery: WebhookDelivery): void | Promise<void>;
+}
+
+/** One received delivery, as it arrived. */
+export interface WebhookDelivery {
+  /** The body's bytes, unchanged. */
+  bytes: Buffer;
+  /** The request's `content-type` header, if any. */
+  contentType: string | undefined;
+}
+
+/** Thrown by an `onEvent` handler to answer the sender with `status` (e.g. 502 when a forward failed). */
+export class WebhookRejection extends Error {
+  override name = 'WebhookRejection';
+
+  constructor(
+    /** The HTTP status answered, 4xx or 5xx. */
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A running webhook listener. */
@@ -34,7 +59,7 @@ function reply(res: ServerResponse, status: number, message: string): void {
   res.end(`${message}\n`);
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -42,7 +67,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
     if (size > limit) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -61,16 +86,17 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
       res.setHeader('connection', 'close');
       return reply(res, 413, 'body too large');
     }
-    let body: string | undefined;
+    let bytes: Buffer | undefined;
     try {
-      body = await readBody(req, limit);
+      bytes = await readBody(req, limit);
     } catch {
       return;
     }
-    if (body === undefined) {
+    if (bytes === undefined) {
       res.setHeader('connection', 'close');
       return reply(res, 413, 'body too large');
     }
+    const body = bytes.toString('utf8');
     let event: TaxWebhookEvent;
     try {
       event = parseWebhookEvent(body);
@@ -78,10 +104,11 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
       return reply(res, 400, error instanceof WebhookPayloadError ? error.message : 'bad request');
     }
     try {
-      await options.onEvent(event, body);
+      await options.onEvent(event, body, { bytes, contentType: req.headers['content-type'] });
       reply(res, 200, 'ok');
-    } catch {
-      reply(res, 500, 'handler failed');
+    } catch (error) {
+      if (error instanceof WebhookRejection) reply(res, error.status, error.message);
+      else reply(res, 500, 'handler failed');
     }
   });
   // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;

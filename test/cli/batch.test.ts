@@ -205,9 +205,11 @@ describe('--strategy single gives outcomes inline; --sandbox --wait gives an out
     });
     expect(run.code).toBe(0);
     const out = lines(file('out.csv'));
-    expect(out[0]).toBe('row,status,validationRequestId,validationResultId,outcome,provider,code,message');
-    expect(out.filter((l) => /,completed,.*,VALID,VIES,/.test(l))).toHaveLength(37);
-    expect(out.filter((l) => /,completed,.*,INVALID,VIES,/.test(l))).toHaveLength(2);
+    expect(out[0]).toBe(
+      'countryCode,vatId,metadata.customerId,companyName,row,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
+    );
+    expect(out.filter((l) => /,completed,VALID,VIES,/.test(l))).toHaveLength(37);
+    expect(out.filter((l) => /,completed,INVALID,VIES,/.test(l))).toHaveLength(2);
   });
 
   it('sandbox --wait', async () => {

@@ -54,7 +54,7 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
     writeFileSync(file('in.csv'), makeCsv(10).text);
     await client.tax.runBatchFile({ input: file('in.csv'), output: file('out.csv') });
     expect(lines(file('out.csv'))[0]).toBe(
-      'row,status,validationRequestId,validationResultId,outcome,provider,code,message',
+      'countryCode,vatId,metadata.customerId,companyName,row,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
     );
     const stream = new PassThrough();
     const chunks: Buffer[] = [];
@@ -157,6 +157,8 @@ describe('wait joins webhook outcomes to rows; registerWebhookEndpoint registers
     const rows = lines(file('out.ndjson')).map((l) => JSON.parse(l) as { status: string });
     expect(rows).toHaveLength(60);
     expect(rows.every((r) => r.status === 'completed' || r.status === 'rejected')).toBe(true);
+    // The endpoint it registered is removed when the run ends.
+    expect(server().admin.webhookEndpoints()).toEqual([]);
   });
 
   it('a server that cannot be reached or refuses is a WebhookRegistrationError (code config)', async () => {

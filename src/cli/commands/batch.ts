@@ -1,4 +1,8 @@
-import { BatchFileStoppedError, BatchInterruptedError } from '../../tax/batch-file/errors.js';
+import {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInterruptedError,
+} from '../../tax/batch-file/errors.js';
 import type { BatchFileEvent } from '../../tax/batch-file/options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -23,6 +27,32 @@ interface BatchFlags {
   waitTimeout: string;
   force?: boolean;
   fileMode?: string;
+  encoding?: string;
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+/** `m:ss` (or `h:mm:ss`) for an ETA in seconds. */
+function clock(seconds: number): string {
+  const s = Math.max(Math.round(seconds), 0);
+  const mm = String(Math.floor(s / 60) % 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/**
+ * The spinner text for a row event: `1,234 / 10,000 rows (12 %), ETA 0:42` once the total is
+ * counted (the ETA once a rate is known), `1,234 rows` before; then rejected, failed and the rate.
+ */
+export function progressText(event: Extract<BatchFileEvent, { type: 'row' }>): string {
+  const { rowsDone, rowsTotal, rowsPerSecond, counts } = event;
+  let head = `${number.format(rowsDone)} rows`;
+  if (rowsTotal !== undefined && rowsTotal > 0) {
+    const percent = Math.min(Math.floor((rowsDone * 100) / rowsTotal), 100);
+    head = `${number.format(rowsDone)} / ${number.format(rowsTotal)} rows (${percent} %)`;
+    if (rowsPerSecond > 0) head += `, ETA ${clock((rowsTotal - rowsDone) / rowsPerSecond)}`;
+  }
+  return `batch: ${head}, ${counts.rejected ?? 0} rejected, ${counts.failed ?? 0} failed, ${number.format(rowsPerSecond)} rows/s`;
 }
 
 function parseListen(value: string): { host: string; port: number } {
@@ -64,11 +94,12 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     } else if (event.type === 'listening') {
       if (!event.registered)
         ctx.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
-    } else if (event.type === 'row') {
-      const { counts } = event;
-      progress.update(
-        `batch: ${event.rowsDone} rows, ${counts.rejected ?? 0} rejected, ${counts.failed ?? 0} failed, ${event.rowsPerSecond} rows/s`,
+    } else if (event.type === 'encoding') {
+      ctx.warn(
+        `input is not valid UTF-8 (byte ${event.invalidAt}) and has no BOM: reading it as ${event.encoding}; use --encoding to choose`,
       );
+    } else if (event.type === 'row') {
+      progress.update(progressText(event));
     } else {
       progress.stop();
       ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`);
@@ -79,6 +110,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   try {
     result = await client.tax.runBatchFile({
       input: file === '-' ? ctx.io.stdin : String(file),
+      encoding: flags.encoding,
       output: out ?? ctx.io.stdout,
       format: ctx.format === 'csv' ? 'csv' : 'ndjson',
       rejects: flags.rejects,
@@ -107,7 +139,10 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
       );
       return error.statePath ? EXIT.INTERRUPTED : EXIT.FAILURE;
     }
-    if (error instanceof BatchFileStoppedError && error.statePath) {
+    if (
+      (error instanceof BatchFileStoppedError || error instanceof BatchFileFailedError) &&
+      error.statePath
+    ) {
       error.message += `; ${error.rowsDone} rows done, state saved to ${error.statePath} (run again with --resume)`;
     }
     throw error;

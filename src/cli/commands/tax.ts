@@ -1,7 +1,7 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import type { Frequency } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
-import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
@@ -46,9 +46,13 @@ async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: n
   const watch = await client.tax.watchCompletions(listenArg(flags.listen));
   ctx.onClose(() => watch.close());
   const sandbox = await ctx.sandbox();
+  const register = flags.register;
   if (sandbox) sandbox.admin.addWebhookEndpoint(watch.url);
-  else if (flags.register) await registerWebhookEndpoint(flags.register, watch.url);
-  else
+  else if (register) {
+    await registerWebhookEndpoint(register, watch.url);
+    // Removed at exit (before the listener closes), so the server stops sending to it.
+    ctx.onClose(() => unregisterWebhookEndpoint(register, watch.url));
+  } else
     ctx.info(`a PENDING result is awaited on ${watch.url} (register it as the project's webhook endpoint)`);
   return { watch, timeoutMs };
 }

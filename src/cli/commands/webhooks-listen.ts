@@ -1,9 +1,10 @@
 import { openAppendOutput } from '../../core/output-file.js';
-import { registerWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
-import { listenForWebhooks } from '../../tax/webhook-listener.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
+import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook-forwarder.js';
+import { listenForWebhooks, WebhookRejection } from '../../tax/webhook-listener.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { parseIntOption } from '../usage-error.js';
+import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 interface ListenFlags {
@@ -14,6 +15,17 @@ interface ListenFlags {
   register?: string;
   maxEvents?: string;
   fileMode?: string;
+  forwardTo?: string;
+}
+
+/** The `--forward-to` target; a URL that is not http(s) is a usage error. */
+function forwarderFor(target: string | undefined): WebhookForwarder | undefined {
+  if (target === undefined) return undefined;
+  try {
+    return createWebhookForwarder(target);
+  } catch {
+    throw new UsageError(`--forward-to takes an http(s) URL, got '${target}'`);
+  }
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
@@ -27,6 +39,8 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const out =
     outFlag === undefined || outFlag === '-' ? undefined : await openAppendOutput(outFlag, fileMode);
   if (out) ctx.onClose(() => out.close());
+  const forwarder = forwarderFor(flags.forwardTo);
+  if (forwarder) ctx.onClose(() => forwarder.close());
   const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
   let count = 0;
   let stop: () => void = () => {};
@@ -36,7 +50,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const listener = await listenForWebhooks({
     host: flags.host,
     port,
-    onEvent: async (event, raw) => {
+    onEvent: async (event, raw, delivery) => {
       const line = `${JSON.stringify(JSON.parse(raw))}\n`;
       if (out) await out.write(line);
       else ctx.io.stdout.write(line);
@@ -51,6 +65,17 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
           ctx.warn(`could not confirm ${id}: ${(error as Error).message}`);
         }
       }
+      if (forwarder) {
+        try {
+          await forwarder.forward(delivery);
+        } catch (error) {
+          // Answered 502 so the sender delivers the event again later.
+          ctx.warn(
+            `forwarding a ${event.eventType} event failed: ${(error as Error).message}; answered 502 (the sender retries)`,
+          );
+          throw new WebhookRejection(502, 'forward failed');
+        }
+      }
       count += 1;
       if (maxEvents !== undefined && count >= maxEvents) stop();
     },
@@ -59,7 +84,12 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const sandbox = await ctx.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(listener.url);
   if (flags.register) await registerWebhookEndpoint(flags.register, listener.url);
+  const register = flags.register;
+  // The endpoint registered here is removed when the listener ends (before the listener closes).
+  if (register) ctx.onClose(() => unregisterWebhookEndpoint(register, listener.url));
+  if (sandbox) ctx.onClose(async () => void sandbox.admin.removeWebhookEndpoint(listener.url));
   ctx.io.stderr.write(`svc webhooks listening on ${listener.url}\n`);
+  if (forwarder) ctx.info(`forwarding events to ${forwarder.target}`);
   const signal = ctx.io.signal;
   await Promise.race([
     stopped,

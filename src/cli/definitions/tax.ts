@@ -128,6 +128,12 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       new Option('--register <adminUrl>', 'register the listener with a reference server (its base URL)'),
     )
     .addOption(new Option('--max-events <n>', 'stop after N events'))
+    .addOption(
+      new Option(
+        '--forward-to <url>',
+        'POST every event, body unchanged, to this URL (your app); a failed forward is answered 502 so the sender retries',
+      ),
+    )
     .action(run(async () => (await load()).webhooksListen));
 }
 
@@ -170,5 +176,11 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
     .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
     .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('300'))
+    .addOption(
+      new Option(
+        '--encoding <name>',
+        'input encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1... (default: BOM, else UTF-8, else windows-1252)',
+      ),
+    )
     .action(run(async () => (await import('../commands/batch.js')).batch));
 }

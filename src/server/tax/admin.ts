@@ -16,6 +16,8 @@ export interface TaxAdmin {
   setProviderMode(provider: string, mode: ProviderMode): void;
   /** Registers a URL that receives every webhook event. */
   addWebhookEndpoint(url: string): void;
+  /** Unregisters a webhook endpoint; false when it was not registered. */
+  removeWebhookEndpoint(url: string): boolean;
   /** The registered webhook endpoints. */
   webhookEndpoints(): string[];
   /** Resolves when every webhook delivery started so far has ended. */
@@ -31,12 +33,21 @@ export function taxAdmin(store: TaxStore, webhooks: WebhookSender): TaxAdmin {
     addWebhookEndpoint: (url) => {
       if (!webhooks.endpoints.includes(url)) webhooks.endpoints.push(url);
     },
+    removeWebhookEndpoint: (url) => {
+      const index = webhooks.endpoints.indexOf(url);
+      if (index === -1) return false;
+      webhooks.endpoints.splice(index, 1);
+      return true;
+    },
     webhookEndpoints: () => [...webhooks.endpoints],
     drainWebhooks: () => webhooks.drain(),
   };
 }
 
-/** `POST /__admin/providers/{provider}` and `POST /__admin/webhook-endpoints`. */
+/**
+ * `POST /__admin/providers/{provider}`; `POST`, `GET` and `DELETE /__admin/webhook-endpoints`
+ * (DELETE names the URL as `?url=` or in a `{ "url" }` body; 404 when it is not registered).
+ */
 export function taxAdminRoutes(admin: TaxAdmin): Route[] {
   return [
     {
@@ -59,6 +70,21 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
         const { url } = await adminBody(req, WebhookEndpointBody);
         admin.addWebhookEndpoint(url);
         sendJson(res, 201, { url, endpoints: admin.webhookEndpoints() });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/__admin/webhook-endpoints',
+      handle: ({ res }) => sendJson(res, 200, { endpoints: admin.webhookEndpoints() }),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/__admin/webhook-endpoints',
+      handle: async ({ req, res, query }) => {
+        const fromQuery = query.get('url');
+        const { url } = fromQuery === null ? await adminBody(req, WebhookEndpointBody) : { url: fromQuery };
+        if (!admin.removeWebhookEndpoint(url)) throw new HttpProblem(404, `No webhook endpoint ${url}`);
+        sendJson(res, 200, { url, endpoints: admin.webhookEndpoints() });
       },
     },
   ];

@@ -1,6 +1,21 @@
-import type { BatchRowResult } from '../batch/types.js';
+import { type BatchRowResult, resultDetails } from '../batch/types.js';
 import type { ValidationResult } from '../response-schemas.js';
 import { listenForWebhooks, type WebhookListener } from '../webhook-listener.js';
+
+/** Confirmations in flight at most, by default. */
+export const MAX_CONFIRMATIONS = 16;
+
+/** What a confirmed result sets on its row. */
+type Summary = Pick<
+  BatchRowResult,
+  | 'validationResultId'
+  | 'outcome'
+  | 'provider'
+  | 'registryCompanyName'
+  | 'companyNameMatch'
+  | 'addressMatch'
+  | 'checkedAt'
+>;
 
 /** What the joiner needs of the tax client. */
 export interface ResultFetcher {
@@ -14,16 +29,21 @@ export interface ResultFetcher {
  */
 export class CompletionJoiner {
   private readonly waiting = new Map<string, BatchRowResult>();
-  private readonly early = new Map<
-    string,
-    { validationResultId: string; outcome: string; provider: string | null }
-  >();
+  private readonly early = new Map<string, Summary>();
   private readonly fetches = new Set<Promise<void>>();
+  /** Result ids waiting for a free confirmation slot. */
+  private readonly queued: string[] = [];
   private notify: () => void = () => {};
+  private peak = 0;
+  private settled: () => void = () => {};
   listener: WebhookListener | undefined;
   errors = 0;
 
-  constructor(private readonly tax: ResultFetcher) {}
+  constructor(
+    private readonly tax: ResultFetcher,
+    /** Confirmations (`getResult` calls) in flight at most. Default 16. */
+    private readonly maxFetches = MAX_CONFIRMATIONS,
+  ) {}
 
   async listen(host: string, port: number): Promise<string> {
     this.listener = await listenForWebhooks({
@@ -37,12 +57,24 @@ export class CompletionJoiner {
     return this.listener.url;
   }
 
-  /** Fetches a result and fills in its row (or parks it). */
+  /**
+   * Fetches a result and fills in its row (or parks it). At most `maxFetches` run at once; the
+   * rest queue (ids only), so a burst of webhooks never opens a connection per event.
+   */
   confirm(validationResultId: string): void {
+    if (this.fetches.size >= this.maxFetches) {
+      this.queued.push(validationResultId);
+      return;
+    }
     const work = this.tax
       .getResult(validationResultId)
       .then((result) => {
-        const summary = { validationResultId, outcome: result.outcome, provider: result.provider ?? null };
+        const summary: Summary = {
+          validationResultId,
+          outcome: result.outcome,
+          provider: result.provider ?? null,
+          ...resultDetails(result),
+        };
         const row = this.waiting.get(result.validationRequestId);
         if (row) this.complete(row, summary);
         else this.early.set(result.validationRequestId, summary);
@@ -50,18 +82,24 @@ export class CompletionJoiner {
       .catch(() => {
         this.errors += 1;
       })
-      .finally(() => this.fetches.delete(work));
+      .finally(() => {
+        this.fetches.delete(work);
+        const next = this.queued.shift();
+        if (next !== undefined) this.confirm(next);
+        else if (this.fetches.size === 0) this.settled();
+      });
     this.fetches.add(work);
+    this.peak = Math.max(this.peak, this.fetches.size);
   }
 
-  private complete(
-    row: BatchRowResult,
-    summary: { validationResultId: string; outcome: string; provider: string | null },
-  ) {
+  /** The largest number of confirmations that were in flight at once (for tests and tuning). */
+  get peakFetches(): number {
+    return this.peak;
+  }
+
+  private complete(row: BatchRowResult, summary: Summary) {
     row.status = 'completed';
-    row.validationResultId = summary.validationResultId;
-    row.outcome = summary.outcome;
-    row.provider = summary.provider;
+    Object.assign(row, summary);
     if (row.validationRequestId) this.waiting.delete(row.validationRequestId);
     this.notify();
   }
@@ -99,7 +137,8 @@ export class CompletionJoiner {
         if (this.waiting.size === 0) finish();
       };
     });
-    await Promise.all([...this.fetches]);
+    // Let the confirmations under way (and queued behind them) finish.
+    if (this.fetches.size > 0) await new Promise<void>((resolve) => (this.settled = resolve));
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,11 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { type RowReject, rowReject } from '../batch/types.js';
 import type { ValidationRequest } from '../request-schemas.js';
+import { decodeBytes, decodingStream, type InputEncoding } from './encoding.js';
 import { BatchInputError } from './errors.js';
+
+/** UTF-8, with or without a BOM (csv-parse drops it): the default reading. */
+const UTF8: InputEncoding = { encoding: 'utf-8', bomBytes: 0, source: 'default' };
 
 /** Largest CSV record accepted; a larger one is one clear error instead of unbounded memory. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -112,14 +116,12 @@ export function detectDelimiter(firstLine: string): string {
   return best && best[1] > 0 ? best[0] : ',';
 }
 
-/** Reads the start of a file to find its first line (BOM removed). */
-async function firstLineOf(path: string): Promise<string> {
-  const stream: ReadStream = createReadStream(path, { start: 0, end: 65535 });
+/** Reads the start of a file to find its first line, decoded (BOM removed). */
+async function firstLineOf(path: string, encoding: InputEncoding): Promise<string> {
+  const stream: ReadStream = createReadStream(path, { start: encoding.bomBytes, end: 65535 });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
+  const text = decodeBytes(Buffer.concat(chunks), encoding.encoding).replace(/^\uFEFF/, '');
   const end = text.search(/\r?\n/);
   return end === -1 ? text : text.slice(0, end);
 }
@@ -127,15 +129,18 @@ async function firstLineOf(path: string): Promise<string> {
 /** A parsed CSV input: its column map and an iterator of `[rowNumber, record]`. */
 export interface CsvInput {
   columns: ColumnMap;
+  /** The detected field delimiter. */
+  delimiter: string;
   records: AsyncIterable<string[]>;
 }
 
 /**
- * Opens a CSV file with csv-parse's stream API: header row, delimiter detected, BOM stripped,
+ * Opens a CSV file with csv-parse's stream API, decoded as `encoding` says (streamed): header row,
+ * delimiter detected, BOM stripped,
  * quoted fields with newlines; records of the wrong width come through (and are rejected per row).
  */
-export async function openCsv(path: string): Promise<CsvInput> {
-  const delimiter = detectDelimiter(await firstLineOf(path));
+export async function openCsv(path: string, encoding: InputEncoding = UTF8): Promise<CsvInput> {
+  const delimiter = detectDelimiter(await firstLineOf(path, encoding));
   const { parse, CsvError } = await import('csv-parse');
   const csvError = (error: unknown): never => {
     if (error instanceof CsvError) {
@@ -153,20 +158,25 @@ export async function openCsv(path: string): Promise<CsvInput> {
     max_record_size: MAX_RECORD_BYTES,
     skip_empty_lines: true,
   });
-  const source: Readable = createReadStream(path);
+  const source: Readable = createReadStream(path, { start: encoding.bomBytes });
+  // UTF-8 goes to csv-parse as bytes (it decodes them itself); other encodings through iconv-lite.
+  const decoder = encoding.encoding === 'utf-8' ? undefined : decodingStream(encoding.encoding);
   source.on('error', (error) => parser.destroy(error));
-  source.pipe(parser);
+  decoder?.on('error', (error) => parser.destroy(error));
+  (decoder ? source.pipe(decoder) : source).pipe(parser);
   const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
   const first = await iterator.next().catch(csvError);
   if (first.done) throw new BatchInputError('the CSV input is empty: a header row is required');
   const columns = mapColumns(first.value);
   return {
     columns,
+    delimiter,
     records: {
       [Symbol.asyncIterator]: () => ({
         next: () => iterator.next().catch(csvError),
         return: async () => {
           parser.destroy();
+          decoder?.destroy();
           source.destroy();
           return { done: true, value: undefined };
         },

@@ -51,3 +51,28 @@ export class BatchFileStoppedError extends BatchStoppedError {
     super(stopped.message, stopped.nextRow, stopped.cause);
   }
 }
+
+/**
+ * A batch file run failed on an unexpected error (e.g. `EMFILE`, a full disk) after it started.
+ * What was reported before is checkpointed: run again with `resume: true` once the cause is
+ * fixed. The original error is the `cause`. Code `batch_failed`.
+ */
+export class BatchFileFailedError extends SvcError {
+  override name = 'BatchFileFailedError';
+
+  constructor(
+    cause: unknown,
+    /** The last row reported (and checkpointed). */
+    readonly rowsDone: number,
+    /** The state file to resume from; undefined without one. */
+    readonly statePath: string | undefined,
+  ) {
+    const errno = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const text = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `Batch failed after row ${rowsDone}: ${errno && !text.includes(errno) ? `${errno}: ` : ''}${text}`,
+      'batch_failed',
+      { cause },
+    );
+  }
+}

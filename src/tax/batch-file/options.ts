@@ -11,7 +11,8 @@ export interface BatchFileWaitOptions {
   port?: number;
   /**
    * How the listener's URL becomes the project's webhook endpoint: the base URL of a reference
-   * server (registered through its admin API), or a function that registers it. Default: none;
+   * server (registered through its admin API, and removed from it when the run ends), or a
+   * function that registers it. Default: none;
    * the `listening` progress event carries the URL for the caller to register.
    */
   register?: string | URL | ((url: string) => void | Promise<void>);
@@ -26,12 +27,25 @@ export interface BatchFileOptions
   /**
    * The CSV input: a path, or a readable stream (copied to a private temporary file first). A
    * header row names the columns: `countryCode` (or `country`), `rawValue` (or `vatId`), other
-   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped.
+   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped; the
+   * text encoding is detected (see `encoding`).
    */
   input: string | Readable;
   /**
-   * Results, one line per input row in input order: a file path (NDJSON; CSV when the name ends in
-   * `.csv`) or a writable stream. A file can be resumed, a stream cannot. Default: no results
+   * The input's text encoding, as a WHATWG label (`utf-8`, `utf-16le`, `utf-16be`,
+   * `windows-1252`, `latin1`, ...); an unknown label is a `BatchInputError`. Default: detected: a
+   * BOM names UTF-8, UTF-16LE or UTF-16BE; without one, UTF-8 when the whole file is valid UTF-8,
+   * else Windows-1252 (reported as an `encoding` progress event). The idempotency keys' default
+   * seed is the hash of the raw bytes either way.
+   */
+  encoding?: string;
+  /**
+   * Results, one line per input row in input order, joined to the input: a file path (NDJSON;
+   * CSV when the name ends in `.csv`) or a writable stream. CSV: the input's columns, then `row`,
+   * `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
+   * `validationResultId`, `checkedAt`, `validationRequestId`, `code`, `message` (an input column
+   * named like one of these is written as `input.<name>`). NDJSON: those fields plus `input`, the
+   * input's cells by header name. A file can be resumed, a stream cannot. Default: no results
    * (the rows are only counted and reported through `onProgress`).
    */
   output?: string | Writable;
@@ -90,6 +104,13 @@ export interface BatchFileOptions
 /** What a batch file run reports through `onProgress`. */
 export type BatchFileEvent =
   | {
+      type: 'encoding';
+      /** The input is not valid UTF-8 and has no BOM: it is read as this encoding (`windows-1252`). */
+      encoding: string;
+      /** Byte offset of the first byte that is not valid UTF-8. */
+      invalidAt: number;
+    }
+  | {
       type: 'columns';
       /** Header names that are not part of a request (not sent). */
       ignored: string[];
@@ -108,6 +129,8 @@ export type BatchFileEvent =
       result: BatchRowResult;
       /** Rows reported so far, counting the rows of an earlier run that this one resumed. */
       rowsDone: number;
+      /** Data rows of the input (counted before the run, quote-aware). */
+      rowsTotal: number | undefined;
       /** Rows per status (`completed:<outcome>` for completed rows), this run and the resumed one. */
       counts: Readonly<Record<string, number>>;
       /** Rows per second of this run. */

@@ -2,20 +2,40 @@ import { readFile } from 'node:fs/promises';
 import type { BatchRowResult } from '../batch/types.js';
 import { OUTPUT_COLUMNS } from './row-output.js';
 
-/** Rows of an earlier run, read back from the first `upTo` bytes of its NDJSON or CSV results. */
-export async function readBackRows(path: string, csv: boolean, upTo: number): Promise<BatchRowResult[]> {
+/** A row of an earlier run as its results file holds it: the outcome and the input's cells. */
+export interface KeptRow {
+  result: BatchRowResult;
+  record: string[];
+}
+
+/**
+ * Rows of an earlier run, read back from the first `upTo` bytes of its joined NDJSON or CSV
+ * results (see `RowOutput`); `inputHeader` is the input's header row.
+ */
+export async function readBackRows(
+  path: string,
+  csv: boolean,
+  upTo: number,
+  inputHeader: readonly string[],
+): Promise<KeptRow[]> {
   const text = (await readFile(path)).subarray(0, upTo).toString('utf8');
   if (!csv)
     return text
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as BatchRowResult);
+      .map((line) => {
+        const { input, ...result } = JSON.parse(line) as BatchRowResult & { input?: Record<string, string> };
+        return { result, record: inputHeader.map((name) => input?.[name] ?? '') };
+      });
   const { parse } = await import('csv-parse/sync');
-  const records = parse(text, { columns: true }) as Array<Record<string, string>>;
-  return records.map((r) => {
+  const records = parse(text, { from_line: 2, relax_column_count: true }) as string[][];
+  const width = inputHeader.length;
+  return records.map((cells) => {
     const row: Record<string, unknown> = {};
-    for (const c of OUTPUT_COLUMNS)
-      if (r[c] !== undefined && r[c] !== '') row[c] = c === 'row' ? Number(r[c]) : r[c];
-    return row as unknown as BatchRowResult;
+    OUTPUT_COLUMNS.forEach((c, i) => {
+      const value = cells[width + i];
+      if (value !== undefined && value !== '') row[c] = c === 'row' ? Number(value) : value;
+    });
+    return { result: row as unknown as BatchRowResult, record: cells.slice(0, width) };
   });
 }

@@ -1,29 +1,80 @@
 import { csvLine } from '../../core/csv-line.js';
 import type { BatchRowResult } from '../batch/types.js';
 
-/** Columns of the CSV output (and the field order of NDJSON lines). */
+/**
+ * The outcome columns, after the input's own columns in CSV results, and the top-level fields of
+ * an NDJSON results line (whose input cells are under `input`).
+ */
 export const OUTPUT_COLUMNS = [
   'row',
   'status',
-  'validationRequestId',
-  'validationResultId',
   'outcome',
   'provider',
+  'registryCompanyName',
+  'companyNameMatch',
+  'addressMatch',
+  'validationResultId',
+  'checkedAt',
+  'validationRequestId',
   'code',
   'message',
 ] as const;
 
-/** The header line of CSV results. */
-export function csvHeader(): string {
-  return csvLine([...OUTPUT_COLUMNS]);
+/**
+ * The names the input columns are written under in CSV results: the header's own names, except
+ * that a name equal to an outcome column (or an earlier one) is prefixed with `input.`.
+ */
+export function inputColumnNames(inputHeader: readonly string[]): string[] {
+  const taken = new Set<string>(OUTPUT_COLUMNS);
+  return inputHeader.map((name) => {
+    let out = name;
+    while (taken.has(out)) out = `input.${out}`;
+    taken.add(out);
+    return out;
+  });
 }
 
-/** One output line for a row, NDJSON or CSV. */
-export function outputLine(result: BatchRowResult, csv: boolean): string {
-  if (csv) return csvLine(OUTPUT_COLUMNS.map((c) => result[c]));
-  const line: Record<string, unknown> = {};
-  for (const c of OUTPUT_COLUMNS) if (result[c] !== undefined) line[c] = result[c];
-  return `${JSON.stringify(line)}\n`;
+/** The input's cells for a row, exactly `width` of them (a short record padded, a long one cut). */
+function cellsOf(record: readonly string[] | undefined, width: number): string[] {
+  return Array.from({ length: width }, (_, i) => record?.[i] ?? '');
+}
+
+/**
+ * Writes results joined to the input: each line carries the row's input cells and its outcome.
+ * CSV: the input columns (see {@link inputColumnNames}) then {@link OUTPUT_COLUMNS}, input cells
+ * neutralised against formula injection like every cell. NDJSON: the outcome fields plus
+ * `input`, an object of the input cells under their header names.
+ */
+export class RowOutput {
+  private readonly csvNames: string[];
+
+  constructor(
+    /** The input's header row. */
+    readonly inputHeader: readonly string[],
+    /** CSV (true) or NDJSON. */
+    readonly csv: boolean,
+  ) {
+    this.csvNames = inputColumnNames(inputHeader);
+  }
+
+  /** The header line of CSV results; empty for NDJSON. */
+  header(): string {
+    return this.csv ? csvLine([...this.csvNames, ...OUTPUT_COLUMNS]) : '';
+  }
+
+  /** One output line for a row and its input cells. */
+  line(result: BatchRowResult, record: readonly string[] | undefined): string {
+    const cells = cellsOf(record, this.inputHeader.length);
+    if (this.csv) return csvLine([...cells, ...OUTPUT_COLUMNS.map((c) => result[c])]);
+    const line: Record<string, unknown> = {};
+    for (const c of OUTPUT_COLUMNS) if (result[c] !== undefined) line[c] = result[c];
+    const input: Record<string, string> = {};
+    this.inputHeader.forEach((name, i) => {
+      input[name] = cells[i] as string;
+    });
+    line.input = input;
+    return `${JSON.stringify(line)}\n`;
+  }
 }
 
 /** The rejects file header: row number, the input's own columns, code, message. */
@@ -38,6 +89,5 @@ export function rejectLine(
   code: string,
   message: string,
 ): string {
-  const cells = Array.from({ length: width }, (_, i) => record?.[i] ?? '');
-  return csvLine([row, ...cells, code, message]);
+  return csvLine([row, ...cellsOf(record, width), code, message]);
 }

@@ -4,15 +4,21 @@ import { AbortError } from '../../core/errors/abort-error.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
-import { registerWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
 import { openCsv, recordToRequest } from './csv-input.js';
-import { BatchFileStoppedError, BatchInputError, BatchInterruptedError } from './errors.js';
+import { encodingName, inspectInput } from './encoding.js';
+import {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
 import { checkBatchPaths } from './paths.js';
-import { readBackRows } from './read-back.js';
-import { csvHeader, outputLine, rejectLine, rejectsHeader } from './row-output.js';
+import { type KeptRow, readBackRows } from './read-back.js';
+import { RowOutput, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
 
 /** What a batch file run needs of the tax client. */
@@ -51,6 +57,7 @@ export async function runBatchFile(
     resume: options.resume === true,
     force: options.force === true,
   });
+  if (options.encoding !== undefined) encodingName(options.encoding);
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
   const input = await prepareInput(options.input, options.signal);
@@ -80,9 +87,14 @@ async function runPrepared(
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
     options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
-  const { columns, records } = await openCsv(input.path);
+  // One streamed pass: the encoding (BOM, option, or UTF-8 checked) and the row count for progress.
+  const { encoding, rows: rowsTotal } = await inspectInput(input.path, options.encoding);
+  if (encoding.source === 'fallback')
+    onProgress?.({ type: 'encoding', encoding: encoding.encoding, invalidAt: encoding.invalidAt ?? 0 });
+  const { columns, records } = await openCsv(input.path, encoding);
   if (columns.ignored.length || columns.renamed.length)
     onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
+  const output = new RowOutput(columns.header, csvOut);
 
   const opening = { force: options.force, mode: options.fileMode ?? DEFAULT_FILE_MODE };
   const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes, opening) : undefined;
@@ -120,23 +132,28 @@ async function runPrepared(
   });
 
   const joiner = wait ? new CompletionJoiner(tax) : undefined;
+  // Removes the endpoint registered through a reference server's admin API when the run ends.
+  let unregister: (() => Promise<void>) | undefined;
   try {
     if (!state) {
       if (csvOut) {
-        if (outFileNow) await outFileNow.append(csvHeader());
-        else if (stream && !joiner) stream.write(csvHeader());
+        if (outFileNow) await outFileNow.append(output.header());
+        else if (stream && !joiner) stream.write(output.header());
       }
       await rejectsFile?.append(rejectsHeader(columns.header));
     }
-    const kept: BatchRowResult[] =
-      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes) : [];
+    const kept: KeptRow[] =
+      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes, columns.header) : [];
     if (joiner && wait) {
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
       const { register } = wait;
       if (typeof register === 'function') await register(url);
-      else if (register !== undefined) await registerWebhookEndpoint(register, url, { signal });
+      else if (register !== undefined) {
+        await registerWebhookEndpoint(register, url, { signal });
+        unregister = () => unregisterWebhookEndpoint(register, url).catch(() => {});
+      }
       onProgress?.({ type: 'listening', url, registered: register !== undefined });
-      for (const row of kept) joiner.track(row);
+      for (const row of kept) joiner.track(row.result);
     }
 
     const recordsOf = new Map<number, string[]>();
@@ -148,7 +165,7 @@ async function runPrepared(
           yield null;
           continue;
         }
-        if (rejectsFile) recordsOf.set(row, record);
+        recordsOf.set(row, record);
         yield recordToRequest(record, columns);
       }
     }
@@ -185,16 +202,16 @@ async function runPrepared(
         const key = countKey(result);
         counts[key] = (counts[key] ?? 0) + 1;
         if (joiner) {
-          kept.push(result);
+          kept.push({ result, record: record ?? [] });
           joiner.track(result);
         }
-        const line = outputLine(result, csvOut);
+        const line = output.line(result, record);
         if (outFileNow) await outFileNow.append(line);
         else if (stream && !joiner) stream.write(line);
         rowsDone = result.row;
         await checkpoints.step();
         const rowsPerSecond = Math.round(((rowsDone - skipRows) * 1000) / Math.max(Date.now() - started, 1));
-        onProgress?.({ type: 'row', result, rowsDone, counts, rowsPerSecond });
+        onProgress?.({ type: 'row', result, rowsDone, rowsTotal, counts, rowsPerSecond });
       }
     } catch (error) {
       if (error instanceof AbortError && signal?.aborted) {
@@ -206,9 +223,10 @@ async function runPrepared(
         await checkpoints.commit();
         throw new BatchFileStoppedError(error, rowsDone, keptState);
       }
-      // Keep what was reported; the error itself goes to the caller.
+      // Keep what was reported, and say how to continue.
       await checkpoints.commit().catch(() => {});
-      throw error;
+      if (error instanceof BatchInputError) throw error;
+      throw new BatchFileFailedError(error, rowsDone, keptState);
     }
     await checkpoints.commit();
 
@@ -216,9 +234,9 @@ async function runPrepared(
       const timeoutMs = wait?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
       onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
       await joiner.wait(timeoutMs, signal);
-      const text = (csvOut ? csvHeader() : '') + kept.map((r) => outputLine(r, csvOut)).join('');
+      const text = output.header() + kept.map((k) => output.line(k.result, k.record)).join('');
       for (const key of Object.keys(counts)) delete counts[key];
-      for (const r of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
+      for (const { result: r } of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
       if (outFile && !outFile.seekable) await outFile.append(text);
       else if (outPath) {
         await outFile?.close();
@@ -234,6 +252,7 @@ async function runPrepared(
       statePath: keptState,
     };
   } finally {
+    await unregister?.();
     await joiner?.close();
     await outFile?.close().catch(() => {});
     await rejectsFile?.close().catch(() => {});

@@ -7,7 +7,13 @@ import { rawValueToSend, strictPrecheckIssue } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
-import { type BatchRowResult, type BatchSender, isRowReject, type RunBatchOptions } from './types.js';
+import {
+  type BatchRowResult,
+  type BatchSender,
+  isRowReject,
+  type RunBatchOptions,
+  resultDetails,
+} from './types.js';
 
 interface Pending {
   row: number;
@@ -150,6 +156,7 @@ async function sendSingle(
         validationResultId: r.validationResultId,
         outcome: r.outcome,
         provider: r.provider ?? null,
+        ...resultDetails(r),
         idempotencyKey: item.request.idempotencyKey,
       },
     ];

@@ -15,6 +15,14 @@ export interface BatchRowResult {
   validationResultId?: string;
   outcome?: string;
   provider?: string | null;
+  /** For completed rows: the company name the registry returned, if any. */
+  registryCompanyName?: string | null;
+  /** For completed rows: how the given company name matched the registry's (`MATCH`, `PARTIAL`, ...). */
+  companyNameMatch?: string;
+  /** For completed rows: how the given address matched the registry's. */
+  addressMatch?: string;
+  /** For completed rows: when the registry was checked (ISO 8601). */
+  checkedAt?: string;
   /** For rejected and failed rows: a short code (`SCHEMA`, `FORMAT`, `CHECKSUM`, `SERVER_422`, `CSV`, `HTTP_503`, ...). */
   code?: string;
   /** For rejected and failed rows: why, on one line. */
@@ -72,4 +80,18 @@ export interface BatchSender {
   ): Promise<
     { kind: 'pending'; pending: PendingValidation } | { kind: 'completed'; result: ValidationResult }
   >;
+}
+
+/** The registry details of a result that a row reports (company name, match results, checked at). */
+export function resultDetails(
+  result: ValidationResult,
+): Pick<BatchRowResult, 'registryCompanyName' | 'companyNameMatch' | 'addressMatch' | 'checkedAt'> {
+  return {
+    ...(result.responseData?.companyName !== undefined && {
+      registryCompanyName: result.responseData.companyName,
+    }),
+    ...(result.match?.companyName !== undefined && { companyNameMatch: result.match.companyName }),
+    ...(result.match?.address !== undefined && { addressMatch: result.match.address }),
+    ...(result.checkedAt !== undefined && { checkedAt: result.checkedAt }),
+  };
 }
