@@ -154,6 +154,20 @@ describe('14.1 response size is capped: exit 1, one line, peak RSS under 400 MB'
     expect(run.peakMb).toBeLessThan(RSS_LIMIT_MB);
     expectNothingLeaked(run);
   }, 60_000);
+
+  it('svc audit list against a 500 whose body never ends stops at the 1 MiB error cap, not retried', async () => {
+    answer = (_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/problem+json' });
+      pump(res, endless('{"detail":"', ' '.repeat(65_536)), sent);
+    };
+    const run = await svc(['audit', 'list', ...RANGE], { env: { SVC_MAX_RETRIES: '2' } });
+    recordPeak('audit list, endless 500', run);
+    expect(run.code).toBe(1);
+    expect(oneLine(run)).toMatch(/larger than the limit of 1048576 bytes \(status 500\)/);
+    expect(server.seen).toHaveLength(1);
+    expect(run.peakMb).toBeLessThan(RSS_LIMIT_MB);
+    expectNothingLeaked(run);
+  }, 60_000);
 });
 
 // The CLI always uses the undici transport, which neither asks for nor decodes compression: a bomb
@@ -243,6 +257,22 @@ describe('14.6 an invalid event is never archived: exit 1, one line, state stays
     },
     60_000,
   );
+
+  it('svc audit sync keeps the good page of its run and fails on the bad one', async () => {
+    answer = auditPages((n) =>
+      n === 0
+        ? page(`${event('e1')},${event('e2')}`, 4, 'c1')
+        : page(`${event('e4')},{"id":"e3","x":NaN}`, 4, null),
+    );
+    const run = await svc(['audit', 'sync', '--dir', 'archive', '--since', FROM]);
+    expect(run.code).toBe(1);
+    expect(oneLine(run)).toMatch(/not valid JSON/);
+    const written = filesBelow(join(run.dir, 'archive'))
+      .filter(([path]) => path.endsWith('.ndjson'))
+      .map(([, content]) => content);
+    expect(written).toEqual([`${event('e1')}\n${event('e2')}\n`]);
+    expectNothingLeaked(run);
+  }, 60_000);
 });
 
 /** The secret a request carried (Bearer key, legacy header, or access token in the query). */
