@@ -155,6 +155,19 @@ describe('14.1 response size is capped: exit 1, one line, peak RSS under 400 MB'
     expectNothingLeaked(run);
   }, 60_000);
 
+  it('svc validate against a tax answer that never ends stops at 4 MiB', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      pump(res, endless('{"status":"', ' '.repeat(65_536)), sent);
+    };
+    const run = await svc(['validate', 'DE', '136695976']);
+    recordPeak('validate, endless', run);
+    expect(run.code).toBe(1);
+    expect(oneLine(run)).toMatch(/larger than the limit of 4194304 bytes/);
+    expect(run.peakMb).toBeLessThan(RSS_LIMIT_MB);
+    expectNothingLeaked(run);
+  }, 60_000);
+
   it('svc audit list against a 500 whose body never ends stops at the 1 MiB error cap, not retried', async () => {
     answer = (_req, res) => {
       res.writeHead(500, { 'content-type': 'application/problem+json' });
@@ -370,24 +383,32 @@ describe('14.11 a key with CR/LF exits 2 with one line and nothing is sent', () 
 });
 
 describe('14.13 answers are checked: another verificationId rejects, a lone surrogate is local', () => {
-  it('a current result for another verificationId is a reject (exit 3) naming the reason', async () => {
-    answer = (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          verificationId: '00000000-5d4a-4b6c-9e8f-0a1b2c3d4e5f',
-          verificationPassed: true,
-          score: 0,
-        }),
-      );
-    };
-    const run = await svc(['captcha', 'result', ID, '-o', 'json']);
-    expect(run.code).toBe(3);
-    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'reject' });
-    expect(run.stdout).toMatch(/VERIFICATION_ID_MISMATCH/);
-    expect(run.stdout).toMatch(/another verification/);
-    expectNothingLeaked(run);
-  }, 60_000);
+  it.each([
+    ['a current result', 'result'],
+    ['a legacy assessment', 'legacy'],
+  ])(
+    '%s for another verificationId is a reject (exit 3) naming the reason',
+    async (_name, command) => {
+      answer = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            verificationId: '00000000-5d4a-4b6c-9e8f-0a1b2c3d4e5f',
+            verificationPassed: true,
+            score: 0,
+          }),
+        );
+      };
+      const run = await svc(['captcha', command, ID, '-o', 'json']);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'reject' });
+      expect(run.stdout).toMatch(/VERIFICATION_ID_MISMATCH/);
+      expect(run.stdout).toMatch(/another verification/);
+      expectNothingLeaked(run);
+    },
+    60_000,
+  );
 
   it('a lone surrogate in the id of a token, or in an id on the command line, exits 2, nothing sent', async () => {
     answer = (_req, res) => res.end('{}');
