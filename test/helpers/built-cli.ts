@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -33,5 +34,53 @@ export function exited(child: ChildProcess): Promise<number | string> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve(child.exitCode);
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
+  });
+}
+
+/** What one measured run of the built CLI ended with. */
+export interface MeasuredRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Peak resident set size of the child process, in MB, as the child itself reported at exit. */
+  peakMb: number;
+}
+
+/**
+ * Runs `node bin/svc.js ...` with a preload that records the child's peak RSS; `cwd` also holds the
+ * file the peak is written to. The environment is only PATH, HOME=cwd, NO_COLOR and `env`.
+ */
+export function runSvcMeasured(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<MeasuredRun> {
+  const peakFile = join(cwd, `.peak-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const child = spawn(
+    process.execPath,
+    ['--require', join(import.meta.dirname, 'peak-rss.cjs'), BIN, ...args],
+    {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', SVC_PEAK_FILE: peakFile, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      let peakMb = Number.NaN;
+      try {
+        peakMb = Number(readFileSync(peakFile, 'utf8'));
+        rmSync(peakFile);
+      } catch {}
+      resolve({ code, stdout, stderr, peakMb });
+    });
   });
 }
