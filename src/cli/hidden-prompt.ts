@@ -18,8 +18,9 @@ export interface HiddenPromptOptions {
  * Reads one line from a terminal without showing it, as `sudo` and `gh auth login` do: readline
  * runs in terminal mode (raw input, its own line editing, Backspace works) but its echo goes to a
  * sink, so neither the text nor its length reaches the screen. Enter ends the line (an empty line
- * gives ''); Ctrl-D on an empty line gives ''; Ctrl-C, or `signal`, rejects with an
- * {@link AbortError} and nothing is kept.
+ * gives ''); Ctrl-D on an empty line gives ''. `signal` rejects with an {@link AbortError} and
+ * nothing is kept; Ctrl-C is re-sent as the SIGINT the terminal would have sent (so it aborts
+ * `signal`), or rejects at once when no `signal` is given.
  */
 export function readHidden(options: HiddenPromptOptions): Promise<string> {
   const { input, output, prompt, signal } = options;
@@ -43,7 +44,9 @@ export function readHidden(options: HiddenPromptOptions): Promise<string> {
     const onAbort = () => finish(() => reject(new AbortError('interrupted: nothing was saved')));
     rl.once('line', (line) => finish(() => resolve(line)));
     rl.once('close', () => finish(() => resolve('')));
-    rl.on('SIGINT', onAbort);
+    // Raw mode turns Ctrl-C into a byte: hand it back to the process as the SIGINT the terminal
+    // would have sent, so it ends like every other interrupted command (exit 130, nothing kept).
+    rl.on('SIGINT', () => (signal ? process.kill(process.pid, 'SIGINT') : onAbort()));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     output.write(prompt);
