@@ -128,9 +128,7 @@ export class CommandContext {
     const broken = this.brokenConfig;
     if (!broken || this.brokenConfigWarned) return;
     this.brokenConfigWarned = true;
-    this.warn(
-      `ignoring config file ${broken.path}: it ${broken.reason} (${ConfigFileError.fix()})`,
-    );
+    this.warn(`ignoring config file ${broken.path}: it ${broken.reason} (${ConfigFileError.fix()})`);
   }
 
   /** The config store, for `svc config`; permissions tightened with a warning. */
