@@ -235,19 +235,26 @@ export class CommandContext {
   /**
    * The client, created once per run. Each API checks its key before its first use (see
    * {@link withKeyCheck}): with none, the run stops with exit 2 and a hint, and nothing is sent.
+   * With `api`, that API's key is checked now, for a command that uses the API only later (e.g.
+   * `webhooks listen --confirm`, when an event comes in).
    */
-  client(): Promise<SvcClient> {
+  async client(api?: ApiInterface): Promise<SvcClient> {
     this.clientPromise ??= (async () => {
       const options = await this.resolveOptions();
       const { SvcClient } = await import('../client.js');
       const client = new SvcClient(options);
       this.cleanups.push(() => client.close());
-      return withKeyCheck(client, (api, hasKey) => {
-        if (!hasKey) throw new UsageError(this.missingKeyLine(api));
-        this.warnBrokenConfig();
-      });
+      return withKeyCheck(client, (used, hasKey) => this.checkKey(used, hasKey));
     })();
-    return this.clientPromise;
+    const client = await this.clientPromise;
+    if (api) this.checkKey(api, client.hasKey(api));
+    return client;
+  }
+
+  /** Stops the run when an API is about to be used without a key; else goes on (saying once if a broken config file was skipped). */
+  private checkKey(api: ApiInterface, hasKey: boolean): void {
+    if (!hasKey) throw new UsageError(this.missingKeyLine(api));
+    this.warnBrokenConfig();
   }
 
   /** The one line for an API used without a key: where a key can come from. */

@@ -115,6 +115,16 @@ describe('a command that needs a key and has none stops before sending: exit 2, 
     });
   }
 
+  it('webhooks listen --confirm (which calls the API only when an event comes): refused at start', async () => {
+    const run = await runSvc(
+      ['--base-url', server().url, 'webhooks', 'listen', '--confirm', '--port', '0', '--max-events', '1'],
+      { env },
+    );
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toContain('no API key for the tax-validation API');
+  });
+
   it('names the profile in use when it is not the default', async () => {
     writeProfiles({ ci: { output: 'json' } });
     const run = await runSvc(['--profile', 'ci', '--base-url', server().url, 'audit', 'list'], { env });

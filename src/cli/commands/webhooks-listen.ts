@@ -19,7 +19,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
-  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
+  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client('tax') : undefined;
   let count = 0;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
