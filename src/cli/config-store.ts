@@ -178,18 +178,16 @@ export function securePermissions(
   warn: (line: string) => void,
 ): void {
   if (process.platform === 'win32') return;
-  const exists = (path: string) => {
-    try {
-      statSync(path);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const dir = configDir(env);
   const file = configFile(env);
-  if (!exists(file)) return;
-  tighten(dir, DIR_MODE, DIR_MODE, 'config folder', warn);
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return;
+  }
+  // Not a regular file (a folder by mistake): reading it reports that; its mode is left alone.
+  if (!isFile) return;
+  tighten(configDir(env), DIR_MODE, DIR_MODE, 'config folder', warn);
   tighten(file, FILE_MODE, FILE_MODE, 'config file', warn);
 }
 

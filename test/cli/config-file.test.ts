@@ -75,6 +75,19 @@ describe('a broken config file is named in one warning and skipped when flags an
     });
   }
 
+  it('config.json that is a folder: skipped with a warning, its mode left alone', async () => {
+    mkdirSync(file(), { recursive: true, mode: 0o755 });
+    chmodSync(file(), 0o755);
+    const run = await runSvc(['--base-url', server().url, '--api-key', DEMO.projectKey, ...validateArgs], {
+      env,
+    });
+    expect(run.code).toBe(0);
+    expect(lines(run.stderr)).toEqual([
+      expect.stringContaining(`ignoring config file ${file()}: it cannot be read (EISDIR)`),
+    ]);
+    expect(modeOf(file())).toBe(0o755);
+  });
+
   it('env gives base URL and key: same', async () => {
     writeConfig(BROKEN[0]?.[1] ?? '');
     const run = await runBin(validateArgs, {
