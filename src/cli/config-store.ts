@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { maskKey } from '../core/redact.js';
@@ -30,8 +30,23 @@ export function asConfigKey(name: string): ConfigKey {
   throw new UsageError(`unknown setting '${name}'; valid settings: ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** A value as it may be shown: secrets masked. */
+/** A URL with its user name and password replaced by `***` (a file written before they were refused). */
+function withoutCredentials(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return value;
+  }
+  if (!url.username && !url.password) return value;
+  url.username = '***';
+  url.password = '';
+  return url.href;
+}
+
+/** A value as it may be shown: keys masked, credentials in a base URL hidden. */
 export function shownValue(key: ConfigKey, value: string): string {
+  if (key === 'base-url') return withoutCredentials(value);
   return isSecretKey(key) ? maskKey(value) : value;
 }
 
@@ -42,7 +57,139 @@ export function configDir(env: Record<string, string | undefined>): string {
   return join(base, 'svc');
 }
 
-type Profiles = Record<string, Partial<Record<ConfigKey, string>>>;
+/** The config file: `config.json` in {@link configDir}. */
+export function configFile(env: Record<string, string | undefined>): string {
+  return join(configDir(env), 'config.json');
+}
+
+/** The settings of one profile. */
+export type ProfileValues = Partial<Record<ConfigKey, string>>;
+/** Every profile by name (own properties only: a profile may be called `constructor`). */
+export type Profiles = Record<string, ProfileValues>;
+
+/**
+ * The config file exists but cannot be used: not JSON, or not the `{"profiles": {...}}` that
+ * `svc config` writes. The message names the file and how to fix it, never its content (it may
+ * hold keys).
+ */
+export class ConfigFileError extends UsageError {
+  override name = 'ConfigFileError';
+  /** The file. */
+  readonly path: string;
+  /** What is wrong, e.g. `is not valid JSON`. */
+  readonly reason: string;
+
+  constructor(path: string, reason: string) {
+    super(`config file ${path} ${reason}: ${ConfigFileError.fix()}`);
+    this.path = path;
+    this.reason = reason;
+  }
+
+  /** How to get past a broken file: the same words in the error and in the warning. */
+  static fix(): string {
+    return 'fix it, or move it away (`svc config path` prints where it is)';
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads the profiles of the config file; undefined when there is none. Throws
+ * {@link ConfigFileError} when the file is not JSON, or not objects of strings. Settings this
+ * version does not know are skipped; values keep their surrounding white space (see
+ * {@link trimmedValue}).
+ */
+export function readProfiles(file: string): Profiles | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigFileError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (text.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // JSON.parse quotes the text in its message: never repeated here, the file may hold keys.
+    throw new ConfigFileError(file, 'is not valid JSON');
+  }
+  const shape = 'does not hold {"profiles": {NAME: {SETTING: "value"}}}';
+  if (!isRecord(data)) throw new ConfigFileError(file, shape);
+  if (data.profiles === undefined) return {};
+  if (!isRecord(data.profiles)) throw new ConfigFileError(file, shape);
+  const profiles: Profiles = {};
+  for (const [name, values] of Object.entries(data.profiles)) {
+    if (!isRecord(values)) throw new ConfigFileError(file, `${shape} (profile '${name}')`);
+    const kept: ProfileValues = {};
+    for (const key of CONFIG_KEYS) {
+      if (!Object.hasOwn(values, key)) continue;
+      const value = values[key];
+      if (typeof value !== 'string')
+        throw new ConfigFileError(file, `${shape} (profile '${name}', setting '${key}' is not a string)`);
+      kept[key] = value;
+    }
+    Object.defineProperty(profiles, name, { value: kept, enumerable: true, writable: true });
+  }
+  return profiles;
+}
+
+/** A profile by name, own properties only (`--profile __proto__` is not Object.prototype). */
+export function profileOf(profiles: Profiles, name: string): ProfileValues | undefined {
+  return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+}
+
+/**
+ * A value from the environment or a file without surrounding white space (a key pasted with its
+ * line break, a file saved with CR/LF); undefined when nothing is left. White space inside stays,
+ * so a broken key is still refused, not silently changed.
+ */
+export function trimmedValue(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+function tighten(path: string, mode: number, allowed: number, what: string, warn: (line: string) => void) {
+  const current = statSync(path).mode & 0o777;
+  if ((current & ~allowed) === 0) return;
+  const octal = (m: number) => `0${m.toString(8).padStart(3, '0')}`;
+  try {
+    chmodSync(path, mode);
+    warn(`${what} ${path} was open to other users (mode ${octal(current)}); changed to ${octal(mode)}`);
+  } catch {
+    warn(
+      `${what} ${path} is open to other users (mode ${octal(current)}) and could not be changed: chmod ${mode.toString(8)} '${path}'`,
+    );
+  }
+}
+
+/**
+ * Keys live in the config file, so it must be the owner's alone: a file more open than 0600 is
+ * set to 0600, its folder to 0700, each with a one-line warning. A missing file or folder is left
+ * alone. Not on Windows, where modes do not apply.
+ */
+export function securePermissions(
+  env: Record<string, string | undefined>,
+  warn: (line: string) => void,
+): void {
+  if (process.platform === 'win32') return;
+  const file = configFile(env);
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch {
+    return;
+  }
+  // Not a regular file (a folder by mistake): reading it reports that; its mode is left alone.
+  if (!isFile) return;
+  tighten(configDir(env), DIR_MODE, DIR_MODE, 'config folder', warn);
+  tighten(file, FILE_MODE, FILE_MODE, 'config file', warn);
+}
 
 /** The signals `svc` handles itself (see main.ts). */
 const OWN_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
@@ -66,40 +213,62 @@ async function importConf() {
   return module.default;
 }
 
-/** Profiles in a 0600 file inside a 0700 folder, on conf. */
-export async function openConfig(env: Record<string, string | undefined>) {
+/** Options of {@link openConfig}. */
+export interface OpenConfigOptions {
+  /** Where warnings go (permissions tightened). Default: dropped. */
+  warn?: (line: string) => void;
+}
+
+/**
+ * Profiles in a 0600 file inside a 0700 folder, on conf. Permissions more open than that are
+ * tightened with a warning; a file that is not a config file throws {@link ConfigFileError}
+ * before conf reads (or rewrites) it.
+ */
+export async function openConfig(env: Record<string, string | undefined>, options: OpenConfigOptions = {}) {
   const dir = configDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  const warn = options.warn ?? (() => {});
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (process.platform !== 'win32') tighten(dir, DIR_MODE, DIR_MODE, 'config folder', warn);
+  securePermissions(env, warn);
+  readProfiles(configFile(env));
   const Conf = await importConf();
   const store = new Conf<{ profiles: Profiles }>({
     cwd: dir,
     configName: 'config',
     projectName: 'svc',
     projectSuffix: '',
-    configFileMode: 0o600,
+    configFileMode: FILE_MODE,
     defaults: { profiles: {} },
   });
   return {
     path: store.path,
     get(profile: string, key: ConfigKey): string | undefined {
-      return store.get('profiles')[profile]?.[key];
+      return profileOf(store.get('profiles'), profile)?.[key];
     },
     set(profile: string, key: ConfigKey, value: string): void {
       const profiles = store.get('profiles');
-      store.set('profiles', { ...profiles, [profile]: { ...profiles[profile], [key]: value } });
-      chmodSync(store.path, 0o600);
+      const next = { ...profileOf(profiles, profile), [key]: value };
+      const all = { ...profiles };
+      Object.defineProperty(all, profile, { value: next, enumerable: true, writable: true });
+      store.set('profiles', all);
+      chmodSync(store.path, FILE_MODE);
     },
     unset(profile: string, key: ConfigKey): boolean {
       const profiles = store.get('profiles');
-      const current = profiles[profile];
+      const current = profileOf(profiles, profile);
       if (!current || current[key] === undefined) return false;
       const { [key]: _removed, ...rest } = current;
-      store.set('profiles', { ...profiles, [profile]: rest });
+      const all = { ...profiles };
+      Object.defineProperty(all, profile, { value: rest, enumerable: true, writable: true });
+      store.set('profiles', all);
       return true;
     },
+    /** Whether the profile exists in the file. */
+    has(profile: string): boolean {
+      return profileOf(store.get('profiles'), profile) !== undefined;
+    },
     profile(profile: string): Partial<Record<ConfigKey, string>> {
-      return store.get('profiles')[profile] ?? {};
+      return profileOf(store.get('profiles'), profile) ?? {};
     },
     profiles(): Profiles {
       return store.get('profiles');

@@ -1,10 +1,21 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SvcClient } from '../client.js';
 import type { SvcClientOptions } from '../client-options.js';
+import type { ApiInterface } from '../core/credentials.js';
 import { redact } from '../core/redact.js';
 import type { ReferenceServer } from '../server/reference-server.js';
-import { type ConfigKey, type ConfigStore, configDir, openConfig } from './config-store.js';
+import {
+  ConfigFileError,
+  type ConfigKey,
+  type ConfigStore,
+  configFile,
+  openConfig,
+  type Profiles,
+  type ProfileValues,
+  profileOf,
+  readProfiles,
+  securePermissions,
+  trimmedValue,
+} from './config-store.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
 import { printData } from './output.js';
@@ -12,9 +23,18 @@ import { resolveOutputFormat } from './output-contract.js';
 import { type OutputFormat, parseOutputFormat, type TableView } from './output-format.js';
 import { escapeForTerminal } from './terminal-safe.js';
 import { parseIntOption, UsageError } from './usage-error.js';
+import { withKeyCheck } from './with-key-check.js';
 
 /** The demo key the sandbox uses. */
 export const SANDBOX_KEY = 'ak_demo_project';
+
+/** The settings of an API's own key, which wins over `api-key` for that API. */
+const OWN_KEY: Record<ApiInterface, { label: string; setting: ConfigKey; env: string } | undefined> = {
+  tax: undefined,
+  audit: { label: 'audit', setting: 'audit-api-key', env: 'SVC_AUDIT_API_KEY' },
+  captcha: { label: 'bot-check', setting: 'captcha-api-key', env: 'SVC_CAPTCHA_API_KEY' },
+  legacy: { label: 'legacy bot-check', setting: 'legacy-api-key', env: 'SVC_LEGACY_API_KEY' },
+};
 
 /** What every command handler gets: resolved settings, the client, output and messages. */
 export class CommandContext {
@@ -22,7 +42,10 @@ export class CommandContext {
   readonly flags: GlobalFlags;
   /** The command's path (`audit list`), by which the output contract is looked up. */
   readonly command: string | undefined;
-  private profileValues: Partial<Record<ConfigKey, string>> | undefined;
+  private profileValues: ProfileValues | undefined;
+  /** The config file when it is broken and was skipped (flags and env may still suffice). */
+  private brokenConfig: ConfigFileError | undefined;
+  private brokenConfigWarned = false;
   private clientPromise: Promise<SvcClient> | undefined;
   private sandboxServer: ReferenceServer | undefined;
   private readonly cleanups: Array<() => Promise<void>> = [];
@@ -47,32 +70,89 @@ export class CommandContext {
 
   /** The profile name: flag > env `SVC_PROFILE` > `default`. */
   get profileName(): string {
-    return this.flags.profile ?? this.io.env.SVC_PROFILE ?? 'default';
+    return this.flags.profile ?? (this.io.env.SVC_PROFILE || undefined) ?? 'default';
   }
 
-  /** Loads the profile from the config file (only when it exists, so a plain run writes nothing). */
-  async loadProfile(): Promise<Partial<Record<ConfigKey, string>>> {
+  /** Whether the profile was asked for (flag or `SVC_PROFILE`) rather than the implicit default. */
+  private get profileAsked(): boolean {
+    return this.flags.profile !== undefined || Boolean(this.io.env.SVC_PROFILE);
+  }
+
+  /**
+   * Loads the profile from the config file, read only (a plain run writes nothing). A file more
+   * open than 0600 is tightened with a warning. A broken file is kept aside: it is named in a
+   * warning when flags and env suffice, and in the error when they do not. A profile asked for
+   * that does not exist is an error listing those that do; `default` needs no file.
+   */
+  async loadProfile(): Promise<ProfileValues> {
     if (this.profileValues) return this.profileValues;
-    const file = join(configDir(this.io.env), 'config.json');
-    this.profileValues = existsSync(file) ? (await openConfig(this.io.env)).profile(this.profileName) : {};
-    return this.profileValues;
+    const name = this.profileName;
+    let profiles: Profiles | undefined;
+    try {
+      securePermissions(this.io.env, (line) => this.warn(line));
+      profiles = readProfiles(configFile(this.io.env));
+    } catch (error) {
+      // A profile asked for by name cannot come from a broken file: that stops the run.
+      if (!(error instanceof ConfigFileError) || this.profileAsked) throw error;
+      this.brokenConfig = error;
+    }
+    const values = profiles ? profileOf(profiles, name) : undefined;
+    if (values === undefined && this.profileAsked && !(name === 'default' && profiles === undefined)) {
+      throw new UsageError(this.missingProfileLine(name, profiles));
+    }
+    const trimmed: ProfileValues = {};
+    for (const [key, value] of Object.entries(values ?? {}) as Array<[ConfigKey, string]>) {
+      const kept = trimmedValue(value);
+      if (kept !== undefined) trimmed[key] = kept;
+    }
+    this.profileValues = trimmed;
+    return trimmed;
   }
 
-  /** The config store, for `svc config`. */
+  private missingProfileLine(name: string, profiles: Profiles | undefined): string {
+    const file = configFile(this.io.env);
+    if (profiles === undefined)
+      return `profile '${name}' does not exist: there is no config file (${file}); create it with \`svc --profile ${name} config set api-key\``;
+    const names = Object.keys(profiles).sort();
+    if (names.length === 0) return `profile '${name}' does not exist: ${file} holds no profiles`;
+    const shown = names.slice(0, 20).map((n) => `'${n}'`);
+    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+    return `profile '${name}' does not exist; profiles in ${file}: ${shown.join(', ')}${more}`;
+  }
+
+  /** What to add to an error when a broken config file was skipped (its settings might have helped). */
+  private brokenConfigNote(): string {
+    const broken = this.brokenConfig;
+    return broken
+      ? `; config file ${broken.path} ${broken.reason} and was not read: ${ConfigFileError.fix()}`
+      : '';
+  }
+
+  /** Says once that a broken config file was skipped, when the run goes on without it. */
+  private warnBrokenConfig(): void {
+    const broken = this.brokenConfig;
+    if (!broken || this.brokenConfigWarned) return;
+    this.brokenConfigWarned = true;
+    this.warn(`ignoring config file ${broken.path}: it ${broken.reason} (${ConfigFileError.fix()})`);
+  }
+
+  /** The config store, for `svc config`; permissions tightened with a warning. */
   config(): Promise<ConfigStore> {
-    return openConfig(this.io.env);
+    return openConfig(this.io.env, { warn: (line) => this.warn(line) });
   }
 
-  /** A setting resolved as flag > env > profile. */
+  /**
+   * A setting resolved as flag > env > profile. Values lose surrounding white space (a key read
+   * from a file or `$(cat key)` with its line break); an empty value counts as unset.
+   */
   private pick(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
-    const fromEnv = this.io.env[envName];
-    return flag ?? (fromEnv === '' ? undefined : fromEnv) ?? this.profileValues?.[key];
+    return trimmedValue(flag) ?? trimmedValue(this.io.env[envName]) ?? this.profileValues?.[key];
   }
 
   /** Where {@link pick} finds a setting: 'flag', 'env' (with the variable), 'profile', or undefined. */
   settingSource(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
     if (flag !== undefined) return 'flag';
-    if (this.io.env[envName]) return `env ${envName}`;
+    if (trimmedValue(this.io.env[envName])) return `env ${envName}`;
     return this.profileValues?.[key] !== undefined ? `profile ${this.profileName}` : undefined;
   }
 
@@ -102,7 +182,7 @@ export class CommandContext {
     return escapeForTerminal(redact(line, this.secrets));
   }
 
-  /** Every key this run knows, for redaction. */
+  /** Every key this run knows, for redaction (as sent: trimmed). */
   get secrets(): string[] {
     const p = this.profileValues ?? {};
     return [
@@ -115,7 +195,9 @@ export class CommandContext {
       p['audit-api-key'],
       p['captcha-api-key'],
       p['legacy-api-key'],
-    ].filter((k): k is string => typeof k === 'string' && k.length > 0);
+    ]
+      .map(trimmedValue)
+      .filter((k): k is string => typeof k === 'string' && k.length > 0);
   }
 
   /** The reference server of `--sandbox`, started on first use. */
@@ -131,8 +213,18 @@ export class CommandContext {
     return this.sandboxServer;
   }
 
-  /** Client options resolved from flags, env, profile and the sandbox. */
+  /**
+   * Client options resolved from flags, env, profile and the sandbox. No key is required here
+   * (`doctor` reports a missing key per API itself); {@link client} checks the key of each API
+   * before its first use.
+   */
   async clientOptions(): Promise<SvcClientOptions> {
+    const options = await this.resolveOptions();
+    this.warnBrokenConfig();
+    return options;
+  }
+
+  private async resolveOptions(): Promise<SvcClientOptions> {
     await this.loadProfile();
     const sandbox = await this.sandbox();
     const timeout = this.pick(this.flags.timeout, 'SVC_TIMEOUT', 'timeout');
@@ -142,7 +234,7 @@ export class CommandContext {
       userAgentSuffix: 'svc-cli',
     };
     if (sandbox) {
-      options.apiKey = this.flags.apiKey ?? SANDBOX_KEY;
+      options.apiKey = trimmedValue(this.flags.apiKey) ?? SANDBOX_KEY;
     } else {
       const key = (k: ConfigKey, env: string) => this.pick(undefined, env, k);
       options.apiKey = this.pick(this.flags.apiKey, 'SVC_API_KEY', 'api-key');
@@ -152,7 +244,7 @@ export class CommandContext {
     }
     if (!options.baseUrl) {
       throw new UsageError(
-        'no base URL: use --base-url, SVC_BASE_URL, `svc config set base-url URL`, or --sandbox',
+        `no base URL: use --base-url, SVC_BASE_URL, \`svc config set base-url URL\`, or --sandbox${this.brokenConfigNote()}`,
       );
     }
     if (timeout !== undefined) options.timeoutMs = parseIntOption(timeout, '--timeout', 1);
@@ -166,16 +258,37 @@ export class CommandContext {
     return options;
   }
 
-  /** The client, created once per run. */
-  client(): Promise<SvcClient> {
+  /**
+   * The client, created once per run. Each API checks its key before its first use (see
+   * {@link withKeyCheck}): with none, the run stops with exit 2 and a hint, and nothing is sent.
+   * With `api`, that API's key is checked now, for a command that uses the API only later (e.g.
+   * `webhooks listen --confirm`, when an event comes in).
+   */
+  async client(api?: ApiInterface): Promise<SvcClient> {
     this.clientPromise ??= (async () => {
-      const options = await this.clientOptions();
+      const options = await this.resolveOptions();
       const { SvcClient } = await import('../client.js');
       const client = new SvcClient(options);
       this.cleanups.push(() => client.close());
-      return client;
+      return withKeyCheck(client, (used, hasKey) => this.checkKey(used, hasKey));
     })();
-    return this.clientPromise;
+    const client = await this.clientPromise;
+    if (api) this.checkKey(api, client.hasKey(api));
+    return client;
+  }
+
+  /** Stops the run when an API is about to be used without a key; else goes on (saying once if a broken config file was skipped). */
+  private checkKey(api: ApiInterface, hasKey: boolean): void {
+    if (!hasKey) throw new UsageError(this.missingKeyLine(api));
+    this.warnBrokenConfig();
+  }
+
+  /** The one line for an API used without a key: where a key can come from. */
+  private missingKeyLine(api: ApiInterface): string {
+    const own = OWN_KEY[api];
+    const where = this.profileName === 'default' ? '' : ` in profile '${this.profileName}'`;
+    const alternative = own ? `, or ${own.setting} / ${own.env} for this API only` : '';
+    return `no API key for the ${own?.label ?? 'tax-validation'} API${where}, so nothing was sent: run \`svc config set api-key\` or set SVC_API_KEY (or use --api-key${alternative})${this.brokenConfigNote()}`;
   }
 
   /** Prints data to stdout in the chosen format. */

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { problemList } from '../core/error-body.js';
 import { ApiError } from '../core/errors/api-error.js';
 import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
@@ -48,9 +49,13 @@ export function describeError(
     return { code: EXIT.USAGE, line: clean(`invalid verification token: ${error.message}`) };
   if (error instanceof ApiError) {
     const hint = HINTS[error.status];
+    // A 422 names each failing field; kept even when a caller built the error with its own message.
+    const problems = error.status === 422 ? problemList(error.body) : undefined;
+    const message =
+      problems && !error.message.includes(problems) ? `${error.message} (${problems})` : error.message;
     return {
       code: EXIT.FAILURE,
-      line: clean(hint && !error.detail ? `${error.message} (${hint})` : error.message),
+      line: clean(hint && !error.detail ? `${message} (${hint})` : message),
     };
   }
   if (error instanceof SvcError)
@@ -60,4 +65,37 @@ export function describeError(
     return { code: EXIT.FAILURE, line: clean(fs ?? error.message) };
   }
   return { code: EXIT.FAILURE, line: clean(String(error)) };
+}
+
+/** Most of a response body `--debug` prints (bodies are already capped by the client). */
+const MAX_DEBUG_BODY = 64 * 1024;
+
+/**
+ * What `--debug` adds under the error line, so nothing the server said is lost to the one-line
+ * bound: for an API error its request id, every `{path, message}` of a 422 (one per line, not
+ * just the first ten) and the whole response body as JSON. Redacted and escaped like the line.
+ */
+export function debugDetails(error: unknown, secrets: readonly string[] = []): string[] {
+  if (!(error instanceof ApiError)) return [];
+  const clean = (text: string) => escapeForTerminal(redact(text, secrets));
+  const lines: string[] = [];
+  if (error.requestId) lines.push(clean(`request-id: ${error.requestId}`));
+  const errors = (error.body as { errors?: unknown } | undefined)?.errors;
+  if (error.body && typeof error.body === 'object' && Array.isArray(errors)) {
+    errors.forEach((entry, index) => {
+      const { path, message } = (entry ?? {}) as { path?: unknown; message?: unknown };
+      const where = Array.isArray(path) ? path.join('.') : typeof path === 'string' ? path : '';
+      const text = typeof message === 'string' ? message : JSON.stringify(entry);
+      lines.push(clean(`errors[${index}] ${where ? `${where}: ` : ''}${text}`));
+    });
+  }
+  if (error.body !== undefined) {
+    const body = typeof error.body === 'string' ? error.body : JSON.stringify(error.body);
+    const shown =
+      body.length > MAX_DEBUG_BODY
+        ? `${body.slice(0, MAX_DEBUG_BODY)} (${body.length - MAX_DEBUG_BODY} more characters)`
+        : body;
+    lines.push(clean(`response body: ${shown}`));
+  }
+  return lines;
 }

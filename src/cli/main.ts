@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { AbortError } from '../core/errors/abort-error.js';
 import { redact } from '../core/redact.js';
-import { describeError } from './error-line.js';
+import { debugDetails, describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
@@ -37,6 +37,9 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
     const code =
       error instanceof AbortError && io.signal?.aborted ? INTERRUPTED_NOTHING_SAVED : described.code;
     io.stderr.write(`svc: ${line}\n`);
+    if (state.context?.debug) {
+      for (const detail of debugDetails(error, state.context.secrets)) io.stderr.write(`[debug] ${detail}\n`);
+    }
     if (state.context?.debug && error instanceof Error && error.stack) {
       const stack = redact(error.stack, state.context.secrets).split('\n').map(escapeForTerminal);
       io.stderr.write(`${stack.join('\n')}\n`);

@@ -1,5 +1,6 @@
-import { CONFIG_KEYS, type ConfigKey, isSecretKey, shownValue } from '../config-store.js';
+import { CONFIG_KEYS, type ConfigKey, configFile, isSecretKey, shownValue } from '../config-store.js';
 import type { CommandContext } from '../context.js';
+import { readHidden } from '../hidden-prompt.js';
 import { readAll } from '../io.js';
 import { OUTPUT_FORMATS } from '../output-format.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
@@ -8,13 +9,18 @@ function checkValue(key: ConfigKey, value: string): string {
   if (value === '') throw new UsageError(`${key} must not be empty`);
   if (key === 'base-url') {
     let url: URL;
+    // The value is not repeated in these errors: it may hold a password.
     try {
       url = new URL(value);
     } catch {
-      throw new UsageError(`base-url is not a valid URL: ${value}`);
+      throw new UsageError('base-url is not a valid URL (e.g. https://api.example.com)');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new UsageError('base-url must use http or https');
+    if (url.username || url.password)
+      throw new UsageError(
+        'base-url must not contain a user name or password; nothing was saved (keys go in `svc config set api-key`)',
+      );
   }
   if (key === 'output' && !(OUTPUT_FORMATS as readonly string[]).includes(value)) {
     throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
@@ -25,23 +31,38 @@ function checkValue(key: ConfigKey, value: string): string {
   return value;
 }
 
-/** `svc config set <key> [value]`: secrets may come from stdin so they never sit in shell history. */
+/** A key typed at a hidden prompt on a terminal, else read whole from piped stdin; trimmed. */
+async function readSecret(ctx: CommandContext, key: ConfigKey): Promise<string> {
+  const { io } = ctx;
+  const text = io.stdinIsTTY
+    ? await readHidden({
+        input: io.stdin,
+        output: io.stderr,
+        prompt: `${key} for profile '${ctx.profileName}' (input hidden, Enter to save): `,
+        signal: io.signal,
+      })
+    : await readAll(io.stdin, io.signal);
+  return text.trim();
+}
+
+/**
+ * `svc config set <key> [value]`: keys may come from a hidden prompt (on a terminal) or piped
+ * stdin, so they never sit in shell history.
+ */
 export async function configSet(
   ctx: CommandContext,
   key: ConfigKey,
   value: string | undefined,
 ): Promise<number> {
-  let text = value;
-  if (text === undefined) {
-    if (!isSecretKey(key)) throw new UsageError(`a value is required for ${key}`);
-    if (ctx.io.stdinIsTTY) ctx.info(`Paste the ${key} and press Ctrl-D:`);
-    text = (await readAll(ctx.io.stdin)).trim();
-  } else if (isSecretKey(key)) {
+  if (value === undefined && !isSecretKey(key)) throw new UsageError(`a value is required for ${key}`);
+  if (value !== undefined && isSecretKey(key)) {
     ctx.warn(
       `a key given on the command line may stay in shell history; pipe it instead: svc config set ${key}`,
     );
   }
+  // Opened first: a broken config file is reported before a key is typed in vain.
   const store = await ctx.config();
+  const text = value ?? (await readSecret(ctx, key));
   store.set(ctx.profileName, key, checkValue(key, text));
   ctx.info(`Saved ${key} = ${shownValue(key, text)} in profile '${ctx.profileName}' (${store.path})`);
   return 0;
@@ -49,9 +70,14 @@ export async function configSet(
 
 /** `svc config get <key>`: one value; keys masked. */
 export async function configGet(ctx: CommandContext, key: ConfigKey): Promise<number> {
-  const value = (await ctx.config()).get(ctx.profileName, key);
+  const store = await ctx.config();
+  const value = store.get(ctx.profileName, key);
   if (value === undefined) {
-    ctx.info(`${key} is not set in profile '${ctx.profileName}'`);
+    ctx.info(
+      store.has(ctx.profileName)
+        ? `${key} is not set in profile '${ctx.profileName}'`
+        : `profile '${ctx.profileName}' does not exist (svc config list shows the profiles)`,
+    );
     return 1;
   }
   ctx.io.stdout.write(`${shownValue(key, value)}\n`);
@@ -82,8 +108,8 @@ export async function configList(ctx: CommandContext): Promise<number> {
   return 0;
 }
 
-/** `svc config path`. */
+/** `svc config path`: works even when the file is broken (the fix for that starts here). */
 export async function configPath(ctx: CommandContext): Promise<number> {
-  ctx.io.stdout.write(`${(await ctx.config()).path}\n`);
+  ctx.io.stdout.write(`${configFile(ctx.io.env)}\n`);
   return 0;
 }

@@ -41,7 +41,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   if (out) ctx.onClose(() => out.close());
   const forwarder = forwarderFor(flags.forwardTo);
   if (forwarder) ctx.onClose(() => forwarder.close());
-  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client() : undefined;
+  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client('tax') : undefined;
   let count = 0;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { BIN } from './built-cli.js';
+
+/** What a run of the built `bin/svc.js` produced. */
+export interface BinRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built `node bin/svc.js ...args` to its end with only the given environment (plus
+ * PATH, HOME and NO_COLOR): no `SVC_*` variable of the machine leaks in. Asynchronous, so a
+ * server in the test process keeps answering. Call `ensureBuilt()` first.
+ */
+export function runBin(
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Promise<BinRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** The non-empty lines of a text. */
+export const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
