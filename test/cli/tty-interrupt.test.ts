@@ -88,7 +88,7 @@ const COMMANDS = {
   }),
   batch: (dir: string) => ({
     args: ['--sandbox', 'batch', csv, '--strategy', 'single', '--out', join(dir, 'x.csv')],
-    spinner: /batch: \d+ rows/,
+    spinner: /batch: [\d,]+ (\/ [\d,]+ )?rows/,
     state: join(dir, 'x.csv.state.json'),
     hint: /interrupted after row \d+; state saved to .*x\.csv\.state\.json; run again with --resume/,
   }),

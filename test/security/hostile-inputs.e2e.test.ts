@@ -366,7 +366,11 @@ describe('14.11 a key with CR/LF exits 2 with one line and nothing is sent', () 
   const cases: Array<[string, string[], Record<string, string>]> = [
     ['SVC_API_KEY', ['audit', 'list', ...RANGE], { SVC_API_KEY: bad }],
     ['--api-key', ['--api-key', bad, 'captcha', 'result', ID], {}],
-    ['SVC_LEGACY_API_KEY', ['captcha', 'legacy', ID], { SVC_LEGACY_API_KEY: `${LEGACY_SECRET}\n` }],
+    [
+      'SVC_LEGACY_API_KEY',
+      ['captcha', 'legacy', ID],
+      { SVC_LEGACY_API_KEY: `${LEGACY_SECRET}\r\nX-Injected: 1` },
+    ],
   ];
   it.each(cases)(
     'key from %s',
