@@ -5,7 +5,7 @@ import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
-import { hasLineBreak, scanEventPage } from './raw-page.js';
+import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
 import {
   type AuditEvent,
   AuditEventPage,
@@ -19,18 +19,24 @@ import { type TailOptions, tailEvents } from './tail.js';
 const EVENTS_PATH = '/platform/v1/events';
 
 /** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
-function rawExportPage(bytes: Uint8Array): RawExportPage {
+function rawExportPage(received: Uint8Array): RawExportPage {
+  // A Buffer view (no copy): its native searches are what the scan and the exporter use.
+  const bytes = Buffer.isBuffer(received)
+    ? received
+    : Buffer.from(received.buffer, received.byteOffset, received.byteLength);
   const scanned = scanEventPage(bytes);
   if (scanned) {
     const envelope = parseResponse(AuditPageEnvelope, scanned.envelope, 'audit log page');
-    const content = scanned.events.map(
-      ({ start, end, id }): ExportEvent =>
-        // A pretty-printed event is compacted, so NDJSON keeps one event per line.
-        hasLineBreak(bytes, start, end)
-          ? { id, text: JSON.stringify(JSON.parse(Buffer.from(bytes.subarray(start, end)).toString('utf8'))) }
-          : { id, bytes, start, end },
-    );
-    return { content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
+    const content: ExportEvent[] = scanned.events;
+    const breaks = new LineBreaks(bytes);
+    for (let k = 0; k < content.length; k++) {
+      const { start, end, id } = scanned.events[k] as RawEvent;
+      // A pretty-printed event is compacted, so NDJSON keeps one event per line.
+      if (breaks.within(start, end)) {
+        content[k] = { id, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
+      }
+    }
+    return { bytes, content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
   }
   let data: unknown;
   try {

@@ -1,7 +1,7 @@
 import type { Agent, request } from 'undici';
 import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import { announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
+import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the default transport. */
@@ -77,6 +77,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           () => stream.destroy(),
           limit,
           () => tooLarge(limit, res.statusCode, host),
+          announcedLength(headers['content-length']),
         );
       } catch (error) {
         if (error instanceof SvcError || isAbortLike(error)) throw error;
