@@ -238,7 +238,8 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
         if (id !== undefined) {
           if (!recent.add(id)) {
             duplicatesDropped += 1;
-            (dropped ??= new Set()).add(k);
+            dropped ??= new Set();
+            dropped.add(k);
             continue;
           }
           lastId = id;
