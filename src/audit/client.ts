@@ -52,6 +52,19 @@ function rawExportPage(received: Uint8Array): RawExportPage {
   return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
 }
 
+/** Page buffers by slot, each reused and grown (with some room) when a page is larger than it. */
+function pageBuffers(): (slot: number, size: number) => Buffer {
+  const buffers: Buffer[] = [];
+  return (slot, size) => {
+    let buffer = buffers[slot];
+    if (buffer === undefined || buffer.length < size) {
+      buffer = Buffer.allocUnsafeSlow(size + (size >> 3));
+      buffers[slot] = buffer;
+    }
+    return buffer;
+  };
+}
+
 /** Parameters of `events`: the range and page size; the range is fixed once for the whole iteration. */
 export type AuditEventsParams = Omit<ListEventsParams, 'cursor' | 'page'>;
 
@@ -70,9 +83,15 @@ export class AuditClient {
     private readonly key: () => string | undefined,
   ) {}
 
-  private get(query: ParsedQuery, options: RequestOptions | undefined, raw = false) {
+  private get(
+    query: ParsedQuery,
+    options: RequestOptions | undefined,
+    raw = false,
+    bodyBuffer?: (size: number) => Uint8Array,
+  ) {
     return this.http.call({
       raw,
+      ...(bodyBuffer && { bodyBuffer }),
       method: 'GET',
       path: EVENTS_PATH,
       query,
@@ -135,9 +154,14 @@ export class AuditClient {
     parseRequest(ListEventsParams, { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
     const { runExport } = await import('./export.js');
+    // The exporter fetches a page while it writes the one before, never two ahead: two buffers,
+    // used in turn, hold every page (no new buffer per page for the garbage collector to find).
+    const buffers = pageBuffers();
+    let fetches = 0;
     return runExport(async (query, signal) => {
       const checked = parseRequest(ListEventsParams, query, 'audit log query');
-      const res = await this.get(checked, { signal }, true);
+      const slot = fetches++ % 2;
+      const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
       return rawExportPage(res.bytes ?? new Uint8Array());
     }, options);
   }

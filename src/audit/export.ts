@@ -68,7 +68,11 @@ export interface ExportResult extends ExportProgress {
   lastId: string | null;
 }
 
-/** Fetches one page of the fixed range: the envelope checked, events left as parsed JSON. */
+/**
+ * Fetches one page of the fixed range: the envelope checked, events as received. The exporter
+ * asks for the next page while it writes the current one, and never two ahead: a fetcher may
+ * reuse the memory of the page before the current one.
+ */
 export type RawPageFetcher = (
   query: { from: string; to: string; pageSize: number; cursor: string | undefined },
   signal: AbortSignal | undefined,

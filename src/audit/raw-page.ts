@@ -237,6 +237,10 @@ function growKinds(old: Uint8Array): Uint8Array {
   return grown;
 }
 
+/** The UTF-8 text of `t[start..end)`; a Buffer decodes in place, without a view per call. */
+const text = (t: Uint8Array, start: number, end: number): string =>
+  Buffer.isBuffer(t) ? t.toString('utf8', start, end) : decoder.decode(t.subarray(start, end));
+
 const json = (t: Uint8Array, start: number, end: number): unknown =>
   JSON.parse(decoder.decode(t.subarray(start, end)));
 
@@ -319,7 +323,7 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
           if (t[start] === OPEN_OBJECT && idStart >= 0) {
             id = idEscaped
               ? (json(t, idStart, idEnd) as string)
-              : decoder.decode(t.subarray(idStart + 1, idEnd - 1));
+              : text(t, idStart + 1, idEnd - 1);
           }
           events.push({ start, end, id });
           i = skipSpace(t, end);

@@ -3,7 +3,12 @@ import { ResponseTooLargeError } from '../../src/core/errors/response-too-large-
 import { readLimited } from '../../src/core/transport/read-body.js';
 
 /** Reads `chunks` with the given cap and announced length. */
-function read(chunks: string[], limit: number, expected?: number): Promise<Uint8Array> {
+function read(
+  chunks: string[],
+  limit: number,
+  expected?: number,
+  allocate?: (size: number) => Uint8Array,
+): Promise<Uint8Array> {
   const queue = chunks.map((c) => Buffer.from(c));
   let stopped = false;
   return readLimited(
@@ -14,6 +19,7 @@ function read(chunks: string[], limit: number, expected?: number): Promise<Uint8
     limit,
     () => new ResponseTooLargeError('too large', limit, 200),
     expected,
+    allocate,
   );
 }
 
@@ -29,5 +35,12 @@ describe('a body is read whole, whatever length the server announced', () => {
 
   it('stops at the cap even when the announced length is within it', async () => {
     await expect(read(['12345', '67890'], 8, 8)).rejects.toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it('reads into the buffer the caller gives (one larger than the body is viewed)', async () => {
+    const mine = Buffer.alloc(32);
+    const bytes = await read(['{"a":', '1}'], 100, 7, () => mine);
+    expect(text(bytes)).toBe('{"a":1}');
+    expect(bytes.buffer).toBe(mine.buffer);
   });
 });

@@ -53,6 +53,7 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
             !encoded || encoded === 'identity'
               ? announcedLength(res.headers.get('content-length'))
               : undefined,
+            status >= 200 && status < 300 && req.responseType === 'bytes' ? req.bodyBuffer : undefined,
           );
         }
       } catch (error) {

@@ -48,8 +48,9 @@ export function announcedLength(contentLength: string | null | undefined): numbe
  * the stream and drop the connection) and {@link ResponseTooLargeError} is thrown. Nothing past
  * the limit is kept, so memory stays bounded whatever the server sends. With `expected` (the
  * announced length, within the limit), each chunk is copied into one buffer of that size as it
- * arrives, so the chunks are garbage at once and the body is copied once; a body that turns out
- * longer or shorter than announced is joined from its chunks instead.
+ * arrives (into `allocate(expected)`, default a new buffer), so the chunks are garbage at once and
+ * the body is copied once; a body that turns out longer than announced is joined from its chunks
+ * instead.
  */
 export async function readLimited(
   next: () => Promise<Uint8Array | undefined>,
@@ -57,11 +58,14 @@ export async function readLimited(
   limit: number,
   error: () => ResponseTooLargeError,
   expected?: number,
+  allocate: (size: number) => Uint8Array = Buffer.allocUnsafe,
 ): Promise<Uint8Array> {
   let chunks: Uint8Array[] = [];
   let total = 0;
   let body =
-    expected !== undefined && expected > 0 && expected <= limit ? Buffer.allocUnsafe(expected) : undefined;
+    expected !== undefined && expected > 0 && expected <= limit
+      ? allocate(expected).subarray(0, expected)
+      : undefined;
   for (;;) {
     const chunk = await next();
     if (chunk === undefined) break;

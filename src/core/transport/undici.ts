@@ -60,6 +60,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       const limit = capFor(res.statusCode, req);
+      const success = res.statusCode >= 200 && res.statusCode < 300 && req.responseType === 'bytes';
       const host = new URL(req.url).host;
       const stream = res.body;
       if (announcedTooLarge(headers['content-length'], limit)) {
@@ -78,6 +79,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           limit,
           () => tooLarge(limit, res.statusCode, host),
           announcedLength(headers['content-length']),
+          success && req.bodyBuffer ? req.bodyBuffer : undefined,
         );
       } catch (error) {
         if (error instanceof SvcError || isAbortLike(error)) throw error;
