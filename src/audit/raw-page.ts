@@ -321,9 +321,7 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
           if (end < 0) throw invalid(t, failAt, events.length);
           let id: string | undefined;
           if (t[start] === OPEN_OBJECT && idStart >= 0) {
-            id = idEscaped
-              ? (json(t, idStart, idEnd) as string)
-              : text(t, idStart + 1, idEnd - 1);
+            id = idEscaped ? (json(t, idStart, idEnd) as string) : text(t, idStart + 1, idEnd - 1);
           }
           events.push({ start, end, id });
           i = skipSpace(t, end);
