@@ -5,7 +5,7 @@ import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
-import { hasLineBreak, scanEventPage } from './raw-page.js';
+import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
 import {
   type AuditEvent,
   AuditEventPage,
@@ -19,18 +19,24 @@ import { type TailOptions, tailEvents } from './tail.js';
 const EVENTS_PATH = '/platform/v1/events';
 
 /** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
-function rawExportPage(bytes: Uint8Array): RawExportPage {
+function rawExportPage(received: Uint8Array): RawExportPage {
+  // A Buffer view (no copy): its native searches are what the scan and the exporter use.
+  const bytes = Buffer.isBuffer(received)
+    ? received
+    : Buffer.from(received.buffer, received.byteOffset, received.byteLength);
   const scanned = scanEventPage(bytes);
   if (scanned) {
     const envelope = parseResponse(AuditPageEnvelope, scanned.envelope, 'audit log page');
-    const content = scanned.events.map(
-      ({ start, end, id }): ExportEvent =>
-        // A pretty-printed event is compacted, so NDJSON keeps one event per line.
-        hasLineBreak(bytes, start, end)
-          ? { id, text: JSON.stringify(JSON.parse(Buffer.from(bytes.subarray(start, end)).toString('utf8'))) }
-          : { id, bytes, start, end },
-    );
-    return { content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
+    const content: ExportEvent[] = scanned.events;
+    const breaks = new LineBreaks(bytes);
+    for (let k = 0; k < content.length; k++) {
+      const { start, end, id } = scanned.events[k] as RawEvent;
+      // A pretty-printed event is compacted, so NDJSON keeps one event per line.
+      if (breaks.within(start, end)) {
+        content[k] = { id, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
+      }
+    }
+    return { bytes, content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
   }
   let data: unknown;
   try {
@@ -44,6 +50,19 @@ function rawExportPage(bytes: Uint8Array): RawExportPage {
     return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
   });
   return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
+}
+
+/** Page buffers by slot, each reused and grown (with some room) when a page is larger than it. */
+function pageBuffers(): (slot: number, size: number) => Buffer {
+  const buffers: Buffer[] = [];
+  return (slot, size) => {
+    let buffer = buffers[slot];
+    if (buffer === undefined || buffer.length < size) {
+      buffer = Buffer.allocUnsafeSlow(size + (size >> 3));
+      buffers[slot] = buffer;
+    }
+    return buffer;
+  };
 }
 
 /** Parameters of `events`: the range and page size; the range is fixed once for the whole iteration. */
@@ -64,9 +83,15 @@ export class AuditClient {
     private readonly key: () => string | undefined,
   ) {}
 
-  private get(query: ParsedQuery, options: RequestOptions | undefined, raw = false) {
+  private get(
+    query: ParsedQuery,
+    options: RequestOptions | undefined,
+    raw = false,
+    bodyBuffer?: (size: number) => Uint8Array,
+  ) {
     return this.http.call({
       raw,
+      ...(bodyBuffer && { bodyBuffer }),
       method: 'GET',
       path: EVENTS_PATH,
       query,
@@ -129,9 +154,14 @@ export class AuditClient {
     parseRequest(ListEventsParams, { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
     const { runExport } = await import('./export.js');
+    // The exporter fetches a page while it writes the one before, never two ahead: two buffers,
+    // used in turn, hold every page (no new buffer per page for the garbage collector to find).
+    const buffers = pageBuffers();
+    let fetches = 0;
     return runExport(async (query, signal) => {
       const checked = parseRequest(ListEventsParams, query, 'audit log query');
-      const res = await this.get(checked, { signal }, true);
+      const slot = fetches++ % 2;
+      const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
       return rawExportPage(res.bytes ?? new Uint8Array());
     }, options);
   }

@@ -77,22 +77,66 @@ export interface ExportResult extends ExportProgress {
   lastId: string | null;
 }
 
-/** Fetches one page of the fixed range: the envelope checked, events left as parsed JSON. */
+/**
+ * Fetches one page of the fixed range: the envelope checked, events as received. The exporter
+ * asks for the next page while it writes the current one, and never two ahead: a fetcher may
+ * reuse the memory of the page before the current one.
+ */
 export type RawPageFetcher = (
   query: { from: string; to: string; pageSize: number; cursor: string | undefined },
   signal: AbortSignal | undefined,
 ) => Promise<RawExportPage>;
 
-/** One event for the exporter: its bytes as received (a range of the page), or its text when the page had to be parsed. */
+/** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
 export type ExportEvent =
-  | { id: string | undefined; bytes: Uint8Array; start: number; end: number }
+  | { id: string | undefined; start: number; end: number }
   | { id: string | undefined; text: string };
 
 /** A page as the exporter needs it: each event exactly as received, with its id. */
 export interface RawExportPage {
+  /**
+   * The page as received, which the events' byte ranges point into. The exporter owns it once
+   * the fetcher returns it: it may overwrite the separators between events with line breaks.
+   */
+  bytes?: Uint8Array;
   content: ExportEvent[];
   totalElements: number;
   nextCursor: string | null;
+}
+
+/**
+ * The page's kept events as NDJSON bytes. When every event is a byte range of the page, none was
+ * dropped, and one byte (the comma) separates each from the next, the lines are made in place:
+ * each separator, and the byte after the last event, becomes a line break, and the result is a
+ * view of the page (no copy). Otherwise the lines are gathered in `lines`.
+ */
+function pageLines(page: RawExportPage, dropped: Set<number> | undefined, lines: LineBuffer): Uint8Array {
+  const { bytes, content } = page;
+  if (bytes !== undefined && dropped === undefined && contiguous(content, bytes.length)) {
+    for (const event of content) bytes[(event as { end: number }).end] = 0x0a;
+    const first = content[0] as { start: number };
+    const last = content[content.length - 1] as { end: number };
+    return bytes.subarray(first.start, last.end + 1);
+  }
+  lines.clear();
+  for (let k = 0; k < content.length; k++) {
+    if (dropped?.has(k)) continue;
+    const event = content[k] as ExportEvent;
+    if ('text' in event) lines.push(event.text);
+    else if (bytes !== undefined) lines.pushBytes(bytes, event.start, event.end);
+  }
+  return lines.view();
+}
+
+/** Whether the events are byte ranges that follow each other with exactly one byte between, the last one not at the end. */
+function contiguous(content: readonly ExportEvent[], length: number): boolean {
+  let previousEnd = -1;
+  for (const event of content) {
+    if ('text' in event) return false;
+    if (previousEnd >= 0 && event.start !== previousEnd + 1) return false;
+    previousEnd = event.end;
+  }
+  return previousEnd >= 0 && previousEnd < length;
 }
 
 const iso = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
@@ -201,24 +245,27 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
     );
     for await (const page of pages) {
       recent.nextPage();
-      lines.clear();
       let written = 0;
       let lastId = state.lastId;
-      for (const event of page.content) {
-        const id = event.id;
+      // Indexes of the events dropped as duplicates; undefined (the usual case) when none was.
+      let dropped: Set<number> | undefined;
+      const content = page.content;
+      for (let k = 0; k < content.length; k++) {
+        const id = (content[k] as ExportEvent).id;
         if (id !== undefined) {
           if (!recent.add(id)) {
             duplicatesDropped += 1;
+            dropped ??= new Set();
+            dropped.add(k);
             continue;
           }
           lastId = id;
         }
-        if ('text' in event) lines.push(event.text);
-        else lines.pushBytes(event.bytes, event.start, event.end);
         written += 1;
       }
       if (written > 0) {
-        const chunk = state.gzip ? gzipSync(lines.view()) : lines.view();
+        const view = pageLines(page, dropped, lines);
+        const chunk = state.gzip ? gzipSync(view) : view;
         if (file) await file.append(chunk);
         else if (stream) await writeToStream(stream, chunk);
         state.bytes += chunk.length;

@@ -237,13 +237,34 @@ function growKinds(old: Uint8Array): Uint8Array {
   return grown;
 }
 
+/** The UTF-8 text of `t[start..end)`; a Buffer decodes in place, without a view per call. */
+const text = (t: Uint8Array, start: number, end: number): string =>
+  Buffer.isBuffer(t) ? t.toString('utf8', start, end) : decoder.decode(t.subarray(start, end));
+
 const json = (t: Uint8Array, start: number, end: number): unknown =>
   JSON.parse(decoder.decode(t.subarray(start, end)));
 
-/** Whether the event bytes hold a line break (a pretty-printed event; line breaks inside strings are escaped). */
-export function hasLineBreak(t: Uint8Array, start: number, end: number): boolean {
-  const event = t.subarray(start, end);
-  return event.indexOf(10) >= 0 || event.indexOf(13) >= 0;
+/**
+ * Finds the line breaks (LF, CR) of a page with native searches, so a compact page (none at all)
+ * costs two searches. A line break can only be whitespace between tokens (inside a string it must
+ * be escaped), so an event holding one was pretty-printed.
+ */
+export class LineBreaks {
+  /** The next LF and CR at or after the last `start` asked about; -1 once there is none. */
+  private lf: number;
+  private cr: number;
+
+  constructor(private readonly t: Buffer) {
+    this.lf = t.indexOf(10);
+    this.cr = t.indexOf(13);
+  }
+
+  /** Whether `t[start..end)` holds a line break. Ask in ascending order of `start`. */
+  within(start: number, end: number): boolean {
+    if (this.lf >= 0 && this.lf < start) this.lf = this.t.indexOf(10, start);
+    if (this.cr >= 0 && this.cr < start) this.cr = this.t.indexOf(13, start);
+    return (this.lf >= 0 && this.lf < end) || (this.cr >= 0 && this.cr < end);
+  }
 }
 
 function invalid(t: Uint8Array, at: number, events: number): MalformedResponseError {
@@ -300,9 +321,7 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
           if (end < 0) throw invalid(t, failAt, events.length);
           let id: string | undefined;
           if (t[start] === OPEN_OBJECT && idStart >= 0) {
-            id = idEscaped
-              ? (json(t, idStart, idEnd) as string)
-              : decoder.decode(t.subarray(idStart + 1, idEnd - 1));
+            id = idEscaped ? (json(t, idStart, idEnd) as string) : text(t, idStart + 1, idEnd - 1);
           }
           events.push({ start, end, id });
           i = skipSpace(t, end);

@@ -39,6 +39,8 @@ export interface CallSpec {
   retry: RetryPolicy;
   /** Keep a success body unparsed (`data` stays undefined) as bytes in `bytes`: for callers that scan it themselves. */
   raw?: boolean;
+  /** For a `raw` call: where to read a success body of announced length (see `TransportRequest.bodyBuffer`). */
+  bodyBuffer?: (size: number) => Uint8Array;
   /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
   successOnRetry?: readonly number[];
   /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
@@ -223,6 +225,7 @@ export class HttpClient {
           body,
           signal: controller.signal,
           responseType: spec.raw ? 'bytes' : 'text',
+          ...(spec.raw && spec.bodyBuffer && { bodyBuffer: spec.bodyBuffer }),
           maxBytes,
           maxErrorBytes,
         });

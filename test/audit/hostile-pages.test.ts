@@ -211,3 +211,22 @@ describe('audit pages travel as bytes from the transport to the export', () => {
     expect(readFileSync(out, 'utf8')).toBe(`${event('e1')}\n${event('ü2')}\n${event('e3')}\n`);
   });
 });
+
+describe('each line is one event as received, however the page separates its events', () => {
+  it('compact pages, spaces around commas, a duplicate inside a page and a pretty-printed event', async () => {
+    const pretty = '{\n  "id": "p4",\n  "type": "t"\n}';
+    const pages = [
+      envelope(`${event('e1')},${event('e2')}`, 7, 'c1'),
+      envelope(` ${event('e3')} , ${event('e3')} `, 7, 'c2'),
+      envelope(`${event('e5')},${pretty},${event('e6')}`, 7, 'c3'),
+      envelope(event('e7'), 7, null),
+    ];
+    const server = await auditServer((n) => pages[n] as string);
+    const { out } = scratch();
+    const result = await clientOf(server).audit.exportEvents({ from: FROM, to: TO, output: out });
+    expect(result.duplicatesDropped).toBe(1);
+    const compact = JSON.stringify(JSON.parse(pretty));
+    const expected = [event('e1'), event('e2'), event('e3'), event('e5'), compact, event('e6'), event('e7')];
+    expect(readFileSync(out, 'utf8')).toBe(`${expected.join('\n')}\n`);
+  });
+});

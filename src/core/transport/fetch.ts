@@ -1,6 +1,6 @@
 import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import { announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
+import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { FetchLike, Transport, TransportRequest, TransportResponse } from './types.js';
 
 const decoder = new TextDecoder();
@@ -49,6 +49,11 @@ export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as 
             },
             limit,
             () => tooLarge(limit, status, host),
+            // The announced length counts encoded bytes: only a plain body can be preallocated.
+            !encoded || encoded === 'identity'
+              ? announcedLength(res.headers.get('content-length'))
+              : undefined,
+            status >= 200 && status < 300 && req.responseType === 'bytes' ? req.bodyBuffer : undefined,
           );
         }
       } catch (error) {

@@ -25,10 +25,10 @@ export function announcedTooLarge(contentLength: string | null | undefined, limi
   return Number(contentLength.trim()) > limit;
 }
 
-/** Joins chunks into one array of `total` bytes (no copy for a single chunk). */
+/** Joins chunks into one Buffer of `total` bytes (no copy for a single chunk). */
 export function joinChunks(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = new Uint8Array(total);
+  const out = Buffer.allocUnsafe(total);
   let at = 0;
   for (const chunk of chunks) {
     out.set(chunk, at);
@@ -37,29 +37,55 @@ export function joinChunks(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
+/** The announced body length when it is a plain number, else undefined. */
+export function announcedLength(contentLength: string | null | undefined): number | undefined {
+  if (contentLength == null || !/^\d+$/.test(contentLength.trim())) return undefined;
+  return Number(contentLength.trim());
+}
+
 /**
  * Reads a body chunk by chunk, at most `limit` bytes: past it, `stop` is called (it must destroy
  * the stream and drop the connection) and {@link ResponseTooLargeError} is thrown. Nothing past
- * the limit is kept, so memory stays bounded whatever the server sends.
+ * the limit is kept, so memory stays bounded whatever the server sends. With `expected` (the
+ * announced length, within the limit), each chunk is copied into one buffer of that size as it
+ * arrives (into `allocate(expected)`, default a new buffer), so the chunks are garbage at once and
+ * the body is copied once; a body that turns out longer than announced is joined from its chunks
+ * instead.
  */
 export async function readLimited(
   next: () => Promise<Uint8Array | undefined>,
   stop: () => void,
   limit: number,
   error: () => ResponseTooLargeError,
+  expected?: number,
+  allocate: (size: number) => Uint8Array = Buffer.allocUnsafe,
 ): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
+  let chunks: Uint8Array[] = [];
   let total = 0;
+  let body =
+    expected !== undefined && expected > 0 && expected <= limit
+      ? allocate(expected).subarray(0, expected)
+      : undefined;
   for (;;) {
     const chunk = await next();
     if (chunk === undefined) break;
-    total += chunk.length;
-    if (total > limit) {
+    if (total + chunk.length > limit) {
       chunks.length = 0;
+      body = undefined;
       stop();
       throw error();
     }
-    chunks.push(chunk);
+    if (body !== undefined && total + chunk.length <= body.length) body.set(chunk, total);
+    else {
+      if (body !== undefined) {
+        // Longer than announced: continue with the chunks read so far.
+        chunks = [body.subarray(0, total)];
+        body = undefined;
+      }
+      chunks.push(chunk);
+    }
+    total += chunk.length;
   }
+  if (body !== undefined) return total === body.length ? body : body.subarray(0, total);
   return joinChunks(chunks, total);
 }

@@ -12,6 +12,12 @@ export interface TransportRequest {
   /** `bytes`: return the body as bytes in `bytes` (and `body` empty), for callers that scan it themselves. Default `text`. */
   responseType?: 'text' | 'bytes';
   /**
+   * With `bytes`: where a success body of announced length `size` may be read, for a caller that
+   * reuses its buffers across calls (the result then views this memory, valid until the caller
+   * reuses it). Must return at least `size` bytes. Default: a new buffer per body.
+   */
+  bodyBuffer?: ((size: number) => Uint8Array) | undefined;
+  /**
    * Byte cap of a success (2xx) body, counted after any decompression. Past it the transport
    * stops reading, destroys the body stream and throws {@link ResponseTooLargeError}. Default: none.
    */

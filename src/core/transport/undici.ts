@@ -1,7 +1,7 @@
 import type { Agent, request } from 'undici';
 import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import { announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
+import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the default transport. */
@@ -60,6 +60,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       const limit = capFor(res.statusCode, req);
+      const success = res.statusCode >= 200 && res.statusCode < 300 && req.responseType === 'bytes';
       const host = new URL(req.url).host;
       const stream = res.body;
       if (announcedTooLarge(headers['content-length'], limit)) {
@@ -77,6 +78,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           () => stream.destroy(),
           limit,
           () => tooLarge(limit, res.statusCode, host),
+          announcedLength(headers['content-length']),
+          success && req.bodyBuffer ? req.bodyBuffer : undefined,
         );
       } catch (error) {
         if (error instanceof SvcError || isAbortLike(error)) throw error;
