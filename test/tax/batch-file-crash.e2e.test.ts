@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCsv } from '../helpers/batch-data.js';
+import { makeCsv, rowsOf } from '../helpers/batch-data.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 
 /** The built package, as an application imports it. */
@@ -72,15 +72,6 @@ function exited(child: ChildProcess): Promise<number | string> {
     child.once('close', (code, signal) => resolve(signal ?? code ?? -1));
   });
 }
-
-const rowsOf = (path: string) =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const r = JSON.parse(l) as { row: number; status: string; validationRequestId?: string };
-      return `${r.row}:${r.status}:${r.validationRequestId ?? ''}`;
-    });
 
 describe('a library-only batch file run killed with SIGKILL resumes with every row processed exactly once', () => {
   it('10,000 rows: killed mid-run, resumed; the server validated each row once; results equal a clean run', async () => {
