@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCsv, rowsOf } from '../helpers/batch-data.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { collectOutput } from '../helpers/built-cli.js';
 
 /** The built package, as an application imports it. */
 const LIBRARY = pathToFileURL(join(ROOT, 'dist/index.js')).href;
@@ -54,15 +55,8 @@ function runScript(args: string[]): ChildProcess & { stdout_: () => string } {
     env: { PATH: process.env.PATH ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { stdout_: () => string };
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    err += c.toString();
-  });
-  child.stdout_ = () => `${out}${err}`;
+  const output = collectOutput(child);
+  child.stdout_ = () => `${output().stdout}${output().stderr}`;
   return child;
 }
 
