@@ -4,7 +4,7 @@ import { readStateFile } from '../core/checkpoint.js';
 import { writeFileAtomic } from './sync-files.js';
 
 /** Name of the state file of a sync directory. */
-export const SYNC_STATE_FILE = 'sync-state.json';
+const SYNC_STATE_FILE = 'sync-state.json';
 
 const Stamp = z.string();
 

@@ -236,7 +236,7 @@ export interface SyncPolicy {
 }
 
 /** Defaults of {@link SyncPolicy}: 32 steps or 1 s. */
-export const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
+const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
 
 /**
  * Takes checkpoints: on {@link Checkpointer.commit}, fsyncs every output, then writes the state

@@ -73,7 +73,7 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
 }
 
 /** The shortest `--interval` of `svc audit tail`, ms: shorter would poll the service non-stop. */
-export const MIN_TAIL_INTERVAL_MS = 1000;
+const MIN_TAIL_INTERVAL_MS = 1000;
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
 export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {
