@@ -1,7 +1,7 @@
 import type { SvcClientOptions } from './client-options.js';
 
 /** Environment variables {@link SvcClient.fromEnv} and the `env` option read, by the option they fill. */
-export const CLIENT_ENV_VARS = {
+const CLIENT_ENV_VARS = {
   baseUrl: 'SVC_BASE_URL',
   apiKey: 'SVC_API_KEY',
   auditApiKey: 'SVC_AUDIT_API_KEY',

@@ -18,7 +18,7 @@ export interface PagingGuards {
 }
 
 /** Empty pages in a row, with a cursor, that a well-behaved server never sends this many of. */
-export const DEFAULT_MAX_EMPTY_PAGES = 3;
+const DEFAULT_MAX_EMPTY_PAGES = 3;
 
 /**
  * Checks each page against the rules of a well-behaved server, before the page is handed on:

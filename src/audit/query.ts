@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 1000;
 /** `pageSize` when none is given. */
 export const DEFAULT_PAGE_SIZE = 100;
 /** Length of the default range: `from` defaults to this long (24 hours) before `to`. */
-export const DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_RANGE_MS = 24 * 60 * 60 * 1000;
 
 const TIMESTAMP_MESSAGE = 'must be an ISO 8601 UTC timestamp such as 2026-01-31T00:00:00Z';
 

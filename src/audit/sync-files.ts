@@ -1,37 +1,25 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceFileAtomic } from '../core/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 
 /** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
 export const TMP_SUFFIX = '.svc-tmp';
 
 /**
- * Writes a file atomically: the temporary file is created exclusively with `mode` (an existing one
- * is an error, never overwritten, never followed as a symlink), its data synced, then renamed
- * over `path`. Default mode 0600.
+ * Writes a file atomically with the checkpoint module's {@link replaceFileAtomic}, through the
+ * fixed temporary name `path` + {@link TMP_SUFFIX} (created exclusively: an existing one is an
+ * error, never overwritten, never followed as a symlink), so a killed run's leftover is found by
+ * {@link removeStaleTemporaries}. Default mode 0600.
  */
-export async function writeFileAtomic(
+export function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
   mode = DEFAULT_FILE_MODE,
 ): Promise<void> {
-  const tmp = `${path}${TMP_SUFFIX}`;
-  const handle = await open(tmp, 'wx', mode);
-  try {
-    await handle.chmod(mode);
-    await handle.writeFile(data);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  return replaceFileAtomic(path, data, mode, `${path}${TMP_SUFFIX}`);
 }
 
 /** Removes temporary files a killed run left in `dir` (call only while holding the lock). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SvcError } from '../core/errors/svc-error.js';
 
 /** Name of the lock file a sync holds in its directory while it runs. */
-export const LOCK_FILE = 'sync.lock';
+const LOCK_FILE = 'sync.lock';
 
 interface LockOwner {
   pid: number;

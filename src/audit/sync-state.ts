@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SvcError } from '../core/errors/svc-error.js';
+import { readStateFile } from '../core/checkpoint.js';
 import { writeFileAtomic } from './sync-files.js';
 
 /** Name of the state file of a sync directory. */
-export const SYNC_STATE_FILE = 'sync-state.json';
+const SYNC_STATE_FILE = 'sync-state.json';
 
 const Stamp = z.string();
 
@@ -73,26 +72,13 @@ export const emptySyncState = (): SyncState => ({
   pending: null,
 });
 
-/** Reads the sync state of `dir`; undefined when there is none. */
-export async function readSyncState(dir: string): Promise<SyncState | undefined> {
+/** Reads the sync state of `dir`; undefined when there is none, a `bad_state` CheckpointError when it is not one. */
+export function readSyncState(dir: string): Promise<SyncState | undefined> {
   const path = join(dir, SYNC_STATE_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new SvcError(`${path} is not valid JSON; restore it from a backup`, 'bad_state');
-  }
-  const parsed = SyncState.safeParse(json);
-  if (!parsed.success)
-    throw new SvcError(`${path} is not a sync state; restore it from a backup`, 'bad_state');
-  return parsed.data;
+  return readStateFile(path, SyncState, {
+    notJson: `${path} is not valid JSON; restore it from a backup`,
+    notState: `${path} is not a sync state; restore it from a backup`,
+  });
 }
 
 /** Replaces the sync state of `dir` atomically (file mode `mode`, default 0600). */

@@ -67,8 +67,12 @@ export async function replaceFileAtomic(
   text: string | Uint8Array,
   /** Mode of the new file. Default 0600. */
   mode = DEFAULT_FILE_MODE,
+  /**
+   * The temporary file. Default: an unpredictable name next to `path`. A caller that gives a fixed
+   * name (audit sync) must hold a lock and remove leftovers of a killed run itself.
+   */
+  tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`,
 ): Promise<void> {
-  const tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`;
   const handle = await open(tmp, 'wx', mode);
   try {
     if (mode !== DEFAULT_FILE_MODE) await handle.chmod(mode);
@@ -236,7 +240,7 @@ export interface SyncPolicy {
 }
 
 /** Defaults of {@link SyncPolicy}: 32 steps or 1 s. */
-export const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
+const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
 
 /**
  * Takes checkpoints: on {@link Checkpointer.commit}, fsyncs every output, then writes the state

@@ -50,7 +50,7 @@ const bounded = (text: string, max: number) => (text.length > max ? `${text.slic
  * `text` on one line with whitespace runs collapsed and every other control character (C0, DEL,
  * C1, so also terminal escape sequences) shown as a `\uXXXX` escape.
  */
-export function oneLineSafe(text: string): string {
+function oneLineSafe(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()

@@ -28,7 +28,7 @@ export const DEFAULT_RESPONSE_LIMITS: Readonly<Required<ResponseLimits>> = Objec
 export type ResponseKind = 'auditPage' | 'botCheck' | 'tax';
 
 /** Which cap applies to a request path (the path below the base URL). */
-export function responseKindOf(path: string): ResponseKind {
+function responseKindOf(path: string): ResponseKind {
   if (path.startsWith('/platform/v1/events')) return 'auditPage';
   if (path.startsWith('/captcha/') || path.startsWith('/verifications/')) return 'botCheck';
   return 'tax';

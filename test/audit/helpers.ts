@@ -1,9 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SvcClient } from '../../src/client.js';
+import type { ReferenceServer } from '../../src/server/index.js';
 import { rawRequest } from '../helpers/server.js';
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
+
+/** A fresh archive directory and a demo-key client, the server clock frozen at `now`; undo with {@link dropScratch}. */
+export function archiveScratch(
+  server: ReferenceServer,
+  now: number,
+  prefix: string,
+): { dir: string; client: SvcClient } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const client = new SvcClient({ baseUrl: server.url, apiKey: 'ak_demo_project' });
+  server.admin.freezeClock(true);
+  server.admin.setNow(now);
+  return { dir, client };
+}
+
+/** Closes the client and removes the directory of {@link archiveScratch}. */
+export async function dropScratch(dir: string, client: SvcClient): Promise<void> {
+  await client.close();
+  rmSync(dir, { recursive: true, force: true });
+}
 
 /** A fixed range one to two days before `now`: inside the retention, away from the default range. */
 export function pastRange(now: number, days = 2): { from: string; to: string } {

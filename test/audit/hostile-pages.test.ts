@@ -1,25 +1,21 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followCursors } from '../../src/audit/paginate.js';
 import { SvcClient } from '../../src/client.js';
 import { MalformedResponseError } from '../../src/core/errors/malformed-response-error.js';
 import { PagingError } from '../../src/core/errors/paging-error.js';
 import type { TransportRequest, TransportResponse } from '../../src/core/transport/types.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
-import { type LocalServer, startServer } from '../core/local-servers.js';
+import { type LocalServer, useLocalServers } from '../core/local-servers.js';
+import { failure } from '../helpers/client.js';
 
 const KEY = 'ak_audit_hostile_0123456789';
 const FROM = '2026-01-01T00:00:00.000Z';
 const TO = '2026-01-02T00:00:00.000Z';
 
-const servers: LocalServer[] = [];
-const clients: SvcClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const { serve, keep } = useLocalServers();
 
 /** The page envelope around `content` (raw JSON text of the events). */
 const envelope = (content: string, totalElements: number, nextCursor: string | null) =>
@@ -30,29 +26,16 @@ const event = (id: string) =>
 
 /** An audit log answering page `n` (0 for no cursor, n for cursor `c<n>`) with `pageOf(n)`. */
 async function auditServer(pageOf: (n: number) => string): Promise<LocalServer> {
-  const server = await startServer((req, res) => {
+  return serve((req, res) => {
     const cursor = new URL(req.url ?? '/', 'http://x').searchParams.get('cursor');
     const n = cursor === null ? 0 : Number(cursor.slice(1));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(pageOf(n));
   });
-  servers.push(server);
-  return server;
 }
 
 function clientOf(server: LocalServer, transport?: SvcClient['http']['settings']['transport']): SvcClient {
-  const made = new SvcClient({ baseUrl: server.url, auditApiKey: KEY, ...(transport && { transport }) });
-  clients.push(made);
-  return made;
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a failure');
+  return keep(new SvcClient({ baseUrl: server.url, auditApiKey: KEY, ...(transport && { transport }) }));
 }
 
 async function collect(iterable: AsyncIterable<{ id: string }>, into: string[]): Promise<void> {

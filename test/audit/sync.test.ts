@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncOptions } from '../../src/audit/sync-options.js';
-import { SvcClient } from '../../src/client.js';
+import type { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { DAY, HOUR, isNewestFirst, readAll, type WireEvent } from './helpers.js';
+import { archiveScratch, DAY, dropScratch, HOUR, isNewestFirst, readAll, type WireEvent } from './helpers.js';
 
 const server = useReferenceServer();
 const MIN = 60_000;
@@ -18,16 +18,9 @@ let dir: string;
 let client: SvcClient;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-audit-sync-'));
-  client = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
-  server().admin.freezeClock(true);
-  server().admin.setNow(T0);
+  ({ dir, client } = archiveScratch(server(), T0, 'svc-audit-sync-'));
 });
-
-afterEach(async () => {
-  await client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => dropScratch(dir, client));
 
 const add = (count: number, from: number, to: number) =>
   server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });

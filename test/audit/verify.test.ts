@@ -1,13 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAuditArchive } from '../../src/audit/archive-verify.js';
-import { SvcClient } from '../../src/client.js';
+import type { SvcClient } from '../../src/client.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { HOUR } from './helpers.js';
+import { archiveScratch, dropScratch, HOUR } from './helpers.js';
 
 const server = useReferenceServer();
 const T0 = Date.parse('2026-03-02T12:00:00.000Z');
@@ -47,16 +46,9 @@ const writeKey = (text: string) => {
 };
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-audit-verify-'));
-  client = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
-  server().admin.freezeClock(true);
-  server().admin.setNow(T0);
+  ({ dir, client } = archiveScratch(server(), T0, 'svc-audit-verify-'));
 });
-
-afterEach(async () => {
-  await client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => dropScratch(dir, client));
 
 describe('a whole archive verifies: exit 0 and no problem line', () => {
   it('passes with and without the public key', async () => {

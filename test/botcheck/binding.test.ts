@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizeLegacyReason } from '../../src/botcheck/schemas.js';
 import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
 import { DEMO } from '../../src/server/fixtures.js';
+import { useJsonAnswerServer } from '../core/local-servers.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { useClients } from './clients.js';
 
@@ -91,35 +90,32 @@ describe('binding: expectedCaptchaId', () => {
 });
 
 describe('a hostile server: answers are checked, not trusted', () => {
-  let hostile: Server;
-  let url = '';
-  let answer: Record<string, unknown> = {};
-  beforeAll(async () => {
-    hostile = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer));
-    });
-    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise((resolve) => hostile.close(resolve)));
+  const hostile = useJsonAnswerServer();
 
   const asked = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f';
 
   it('a current result for another verificationId rejects with VERIFICATION_ID_MISMATCH', async () => {
-    answer = { verificationId: '99999999-5d4a-4b6c-9e8f-0a1b2c3d4e5f', verificationPassed: true, score: 0 };
-    const outcome = await client(DEMO.projectKey, { baseUrl: url }).botCheck.verify(asked);
+    hostile.body = {
+      verificationId: '99999999-5d4a-4b6c-9e8f-0a1b2c3d4e5f',
+      verificationPassed: true,
+      score: 0,
+    };
+    const outcome = await client(DEMO.projectKey, { baseUrl: hostile.url() }).botCheck.verify(asked);
     expect(outcome.decision).toBe('reject');
     expect(codes(outcome)[0]).toBe('VERIFICATION_ID_MISMATCH');
-    answer = { ...answer, verificationId: asked.toUpperCase() };
-    expect((await client(DEMO.projectKey, { baseUrl: url }).botCheck.verify(asked)).decision).toBe('accept');
+    hostile.body = { ...hostile.body, verificationId: asked.toUpperCase() };
+    expect((await client(DEMO.projectKey, { baseUrl: hostile.url() }).botCheck.verify(asked)).decision).toBe(
+      'accept',
+    );
   });
 
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
     'a legacy reason %s stays the string it is',
     async (reason) => {
-      answer = { verificationId: asked, verificationPassed: true, score: 0, reason };
-      const result = await client(DEMO.projectKey, { baseUrl: url }).legacyBotCheck.getAssessment(asked);
+      hostile.body = { verificationId: asked, verificationPassed: true, score: 0, reason };
+      const result = await client(DEMO.projectKey, { baseUrl: hostile.url() }).legacyBotCheck.getAssessment(
+        asked,
+      );
       expect(result.reason).toBe(reason);
       expect(normalizeLegacyReason(reason)).toBe(reason);
     },

@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { encodeVerificationToken } from '../../src/botcheck/token.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { createReferenceServer } from '../../src/server/index.js';
+import { useJsonAnswerServer } from '../core/local-servers.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -275,23 +274,16 @@ describe('--expect-origin URL and --max-age DURATION: binding checks, each a rej
 });
 
 describe('hostile answers and ids', () => {
-  let hostile: Server;
-  let hostileUrl = '';
-  let answer: Record<string, unknown> = {};
-  beforeAll(async () => {
-    hostile = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer));
-    });
-    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
-    hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise((resolve) => hostile.close(resolve)));
+  const hostile = useJsonAnswerServer();
   const asked = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f';
-  const hostileEnv = () => ({ SVC_BASE_URL: hostileUrl, SVC_API_KEY: DEMO.projectKey });
+  const hostileEnv = () => ({ SVC_BASE_URL: hostile.url(), SVC_API_KEY: DEMO.projectKey });
 
   it('a result for another verificationId is a reject (exit 3) naming the reason', async () => {
-    answer = { verificationId: '00000000-5d4a-4b6c-9e8f-0a1b2c3d4e5f', verificationPassed: true, score: 0 };
+    hostile.body = {
+      verificationId: '00000000-5d4a-4b6c-9e8f-0a1b2c3d4e5f',
+      verificationPassed: true,
+      score: 0,
+    };
     const run = await runSvc(['captcha', 'result', asked, '-o', 'table'], { env: hostileEnv() });
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/answered for another verification/);
@@ -300,7 +292,7 @@ describe('hostile answers and ids', () => {
   it.each(['constructor', 'toString', '__proto__'])(
     'a legacy reason %s prints as that string',
     async (reason) => {
-      answer = { verificationId: asked, verificationPassed: true, score: 0, reason };
+      hostile.body = { verificationId: asked, verificationPassed: true, score: 0, reason };
       const run = await runSvc(['captcha', 'legacy', asked, '-o', 'table'], { env: hostileEnv() });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(reason);

@@ -1,22 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeCsv } from '../helpers/batch-data.js';
+import { makeCsv, rowsOf } from '../helpers/batch-data.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
 beforeAll(() => ensureBuilt());
-
-const rowsOf = (path: string) =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const r = JSON.parse(l) as { row: number; status: string; validationRequestId?: string };
-      return `${r.row}:${r.status}:${r.validationRequestId ?? ''}`;
-    });
 
 describe('a batch killed with SIGKILL resumes with every row processed exactly once', () => {
   // Seeded kill points: after this many validations the process is killed.

@@ -2,15 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_SHELLS } from '../../src/cli/choices.js';
 import { commandTree } from '../../src/cli/commands/completion.js';
-import type { CliIO } from '../../src/cli/io.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { UsageError } from '../../src/cli/usage-error.js';
-import { runSvc } from '../helpers/cli.js';
+import { commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
 
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
 const HAS_BASH = has('bash');
@@ -22,29 +19,11 @@ async function script(shell: string): Promise<string> {
   return run.stdout;
 }
 
-function realProgram() {
-  const io: CliIO = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: Readable.from([]),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: 80,
-    signal: undefined,
-  };
-  return buildProgram(io, { exitCode: 0, context: undefined });
-}
-
 /** Every command path of the real program, e.g. `audit export`. */
 function commandPaths(): string[] {
-  const walk = (command: CommandUnknownOpts, prefix: string): string[] =>
-    command.commands.flatMap((c) => {
-      const path = prefix ? `${prefix} ${c.name()}` : c.name();
-      return [path, ...walk(c, path)];
-    });
-  return walk(realProgram(), '');
+  return commandsOf(quietProgram())
+    .slice(1)
+    .map((c) => c.path.join(' '));
 }
 
 /** Every option of the program that declares its values with `.choices()`, with its command. */
@@ -52,11 +31,9 @@ function optionsWithChoices(): Array<{
   command: CommandUnknownOpts;
   option: CommandUnknownOpts['options'][number];
 }> {
-  const walk = (command: CommandUnknownOpts): ReturnType<typeof optionsWithChoices> => [
-    ...command.options.filter((o) => o.argChoices).map((option) => ({ command, option })),
-    ...command.commands.flatMap(walk),
-  ];
-  return walk(realProgram());
+  return commandsOf(quietProgram()).flatMap(({ command }) =>
+    command.options.filter((o) => o.argChoices).map((option) => ({ command, option })),
+  );
 }
 
 /** Runs the bash completion function for the words typed so far (the last one is being completed). */

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { collectOutput } from '../helpers/built-cli.js';
 
 // Few, slow-ish runs of the built binary; everything else about the CLI is tested in-process.
 const BIN = join(ROOT, 'bin', 'svc.js');
@@ -51,16 +52,9 @@ function svc(
       env: baseEnv(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
+    const output = collectOutput(child);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, ...output() }));
     child.stdin.end(options.input ?? '');
   });
 }

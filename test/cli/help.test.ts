@@ -1,40 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { examplesFor, HELP_EXAMPLES } from '../../src/cli/help-extras.js';
-import type { CliIO } from '../../src/cli/io.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { ROOT } from '../helpers/build.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
-import { runSvc } from '../helpers/cli.js';
+import { commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 const env = { XDG_CONFIG_HOME: join(ROOT, 'no-such-config-dir') };
 
-function program(): Command {
-  const io: CliIO = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: Readable.from([]),
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: 80,
-    signal: undefined,
-  };
-  return buildProgram(io, { exitCode: 0, context: undefined });
-}
-
-function walk(command: Command, path: string[] = []): Array<{ path: string[]; command: Command }> {
-  return [{ path, command }, ...command.commands.flatMap((c) => walk(c, [...path, c.name()]))];
-}
-
 /** Every command that runs something (leaves), without the help commands themselves. */
 const leaves = () =>
-  walk(program()).filter((c) => c.command.commands.length === 0 && c.path.at(-1) !== 'help');
+  commandsOf(quietProgram()).filter((c) => c.command.commands.length === 0 && c.path.at(-1) !== 'help');
 
 /** The words after `svc` in an example, up to a pipe, redirect, `)` or comment. */
 function svcWords(example: string): string[] {
@@ -84,7 +62,7 @@ describe('every subcommand’s help lists the global flags and ends with two or 
 
 describe('every help text fits 80 columns', () => {
   // completion's own "Load it:" lines (definitions/completion.ts) are wider; left to that file.
-  const paths = walk(program()).filter((c) => c.path[0] !== 'completion');
+  const paths = commandsOf(quietProgram()).filter((c) => c.path[0] !== 'completion');
   it.each(paths.map((c) => [c.path.join(' ')]))('svc %s --help', async (path) => {
     const run = await runSvc([...path.split(' ').filter(Boolean), '--help'], { env });
     const wide = run.stdout.split('\n').filter((line) => line.length > 80);
@@ -93,7 +71,7 @@ describe('every help text fits 80 columns', () => {
 });
 
 describe('every example names a real command and only flags it accepts', () => {
-  const root = program();
+  const root = quietProgram();
   const globals = new Set(root.options.flatMap((o) => [o.long, o.short].filter(Boolean) as string[]));
   const all = Object.entries(HELP_EXAMPLES).flatMap(([path, examples]) => examples.map((e) => [path, e]));
   const present = all.filter(([path]) => {
@@ -104,7 +82,7 @@ describe('every example names a real command and only flags it accepts', () => {
   });
 
   it('covers every command that exists', () => {
-    for (const { command, path } of walk(root)) {
+    for (const { command, path } of commandsOf(root)) {
       expect(examplesFor(command).length, `svc ${path.join(' ')}`).toBeGreaterThan(0);
     }
   });

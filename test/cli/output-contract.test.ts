@@ -3,16 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { OUTPUT_CONTRACT, resolveOutputFormat } from '../../src/cli/output-contract.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../src/cli/output-format.js';
-import { buildProgram } from '../../src/cli/program.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { ROOT } from '../helpers/build.js';
-import { type CliRun, runSvc } from '../helpers/cli.js';
+import { type CliRun, commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
@@ -154,15 +152,10 @@ describe('the README table of output formats is the code table', () => {
   });
 
   it('covers every command of the program', () => {
-    const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]) };
-    const program = buildProgram(io as never, { exitCode: 0, context: undefined });
-    const leaves: string[] = [];
-    const walk = (command: typeof program, path: string[]) => {
+    const leaves = commandsOf(quietProgram())
       // `help` only prints help text and never reaches a command.
-      if (command.commands.length === 0 && path.length && path.at(-1) !== 'help') leaves.push(path.join(' '));
-      for (const sub of command.commands) walk(sub as typeof program, [...path, sub.name()]);
-    };
-    walk(program, []);
+      .filter(({ command, path }) => command.commands.length === 0 && path.length && path.at(-1) !== 'help')
+      .map(({ path }) => path.join(' '));
     expect(leaves.sort()).toEqual(Object.keys(OUTPUT_CONTRACT).sort());
     expect(Object.keys(COMMANDS).sort()).toEqual(Object.keys(OUTPUT_CONTRACT).sort());
   });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validDe } from '../helpers/batch-data.js';
-import { BIN, ensureBuilt } from '../helpers/built-cli.js';
+import { BIN, collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
@@ -66,18 +66,11 @@ function svc(
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
+  const output = collectOutput(child);
   if (options.stdin !== undefined) child.stdin.write(options.stdin);
   if (!options.keepStdinOpen) child.stdin.end();
   const done = new Promise<Run>((resolve) => {
-    child.once('close', (code, signal) => resolve({ code: code ?? signal ?? -1, stdout, stderr }));
+    child.once('close', (code, signal) => resolve({ code: code ?? signal ?? -1, ...output() }));
   });
   return (async () => {
     await options.during?.(child);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/build.js';
-import { BIN, ensureBuilt } from '../helpers/built-cli.js';
+import { BIN, collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { bomb, endless, pump } from './hostile-servers.js';
 import { type LocalServer, startServer } from './local-servers.js';
 
@@ -79,17 +79,10 @@ function runNode(
     env: { PATH: process.env.PATH ?? '', HOME: dir, NO_COLOR: '1', SVC_PEAK_FILE: peakFile, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
+  const output = collectOutput(child);
   return new Promise((resolve) => {
     child.on('close', (code) =>
-      resolve({ code, stdout, stderr, peakMb: Number(readFileSync(peakFile, 'utf8')) }),
+      resolve({ code, ...output(), peakMb: Number(readFileSync(peakFile, 'utf8')) }),
     );
   });
 }

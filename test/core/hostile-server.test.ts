@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import type { SvcClientOptions } from '../../src/client-options.js';
 import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
@@ -9,45 +9,26 @@ import { ResponseTooLargeError } from '../../src/core/errors/response-too-large-
 import { SvcError } from '../../src/core/errors/svc-error.js';
 import { TimeoutError } from '../../src/core/errors/timeout-error.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
+import { failure } from '../helpers/client.js';
 import { bomb, endless, pump } from './hostile-servers.js';
-import { type LocalServer, sendJson, startServer } from './local-servers.js';
+import { type LocalServer, sendJson, useLocalServers } from './local-servers.js';
 
 const KEY = 'ak_live_0123456789abcdefSECRET';
 const LEGACY_SECRET = 'legacySecretWithoutPrefix42';
 const ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
-const servers: LocalServer[] = [];
-const clients: SvcClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(handler: Parameters<typeof startServer>[0]): Promise<LocalServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
+const { serve, keep } = useLocalServers();
 
 function client(server: LocalServer, options: SvcClientOptions = {}): SvcClient {
-  const made = new SvcClient({
-    baseUrl: server.url,
-    apiKey: KEY,
-    maxRetries: 2,
-    sleep: async () => {},
-    ...options,
-  });
-  clients.push(made);
-  return made;
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the call to fail');
+  return keep(
+    new SvcClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      maxRetries: 2,
+      sleep: async () => {},
+      ...options,
+    }),
+  );
 }
 
 /** Everything an error shows to a logger, a console or a serializer. */
@@ -230,7 +211,7 @@ describe('one redaction covers every configured secret in error fields, messages
 describe('secrets are invisible to inspect, JSON and structured clones of the client and its errors', () => {
   it('console.log(client) and JSON.stringify(client) show no key', () => {
     const made = new SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: KEY, legacyApiKey: LEGACY_SECRET });
-    clients.push(made);
+    keep(made);
     const views = [
       inspect(made, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
       inspect(made.http, { depth: Number.POSITIVE_INFINITY, showHidden: true }),

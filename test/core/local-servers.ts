@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** What a tiny test server saw of one request. */
 export interface SeenRequest {
@@ -61,4 +62,48 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
+}
+
+/**
+ * A server for the whole test file that answers every request 200 with `body` as JSON; a test
+ * sets `body` to what the next answers say.
+ */
+export function useJsonAnswerServer(): { url: () => string; body: Record<string, unknown> } {
+  let server: LocalServer | undefined;
+  const answers = {
+    url: () => server?.url ?? '',
+    body: {} as Record<string, unknown>,
+  };
+  beforeAll(async () => {
+    server = await startServer((_req, res) => sendJson(res, 200, answers.body));
+  });
+  afterAll(() => server?.close());
+  return answers;
+}
+
+/**
+ * Servers and clients of one test, closed after each test: `serve(handler)` starts a server,
+ * `keep(client)` closes the client before the servers.
+ */
+export function useLocalServers(): {
+  serve: (handler: Parameters<typeof startServer>[0]) => Promise<LocalServer>;
+  keep: <T extends { close(): Promise<void> }>(client: T) => T;
+} {
+  const servers: LocalServer[] = [];
+  const clients: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return {
+    serve: async (handler) => {
+      const server = await startServer(handler);
+      servers.push(server);
+      return server;
+    },
+    keep: (client) => {
+      clients.push(client);
+      return client;
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO } from '../../src/server/fixtures.js';
 import { startProxy } from '../audit/helpers.js';
 import { ROOT } from '../helpers/build.js';
-import { BIN, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { BIN, collectOutput, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 
 const DIR = join(ROOT, 'examples', 'nightly-audit-export');
 const SCRIPT = join(DIR, 'export.sh');
@@ -59,15 +59,8 @@ function startScript(env: Record<string, string> = {}) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  return { child, done: exited(child).then((code) => ({ code, stdout, stderr })) };
+  const output = collectOutput(child);
+  return { child, done: exited(child).then((code) => ({ code, ...output() })) };
 }
 
 const runScript = (env: Record<string, string> = {}) => startScript(env).done;

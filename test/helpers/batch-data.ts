@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { precheck } from '../../src/tax/precheck/index.js';
 
 /** A valid German VAT number body derived from `seed` (8 digits + the check digit that passes). */
@@ -49,3 +50,13 @@ export function makeCsv(
   }
   return { text: `${options.bom ? '\uFEFF' : ''}${lines.join('\n')}\n`, kinds };
 }
+
+/** The rows of a batch result file as `row:status:validationRequestId`, in file order. */
+export const rowsOf = (path: string): string[] =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const r = JSON.parse(l) as { row: number; status: string; validationRequestId?: string };
+      return `${r.row}:${r.status}:${r.validationRequestId ?? ''}`;
+    });

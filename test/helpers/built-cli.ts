@@ -17,6 +17,12 @@ export function spawnSvc(
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: () => { stdout: string; stderr: string } };
+  child.output = collectOutput(child);
+  return child;
+}
+
+/** Collects the stdout and stderr of a child as text; the getter gives what arrived so far. */
+export function collectOutput(child: ChildProcess): () => { stdout: string; stderr: string } {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => {
@@ -25,8 +31,7 @@ export function spawnSvc(
   child.stderr?.on('data', (c: Buffer) => {
     stderr += c.toString();
   });
-  child.output = () => ({ stdout, stderr });
-  return child;
+  return () => ({ stdout, stderr });
 }
 
 /** Resolves with the exit code (or signal name) of a child. */

@@ -1,6 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { CliIO } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 /** What an in-process run of `svc` produced. */
 export interface CliRun {
@@ -43,4 +45,28 @@ export async function runSvc(args: string[], options: RunOptions = {}): Promise<
   const code = await runCli(args, io);
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: out(), stderr: err() };
+}
+
+/** The real program of `svc`, built on a silent io, to look at its commands (nothing runs). */
+export function quietProgram(): Command {
+  const io: CliIO = {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: Readable.from([]),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    columns: 80,
+    signal: undefined,
+  };
+  return buildProgram(io, { exitCode: 0, context: undefined });
+}
+
+/** Every command below and including `command`, parents first, with its path of names (`[]` for the root). */
+export function commandsOf(
+  command: Command,
+  path: string[] = [],
+): Array<{ path: string[]; command: Command }> {
+  return [{ path, command }, ...command.commands.flatMap((c) => commandsOf(c, [...path, c.name()]))];
 }

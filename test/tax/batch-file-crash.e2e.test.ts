@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCsv } from '../helpers/batch-data.js';
+import { makeCsv, rowsOf } from '../helpers/batch-data.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { collectOutput } from '../helpers/built-cli.js';
 
 /** The built package, as an application imports it. */
 const LIBRARY = pathToFileURL(join(ROOT, 'dist/index.js')).href;
@@ -54,15 +55,8 @@ function runScript(args: string[]): ChildProcess & { stdout_: () => string } {
     env: { PATH: process.env.PATH ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { stdout_: () => string };
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    err += c.toString();
-  });
-  child.stdout_ = () => `${out}${err}`;
+  const output = collectOutput(child);
+  child.stdout_ = () => `${output().stdout}${output().stderr}`;
   return child;
 }
 
@@ -72,15 +66,6 @@ function exited(child: ChildProcess): Promise<number | string> {
     child.once('close', (code, signal) => resolve(signal ?? code ?? -1));
   });
 }
-
-const rowsOf = (path: string) =>
-  readFileSync(path, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const r = JSON.parse(l) as { row: number; status: string; validationRequestId?: string };
-      return `${r.row}:${r.status}:${r.validationRequestId ?? ''}`;
-    });
 
 describe('a library-only batch file run killed with SIGKILL resumes with every row processed exactly once', () => {
   it('10,000 rows: killed mid-run, resumed; the server validated each row once; results equal a clean run', async () => {

@@ -22,7 +22,7 @@ interface SyncFlags {
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration: a whole number with an optional unit (ms, s, m, h, d); no unit means seconds. */
-export function parseDurationOption(value: string, option: string): number {
+function parseDurationOption(value: string, option: string): number {
   const match = /^(\d{1,12})(ms|s|m|h|d)?$/.exec(value.trim());
   if (!match)
     throw new UsageError(`${option} must be a duration such as 300, 90s, 5m, 1h or 2d, got '${value}'`);

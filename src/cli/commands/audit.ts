@@ -1,3 +1,4 @@
+import { isOrderedRange } from '../../audit/query.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -30,7 +31,7 @@ export function parseSecondsOption(value: string, option: string): number {
 export function rangeFlags(flags: { from?: string; to?: string }): { from?: string; to?: string } {
   const from = flags.from === undefined ? undefined : parseTimestampOption(flags.from, '--from');
   const to = flags.to === undefined ? undefined : parseTimestampOption(flags.to, '--to');
-  if (from && to && Date.parse(from) > Date.parse(to)) {
+  if (!isOrderedRange({ from, to })) {
     throw new UsageError(`--from (${from}) lies after --to (${to})`);
   }
   return { ...(from && { from }), ...(to && { to }) };
@@ -73,7 +74,7 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
 }
 
 /** The shortest `--interval` of `svc audit tail`, ms: shorter would poll the service non-stop. */
-export const MIN_TAIL_INTERVAL_MS = 1000;
+const MIN_TAIL_INTERVAL_MS = 1000;
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
 export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {

@@ -25,7 +25,7 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
 /** Parses `--max-age 90s | 5m | 2h | 500ms` to milliseconds. */
-export function parseDurationOption(text: string, option: string): number {
+function parseDurationOption(text: string, option: string): number {
   const m = DURATION.exec(text.trim());
   const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : Number.NaN;
   if (!(ms > 0)) {

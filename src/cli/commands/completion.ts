@@ -259,7 +259,7 @@ ${lines.join('\n')}
 }
 
 /** The completion script of `program` for `shell`. */
-export function completionScript(shell: CompletionShell, program: CommandUnknownOpts): string {
+function completionScript(shell: CompletionShell, program: CommandUnknownOpts): string {
   const tree = commandTree(program);
   if (shell === 'bash') return bashScript(tree);
   if (shell === 'zsh') return zshScript(tree);

@@ -33,7 +33,7 @@ interface ValidateFlags extends MatchingFlags {
  * `--exit-status`, like `git diff --exit-code`: 0 VALID, 3 INVALID, 4 anything not conclusive
  * (UNKNOWN, SOURCE_UNAVAILABLE, NOT_SUPPORTED, an outcome this version does not know, still PENDING).
  */
-export function outcomeExitCode(outcome: ValidateOutcome): number {
+function outcomeExitCode(outcome: ValidateOutcome): number {
   if (outcome.kind === 'pending') return EXIT.CHALLENGE;
   if (outcome.result.outcome === 'VALID') return EXIT.OK;
   if (outcome.result.outcome === 'INVALID') return EXIT.REJECTED;
