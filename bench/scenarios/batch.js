@@ -42,11 +42,16 @@ export function tallyStatuses(text) {
  * @param {number} count
  */
 async function runOurs(csv, out, baseUrl, count) {
-  rmSync(out, { force: true });
+  // A run leaves its state file beside the output; svc refuses to start over it without --resume.
+  const clean = () => {
+    rmSync(out, { force: true });
+    rmSync(`${out}.state.json`, { force: true });
+  };
+  clean();
   const args = [SVC_BIN, '-q', 'batch', csv, '--out', out];
   const r = await runNodeOk('svc batch', args, { env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: KEY } });
   const counts = tallyStatuses(readFileSync(out, 'utf8'));
-  rmSync(out, { force: true });
+  clean();
   if (counts.submitted !== count)
     throw new Error(`svc batch submitted ${JSON.stringify(counts)} of ${count} rows`);
   return { rowsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
