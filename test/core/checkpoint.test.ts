@@ -260,6 +260,27 @@ describe('a checkpoint does not stop the run: the state is taken at once, synced
     await close();
   });
 
+  it('a commit point reached while a commit runs waits for it, so commits stay where the policy puts them', async () => {
+    const { out, checkpoints, saved, release, held, close } = await slowSync();
+    await out.append('a\n');
+    expect(await checkpoints.step()).toBe(true);
+    await out.append('bb\n');
+    let second: boolean | undefined;
+    const stepping = checkpoints.step().then((started) => {
+      second = started;
+    });
+    await release();
+    await until(held);
+    // The second commit started only after the first saved its state, with the state of its own point.
+    expect(bytesOf(saved())).toBe(2);
+    await stepping;
+    expect(second).toBe(true);
+    await release();
+    await checkpoints.settled();
+    expect(bytesOf(saved())).toBe(5);
+    await close();
+  });
+
   it('a failed background fsync is thrown by the next step and commit, and no later state is written', async () => {
     const { out, checkpoints, saved, release, fail, close } = await slowSync();
     await out.append('a\n');
