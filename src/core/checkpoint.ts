@@ -106,7 +106,9 @@ export class DurableOutput {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private written: number;
-  private dirty = false;
+  /** Writes finished so far, and how many of them the last fsync covered. */
+  private writes = 0;
+  private syncedWrites = 0;
   private closed = false;
 
   private constructor(
@@ -202,21 +204,32 @@ export class DurableOutput {
       throw writeFailure(this.path, error);
     }
     this.written += data.length;
-    this.dirty = true;
+    this.writes += 1;
   }
 
   /** Writes what is gathered and fsyncs; returns the size now durable. */
   async sync(): Promise<number> {
     await this.flush();
-    if (this.dirty && this.seekable) {
+    return this.syncWritten();
+  }
+
+  /**
+   * Fsyncs the bytes written so far (not those still gathered: {@link DurableOutput.flush} them
+   * first) and returns how many that is. Only reads the size and the handle, so appends may go on
+   * while it runs: a later write lands past the returned size, and the fsync may cover it too.
+   */
+  async syncWritten(): Promise<number> {
+    const size = this.written;
+    const writes = this.writes;
+    if (writes !== this.syncedWrites && this.seekable) {
       try {
         await this.handle.datasync();
       } catch (error) {
         throw writeFailure(this.path, error);
       }
     }
-    this.dirty = false;
-    return this.written;
+    this.syncedWrites = Math.max(this.syncedWrites, writes);
+    return size;
   }
 
   /** Syncs and closes; closing again does nothing. */
@@ -243,22 +256,34 @@ export interface SyncPolicy {
 const DEFAULT_SYNC_POLICY: Required<SyncPolicy> = { everySteps: 32, everyMs: 1000 };
 
 /**
- * Takes checkpoints: on {@link Checkpointer.commit}, fsyncs every output, then writes the state
- * built at that moment (so the sizes it records are durable). {@link Checkpointer.step} counts
- * progress and commits when the {@link SyncPolicy} says so.
+ * Takes checkpoints without stopping the run. At a commit point the gathered bytes of every output
+ * are written and the state is built at once (so it names exactly the bytes appended so far);
+ * then, in the background, every output is fsynced and the state file replaced, while the caller
+ * goes on appending. An fsync started after those bytes were written covers them, so a state file
+ * still only names synced bytes. One commit runs at a time: a commit point reached while one is
+ * running waits for it first. A failed background commit is kept and thrown by
+ * every later {@link Checkpointer.step} and {@link Checkpointer.commit}, and no state is written
+ * after it. {@link Checkpointer.commit} waits for the running commit, then commits in order.
  */
 export class Checkpointer<S> {
   private steps = 0;
   private last: number;
   private readonly everySteps: number;
   private readonly everyMs: number;
+  /** The commit running in the background; it never rejects (its error goes to `failure`). */
+  private running: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
 
   constructor(
     private readonly options: {
       /** Where the state goes; without it only the outputs are synced. */
       statePath: string | undefined;
       outputs: ReadonlyArray<DurableOutput | undefined>;
-      /** Builds the state after the outputs were synced. */
+      /**
+       * Builds the state at the commit point, describing everything appended so far; called
+       * before the outputs are synced and written out later, so it must return a copy, not a
+       * live object the run goes on changing.
+       */
       state: () => S;
       policy?: SyncPolicy;
       /** Clock in ms. Default `Date.now`. */
@@ -274,19 +299,62 @@ export class Checkpointer<S> {
     return (this.options.now ?? Date.now)();
   }
 
-  /** Counts one step; commits when the policy says so. Returns whether it committed. */
+  /**
+   * Counts one step; when the policy says so, starts a commit in the background (after the one
+   * still running, if any). Returns whether it started one. Throws the error of a failed
+   * background commit.
+   */
   async step(): Promise<boolean> {
+    this.throwFailure();
     this.steps += 1;
     if (this.steps < this.everySteps && this.now() - this.last < this.everyMs) return false;
-    await this.commit();
+    // Rare (a commit takes far less than a policy interval): wait, so commit points stay where the policy puts them.
+    await this.settled();
+    this.throwFailure();
+    const finish = await this.capture();
+    this.running = finish().then(
+      () => {
+        this.running = undefined;
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+        this.running = undefined;
+      },
+    );
     return true;
   }
 
-  /** Syncs every output, then replaces the state file. */
+  /**
+   * Waits for the running commit, then syncs every output and replaces the state file, in order.
+   * Throws the error of a failed background commit (without writing a state).
+   */
   async commit(): Promise<void> {
-    for (const output of this.options.outputs) await output?.sync();
-    if (this.options.statePath) await writeStateFile(this.options.statePath, this.options.state());
+    await this.settled();
+    this.throwFailure();
+    const finish = await this.capture();
+    await finish();
+  }
+
+  /** Resolves when no commit runs in the background (never rejects). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private throwFailure(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  /** Writes what is gathered, builds the state now; returns the part that syncs and saves it. */
+  private async capture(): Promise<() => Promise<void>> {
+    const outputs = this.options.outputs;
+    for (const output of outputs) await output?.flush();
+    const { statePath } = this.options;
+    const state = statePath ? this.options.state() : undefined;
     this.steps = 0;
     this.last = this.now();
+    return async () => {
+      for (const output of outputs) await output?.syncWritten();
+      if (statePath) await writeStateFile(statePath, state);
+    };
   }
 }

@@ -57,8 +57,21 @@ describe('svc audit export killed with SIGKILL, then run again with the same --s
     const state = join(dir, `killed.${ext}.state`);
     let child: ReturnType<typeof spawnSvc> | undefined;
     // The export asks for the next page while it writes the current one, so the kill lands mid-write.
+    // The state is saved in the background: the kill waits (from request killAt on) until it names
+    // a partial output, so there is something after it to truncate.
+    const partial = () => {
+      try {
+        return (JSON.parse(readFileSync(state, 'utf8')) as { events: number }).events > 0;
+      } catch {
+        return false;
+      }
+    };
+    let killed = false;
     const proxy = await startProxy(server().url, (count) => {
-      if (count === killAt) child?.kill('SIGKILL');
+      if (count >= killAt && !killed && partial()) {
+        killed = true;
+        child?.kill('SIGKILL');
+      }
     });
     try {
       child = spawnSvc([...args, '--out', out, '--state', state, '--base-url', proxy.url], env);

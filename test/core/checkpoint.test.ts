@@ -131,6 +131,7 @@ describe('checkpoints are grouped: every N steps or T ms, and the state names on
     for (let i = 0; i < 6; i++) {
       await out.append('x\n');
       committed.push(await checkpoints.step());
+      await checkpoints.settled();
     }
     expect(committed).toEqual([false, false, true, false, false, true]);
     expect(saved().bytes).toBe(12);
@@ -152,7 +153,150 @@ describe('checkpoints are grouped: every N steps or T ms, and the state names on
     advance(1);
     await out.append('b\n');
     expect(await checkpoints.step()).toBe(true);
+    await checkpoints.settled();
     expect(saved().bytes).toBe(4);
     await out.close();
+  });
+});
+
+describe('a checkpoint does not stop the run: the state is taken at once, synced and saved in the background', () => {
+  /** An output whose fsync waits for the test to release it, and which can be made to fail. */
+  async function slowSync() {
+    const dir = fresh();
+    const path = join(dir, 'out');
+    const statePath = join(dir, 'state.json');
+    const out = await DurableOutput.open(path);
+    const realSync = out.syncWritten.bind(out);
+    const syncs: { covered: number; stateBefore: string | undefined }[] = [];
+    let release: (() => void) | undefined;
+    let failWith: Error | undefined;
+    out.syncWritten = async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      release = undefined;
+      if (failWith) throw failWith;
+      const covered = await realSync();
+      syncs.push({ covered, stateBefore: readState(statePath) });
+      return covered;
+    };
+    const checkpoints = new Checkpointer({
+      statePath,
+      outputs: [out],
+      state: () => ({ bytes: out.size }),
+      policy: { everySteps: 1, everyMs: 1000 },
+      now: () => 0,
+    });
+    return {
+      out,
+      checkpoints,
+      syncs,
+      saved: () => readState(statePath),
+      /** Waits until an fsync is held, then lets it go. */
+      release: async () => {
+        await until(() => release !== undefined);
+        release?.();
+      },
+      /** Ends the test: fsyncs are no longer held. */
+      close: () => {
+        out.syncWritten = realSync;
+        return out.close();
+      },
+      /** Whether an fsync is held now. */
+      held: () => release !== undefined,
+      fail: (error: Error) => {
+        failWith = error;
+      },
+    };
+  }
+  const readState = (statePath: string) => {
+    try {
+      return readFileSync(statePath, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const bytesOf = (text: string | undefined) => (text === undefined ? undefined : JSON.parse(text).bytes);
+  /** Lets queued callbacks and file operations run, without a timer. */
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('appends go on during the fsync; the state names only the bytes written before it was taken, all synced', async () => {
+    const { out, checkpoints, syncs, saved, release, close } = await slowSync();
+    await out.append('first\n');
+    expect(await checkpoints.step()).toBe(true);
+    // The commit is running: appending goes on.
+    await out.append('second\n');
+    expect(out.size).toBe(13);
+    expect(saved()).toBeUndefined();
+    await release();
+    await checkpoints.settled();
+    expect(syncs).toHaveLength(1);
+    expect(bytesOf(saved())).toBe(6);
+    // The state was written after the fsync, which covered at least the bytes it names.
+    expect(syncs[0]?.stateBefore).toBeUndefined();
+    expect(syncs[0]?.covered).toBeGreaterThanOrEqual(6);
+    await close();
+  });
+
+  it('commit() waits for the running commit, then commits everything appended', async () => {
+    const { out, checkpoints, saved, release, held, close } = await slowSync();
+    await out.append('a\n');
+    expect(await checkpoints.step()).toBe(true);
+    await out.append('bb\n');
+    let committed = false;
+    const final = checkpoints.commit().then(() => {
+      committed = true;
+    });
+    await release();
+    // The final commit syncs again only after the background one saved its state.
+    await until(held);
+    expect(bytesOf(saved())).toBe(2);
+    expect(committed).toBe(false);
+    await release();
+    await final;
+    expect(bytesOf(saved())).toBe(5);
+    await close();
+  });
+
+  it('a commit point reached while a commit runs waits for it, so commits stay where the policy puts them', async () => {
+    const { out, checkpoints, saved, release, held, close } = await slowSync();
+    await out.append('a\n');
+    expect(await checkpoints.step()).toBe(true);
+    await out.append('bb\n');
+    let second: boolean | undefined;
+    const stepping = checkpoints.step().then((started) => {
+      second = started;
+    });
+    await release();
+    await until(held);
+    // The second commit started only after the first saved its state, with the state of its own point.
+    expect(bytesOf(saved())).toBe(2);
+    await stepping;
+    expect(second).toBe(true);
+    await release();
+    await checkpoints.settled();
+    expect(bytesOf(saved())).toBe(5);
+    await close();
+  });
+
+  it('a failed background fsync is thrown by the next step and commit, and no later state is written', async () => {
+    const { out, checkpoints, saved, release, fail, close } = await slowSync();
+    await out.append('a\n');
+    expect(await checkpoints.step()).toBe(true);
+    await release();
+    await checkpoints.settled();
+    expect(bytesOf(saved())).toBe(2);
+    await out.append('b\n');
+    expect(await checkpoints.step()).toBe(true);
+    fail(new Error('disk gone'));
+    await release();
+    await checkpoints.settled();
+    await out.append('c\n');
+    await expect(checkpoints.step()).rejects.toThrow('disk gone');
+    await expect(checkpoints.commit()).rejects.toThrow('disk gone');
+    expect(bytesOf(saved())).toBe(2);
+    await close();
   });
 });

@@ -120,7 +120,7 @@ async function runPrepared(
     rowsDone,
     outBytes: outFile?.size ?? 0,
     rejectsBytes: rejectsFile?.size ?? 0,
-    counts,
+    counts: { ...counts },
     ...(stoppedBy && { stoppedBy }),
     updatedAt: new Date().toISOString(),
   });
