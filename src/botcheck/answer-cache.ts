@@ -61,19 +61,31 @@ export class AnswerCache<R> {
     if (found && found.expiresAt > this.now()) return { value: found.value, first: false };
     if (found) this.entries.delete(id);
     this.makeRoom();
-    const value = (async () => load())().then(
-      (result): Settled<R> => ({ ok: true, result }),
-      (error: unknown): Settled<R> => ({ ok: false, error }),
+    const entry: Entry<R> = { expiresAt: Number.POSITIVE_INFINITY, value: undefined as never };
+    // One promise per fetch: its handlers build the settled value and keep the bookkeeping, so a
+    // verify costs no extra microtask hops over the fetch itself.
+    const settle = (settled: Settled<R>): Settled<R> => {
+      if (this.entries.get(id) === entry) {
+        if (!isFinal(settled)) this.entries.delete(id);
+        else
+          entry.expiresAt =
+            (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
+      }
+      return settled;
+    };
+    let loading: Promise<R>;
+    try {
+      loading = load();
+    } catch (error) {
+      loading = Promise.reject(error);
+    }
+    const value = loading.then(
+      (result) => settle({ ok: true, result }),
+      (error: unknown) => settle({ ok: false, error }),
     );
-    const entry: Entry<R> = { expiresAt: Number.POSITIVE_INFINITY, value };
+    entry.value = value;
     this.entries.set(id, entry);
     this.order.push({ id, entry });
-    void value.then((settled) => {
-      if (this.entries.get(id) !== entry) return;
-      if (!isFinal(settled)) this.entries.delete(id);
-      else
-        entry.expiresAt = (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
-    });
     return { value, first: true };
   }
 
