@@ -16,6 +16,8 @@ export const VERIFY_CACHE_MAX_ENTRIES = 10_000;
 export type Settled<R> = { ok: true; result: R } | { ok: false; error: unknown };
 
 interface Entry<R> {
+  /** The verification id, so the eviction order can hold the entries themselves. */
+  id: string;
   /** Epoch ms after which the id is forgotten; infinite while the fetch is in flight. */
   expiresAt: number;
   value: Promise<Settled<R>>;
@@ -42,7 +44,7 @@ export class AnswerCache<R> {
   private readonly entries = new Map<string, Entry<R>>();
   // Insertion order for eviction, read from `head`. Kept apart from the Map because walking a
   // Map from its start after many deletions skips every deleted slot: O(n) per eviction.
-  private order: Array<{ id: string; entry: Entry<R> }> = [];
+  private order: Entry<R>[] = [];
   private head = 0;
 
   constructor(
@@ -61,19 +63,31 @@ export class AnswerCache<R> {
     if (found && found.expiresAt > this.now()) return { value: found.value, first: false };
     if (found) this.entries.delete(id);
     this.makeRoom();
-    const value = (async () => load())().then(
-      (result): Settled<R> => ({ ok: true, result }),
-      (error: unknown): Settled<R> => ({ ok: false, error }),
+    const entry: Entry<R> = { id, expiresAt: Number.POSITIVE_INFINITY, value: undefined as never };
+    // One promise per fetch: its handlers build the settled value and keep the bookkeeping, so a
+    // verify costs no extra microtask hops over the fetch itself.
+    const settle = (settled: Settled<R>): Settled<R> => {
+      if (this.entries.get(id) === entry) {
+        if (!isFinal(settled)) this.entries.delete(id);
+        else
+          entry.expiresAt =
+            (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
+      }
+      return settled;
+    };
+    let loading: Promise<R>;
+    try {
+      loading = load();
+    } catch (error) {
+      loading = Promise.reject(error);
+    }
+    const value = loading.then(
+      (result) => settle({ ok: true, result }),
+      (error: unknown) => settle({ ok: false, error }),
     );
-    const entry: Entry<R> = { expiresAt: Number.POSITIVE_INFINITY, value };
+    entry.value = value;
     this.entries.set(id, entry);
-    this.order.push({ id, entry });
-    void value.then((settled) => {
-      if (this.entries.get(id) !== entry) return;
-      if (!isFinal(settled)) this.entries.delete(id);
-      else
-        entry.expiresAt = (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
-    });
+    this.order.push(entry);
     return { value, first: true };
   }
 
@@ -92,12 +106,12 @@ export class AnswerCache<R> {
   private makeRoom(): void {
     // Drop the oldest until there is room; an entry replaced or deleted since is skipped.
     while (this.entries.size >= this.maxEntries && this.head < this.order.length) {
-      const oldest = this.order[this.head++] as { id: string; entry: Entry<R> };
-      if (this.entries.get(oldest.id) === oldest.entry) this.entries.delete(oldest.id);
+      const oldest = this.order[this.head++] as Entry<R>;
+      if (this.entries.get(oldest.id) === oldest) this.entries.delete(oldest.id);
     }
     // Keep the order list near the number of entries: amortized O(1) per call.
     if (this.order.length - this.head > 2 * this.maxEntries || this.head > this.maxEntries) {
-      this.order = [...this.entries].map(([id, entry]) => ({ id, entry }));
+      this.order = Array.from(this.entries.values());
       this.head = 0;
     }
   }

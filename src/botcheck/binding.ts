@@ -92,7 +92,8 @@ export function bindingFailures(
   now: () => number = Date.now,
 ): EvaluationReason[] {
   const failures: EvaluationReason[] = [];
-  if (String(result.verificationId).toLowerCase() !== requestedId.toLowerCase()) {
+  const answeredId = String(result.verificationId);
+  if (answeredId !== requestedId && answeredId.toLowerCase() !== requestedId.toLowerCase()) {
     failures.push({
       code: 'VERIFICATION_ID_MISMATCH',
       message: `the service answered for another verification than ${requestedId}`,

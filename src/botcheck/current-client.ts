@@ -43,7 +43,11 @@ export class BotCheckClient {
     verificationIdOrToken: string,
     options: GetResultOptions = {},
   ): Promise<VerificationResult> {
-    const verificationId = resolveVerificationId(verificationIdOrToken);
+    return this.fetchById(resolveVerificationId(verificationIdOrToken), options);
+  }
+
+  /** The fetch behind `getResult` and `verify`, for an id already resolved. */
+  private fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
     return fetchResult(
       this.http,
       'current',
@@ -76,7 +80,8 @@ export class BotCheckClient {
     return runVerify(
       this.cache,
       () => this.http.settings.now(),
-      (id, o) => this.getResult(id, o),
+      // runVerify resolved the token already: fetch by id, without decoding a second time.
+      (id, o) => this.fetchById(id, o),
       tokenOrId,
       options,
     );

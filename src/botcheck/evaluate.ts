@@ -80,8 +80,8 @@ export interface EvaluableResult {
   reason?: string | undefined;
 }
 
-/** The policy used when none is given. */
-export const DEFAULT_POLICY: EvaluationPolicy = { kind: 'threshold', threshold: 0.5 };
+/** The policy used when none is given. Frozen: it is known valid, so verify skips checking it. */
+export const DEFAULT_POLICY: EvaluationPolicy = Object.freeze({ kind: 'threshold', threshold: 0.5 });
 
 const DECISIONS: readonly string[] = ['accept', 'challenge', 'reject'];
 
@@ -173,6 +173,11 @@ function byScore(score: number, policy: EvaluationPolicy): Evaluation {
  */
 export function evaluate(result: EvaluableResult, policy: EvaluationPolicy = DEFAULT_POLICY): Evaluation {
   validatePolicy(policy);
+  return evaluateValidPolicy(result, policy);
+}
+
+/** {@link evaluate} for a policy {@link validatePolicy} already accepted (verify checks it once, up front). */
+export function evaluateValidPolicy(result: EvaluableResult, policy: EvaluationPolicy): Evaluation {
   const context: EvaluationReason[] = [];
   if (typeof result.reason === 'string') {
     context.push({

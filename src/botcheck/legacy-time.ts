@@ -1,3 +1,5 @@
+/** Calendar date, time with seconds, up to 3 fraction digits, in UTC (`Z`): read as is. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
@@ -7,6 +9,11 @@ const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?(?:\.(\d+))?(Z|
  */
 export function parseLegacyTimestamp(value: string | null | undefined): Date | undefined {
   if (typeof value !== 'string') return undefined;
+  // The current API's form (`2026-03-01T10:15:30.123Z`) is what Date reads natively: no rebuilding.
+  if (ISO_UTC.test(value)) {
+    const parsed = new Date(value);
+    if (!Number.isNaN(parsed.getTime())) return parsed;
+  }
   const m = TIMESTAMP.exec(value.trim());
   if (!m) return undefined;
   const [, date, hm, sec = ':00', fraction = '', zone = 'Z'] = m;
