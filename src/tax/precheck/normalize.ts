@@ -58,49 +58,17 @@ const HUGE_INPUT = 1 << 24;
  */
 export function normalizeTaxId(rawValue: string): string {
   if (typeof rawValue !== 'string') return '';
+  if (isCanonicalAscii(rawValue)) return rawValue;
   if (rawValue.length > HUGE_INPUT) return normalizeHuge(rawValue);
   if (rawValue.length > 64)
     return rawValue.replace(FULL_WIDTH, fromFullWidth).replace(SEPARATORS, '').toUpperCase();
   return normalizeShort(rawValue);
 }
 
-// The hot path, one charCodeAt scan that allocates nothing for input that is already upper-case
-// letters and digits (most of it). Otherwise separators, ASCII or Unicode, are cut out by slicing
-// the runs between them, and ASCII lower case is upper-cased once at the end. Only a code unit
-// above 0x7F that is not a separator (full-width forms, other scripts) takes `normalizeUnicode`.
+// One pass over typical input: full-width ASCII (U+FF01-U+FF5E, e.g. '１' or 'Ｄ' from East Asian input
+// methods) maps to ASCII by a fixed offset, as its Unicode compatibility decomposition (NFKC) does;
+// separators are dropped; ASCII letters are upper-cased here, anything else by toUpperCase.
 function normalizeShort(s: string): string {
-  const n = s.length;
-  let i = 0;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if ((c < 48 || c > 57) && (c < 65 || c > 90)) break;
-  }
-  if (i === n) return s;
-  let out = '';
-  let runStart = 0;
-  let lower = false;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90)) continue;
-    if (c >= 97 && c <= 122) {
-      lower = true;
-    } else if (isSeparator(c)) {
-      if (i > runStart) out += s.slice(runStart, i);
-      runStart = i + 1;
-    } else if (c > 127) {
-      return normalizeUnicode(s);
-    }
-  }
-  if (runStart === 0) out = s;
-  else if (runStart < n) out += s.slice(runStart);
-  return lower ? out.toUpperCase() : out;
-}
-
-// Any other short input, char by char: full-width ASCII (U+FF01-U+FF5E, e.g. '１' or 'Ｄ' from East
-// Asian input methods) maps to ASCII by a fixed offset, as its Unicode compatibility decomposition
-// (NFKC) does; separators are dropped; ASCII letters are upper-cased here, anything else by
-// toUpperCase.
-function normalizeUnicode(s: string): string {
   let out = '';
   let ascii = true;
   for (let i = 0; i < s.length; i++) {
@@ -112,6 +80,16 @@ function normalizeUnicode(s: string): string {
     out += String.fromCharCode(c);
   }
   return ascii ? out : out.toUpperCase();
+}
+
+// Most input is already upper-case letters and digits; returning it as is skips two allocations.
+function isCanonicalAscii(s: string): boolean {
+  if (s.length > 64) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 90 || c < 48 || (c > 57 && c < 65)) return false;
+  }
+  return true;
 }
 
 // Cold path, only for multi-megabyte input: if the upper-cased form cannot be represented,
