@@ -79,11 +79,29 @@ export const COUNTRY_TABLE: ReadonlyMap<string, CountryEntry> = new Map<string, 
   ['NZ', { rule: nz, provider: 'NZBN' }],
 ]);
 
+// The same table indexed by the two letters' positions in the alphabet, so that an exact upper-case
+// code is found with two charCodeAt reads and no hashing. Filled densely to keep the array packed.
+const BY_LETTERS: ReadonlyArray<CountryEntry | undefined> = (() => {
+  const byLetters = new Array<CountryEntry | undefined>(26 * 26).fill(undefined);
+  for (const [code, entry] of COUNTRY_TABLE) byLetters[letterIndex(code)] = entry;
+  return byLetters;
+})();
+
+// Index of a two upper-case letter code in BY_LETTERS, or -1 for anything else.
+function letterIndex(code: string): number {
+  if (code.length !== 2) return -1;
+  const a = code.charCodeAt(0) - 65;
+  const b = code.charCodeAt(1) - 65;
+  return a >= 0 && a < 26 && b >= 0 && b < 26 ? a * 26 + b : -1;
+}
+
 /**
  * Looks up a country code after trimming and upper-casing it. Exact upper-case codes take the
  * fast path without allocating.
  */
 export function lookupCountry(countryCode: string): CountryEntry | undefined {
   if (typeof countryCode !== 'string') return undefined;
-  return COUNTRY_TABLE.get(countryCode) ?? COUNTRY_TABLE.get(countryCode.trim().toUpperCase());
+  const at = letterIndex(countryCode);
+  if (at >= 0) return BY_LETTERS[at];
+  return COUNTRY_TABLE.get(countryCode.trim().toUpperCase());
 }
