@@ -17,6 +17,35 @@ export interface RegisterWebhookEndpointOptions {
   fetch?: typeof fetch;
 }
 
+/** The admin URL of the webhook endpoints at `adminBase`. */
+function _endpointsUrl(adminBase: string | URL): URL {
+  try {
+    return new URL('/__admin/webhook-endpoints', adminBase);
+  } catch {
+    throw new WebhookRegistrationError(`not a valid admin URL: ${String(adminBase)}`);
+  }
+}
+
+/** Sends one admin request; `verb` names the action in the error messages. */
+async function _send(
+  adminBase: string | URL,
+  endpoint: URL,
+  init: RequestInit,
+  verb: 'register' | 'remove',
+  options: RegisterWebhookEndpointOptions,
+): Promise<Response> {
+  let res: Response;
+  try {
+    res = await (options.fetch ?? fetch)(endpoint, { ...init, signal: options.signal });
+  } catch (error) {
+    throw new WebhookRegistrationError(`cannot reach ${String(adminBase)} to ${verb} the listener`, {
+      cause: error,
+    });
+  }
+  await res.body?.cancel();
+  return res;
+}
+
 /**
  * Registers `url` as a webhook endpoint of the reference server at `adminBase` (its admin API:
  * `POST /__admin/webhook-endpoints`), so its webhook deliveries reach a local listener. Only the
@@ -28,27 +57,12 @@ export async function registerWebhookEndpoint(
   url: string,
   options: RegisterWebhookEndpointOptions = {},
 ): Promise<void> {
-  const doFetch = options.fetch ?? fetch;
-  let endpoint: URL;
-  try {
-    endpoint = new URL('/__admin/webhook-endpoints', adminBase);
-  } catch {
-    throw new WebhookRegistrationError(`not a valid admin URL: ${String(adminBase)}`);
-  }
-  let res: Response;
-  try {
-    res = await doFetch(endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url }),
-      signal: options.signal,
-    });
-  } catch (error) {
-    throw new WebhookRegistrationError(`cannot reach ${String(adminBase)} to register the listener`, {
-      cause: error,
-    });
-  }
-  await res.body?.cancel();
+  const init = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url }),
+  };
+  const res = await _send(adminBase, _endpointsUrl(adminBase), init, 'register', options);
   if (!res.ok)
     throw new WebhookRegistrationError(
       `registering the listener at ${String(adminBase)} failed with HTTP ${res.status}`,
@@ -67,23 +81,9 @@ export async function unregisterWebhookEndpoint(
   url: string,
   options: RegisterWebhookEndpointOptions = {},
 ): Promise<void> {
-  const doFetch = options.fetch ?? fetch;
-  let endpoint: URL;
-  try {
-    endpoint = new URL('/__admin/webhook-endpoints', adminBase);
-  } catch {
-    throw new WebhookRegistrationError(`not a valid admin URL: ${String(adminBase)}`);
-  }
+  const endpoint = _endpointsUrl(adminBase);
   endpoint.searchParams.set('url', url);
-  let res: Response;
-  try {
-    res = await doFetch(endpoint, { method: 'DELETE', signal: options.signal });
-  } catch (error) {
-    throw new WebhookRegistrationError(`cannot reach ${String(adminBase)} to remove the listener`, {
-      cause: error,
-    });
-  }
-  await res.body?.cancel();
+  const res = await _send(adminBase, endpoint, { method: 'DELETE' }, 'remove', options);
   if (!res.ok && res.status !== 404)
     throw new WebhookRegistrationError(
       `removing the listener at ${String(adminBase)} failed with HTTP ${res.status}`,
