@@ -70,16 +70,10 @@ export function runSvcMeasured(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
+  const output = collectOutput(child);
   return new Promise((resolve) => {
     child.on('close', (code) => {
+      const { stdout, stderr } = output();
       let peakMb = Number.NaN;
       try {
         peakMb = Number(readFileSync(peakFile, 'utf8'));

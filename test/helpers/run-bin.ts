@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { BIN } from './built-cli.js';
+import { BIN, collectOutput } from './built-cli.js';
 
 /** What a run of the built `bin/svc.js` produced. */
 export interface BinRun {
@@ -23,16 +23,9 @@ export function runBin(
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
+    const output = collectOutput(child);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, ...output() }));
     child.stdin.end(options.input ?? '');
   });
 }
