@@ -15,27 +15,14 @@ export const VERIFY_CACHE_MAX_ENTRIES = 10_000;
 /** A fetch's outcome, kept as a value so it can be handed to a replay. */
 export type Settled<R> = { ok: true; result: R } | { ok: false; error: unknown };
 
-/**
- * How a settled result is kept until it expires: `pack` runs once per answered id, `unpack` only
- * when a replay asks for the first answer (`onReplay: 'shareFirstAnswer'`). Thousands of results
- * are kept at once; one string each instead of a parsed object graph keeps garbage collection
- * cheap for every other call.
- */
-export interface ResultCodec<R> {
-  pack(result: R): unknown;
-  unpack(kept: unknown): R;
-}
-
-const KEEP_AS_IS: ResultCodec<never> = { pack: (result) => result, unpack: (kept) => kept as never };
-
 interface Entry<R> {
   /** The verification id, so the eviction order can hold the entries themselves. */
   id: string;
   /** Epoch ms after which the id is forgotten; infinite while the fetch is in flight. */
   expiresAt: number;
-  /** The fetch while it is in flight; dropped once settled (the packed answer stays). */
+  /** The fetch while it is in flight; dropped once settled (the answer stays in `kept`). */
   value: Promise<Settled<R>> | undefined;
-  /** Once settled: true with the packed result, false with the error. */
+  /** Once settled: true with the result in `kept`, false with the error. */
   ok: boolean;
   kept: unknown;
 }
@@ -53,7 +40,7 @@ function isFinal(settled: Settled<unknown>): boolean {
 
 /**
  * The verification ids this client answered, keyed by id, with the first answer. One entry is
- * the id, an expiry and the result packed by the codec (one string, about 1 KB). Entries live until the result's own
+ * the id, an expiry and the parsed result (about 1 KB). Entries live until the result's own
  * validity ends (after that the service answers 410 anyway), bounded by `maxEntries`. Forgetting
  * an id early is safe: a replay then reaches the service, which refuses a second fetch (429/410).
  */
@@ -69,24 +56,22 @@ export class AnswerCache<R> {
     /** Epoch ms until which a result stays valid, when the result says so. */
     private readonly validUntil: (result: R) => number | undefined = () => undefined,
     private readonly maxEntries = VERIFY_CACHE_MAX_ENTRIES,
-    private readonly codec: ResultCodec<R> = KEEP_AS_IS,
   ) {}
 
   /**
    * The answer for `id`: `first` is true when this call started the fetch (`load`), false when
    * the id was already answered or is being answered (a replay). A replay's `value` is built only
-   * when read: a settled answer is unpacked then, as a copy equal to the first call's result.
+   * when read, so a rejected replay allocates no promise.
    */
   claim(id: string, load: () => Promise<R>): { readonly value: Promise<Settled<R>>; first: boolean } {
     const found = this.entries.get(id);
     if (found && found.expiresAt > this.now()) {
-      const { codec } = this;
       return {
         first: false,
         get value(): Promise<Settled<R>> {
           if (found.value) return found.value;
           return Promise.resolve(
-            found.ok ? { ok: true, result: codec.unpack(found.kept) } : { ok: false, error: found.kept },
+            found.ok ? { ok: true, result: found.kept as R } : { ok: false, error: found.kept },
           );
         },
       };
@@ -109,7 +94,8 @@ export class AnswerCache<R> {
           entry.expiresAt =
             (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
           entry.ok = settled.ok;
-          entry.kept = settled.ok ? this.codec.pack(settled.result) : settled.error;
+          // Keep the answer itself, not the promise and its wrapper: two fewer objects per id.
+          entry.kept = settled.ok ? settled.result : settled.error;
           entry.value = undefined;
         }
       }

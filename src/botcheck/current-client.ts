@@ -1,7 +1,7 @@
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
-import { AnswerCache, type ResultCodec } from './answer-cache.js';
+import { AnswerCache } from './answer-cache.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import { VerificationResult } from './schemas.js';
@@ -9,15 +9,6 @@ import { resolveVerificationId } from './token.js';
 
 /** Longest a verify answer is remembered, whatever `resultExpiresAt` says: one day. */
 const MAX_REMEMBER_MS = 24 * 60 * 60_000;
-
-/**
- * A parsed result holds only JSON values (strings, numbers, booleans, null), so its JSON text
- * unpacks to an equal result.
- */
-const RESULT_AS_JSON: ResultCodec<VerificationResult> = {
-  pack: (result) => JSON.stringify(result),
-  unpack: (kept) => JSON.parse(kept as string) as VerificationResult,
-};
 
 /** The current bot-check result API (`/captcha/v2`), authenticated with a project key as Bearer. */
 export class BotCheckClient {
@@ -29,15 +20,10 @@ export class BotCheckClient {
   ) {
     const now = () => http.settings.now();
     // Remember an answered id while the service would still hold the result.
-    this.cache = new AnswerCache(
-      now,
-      (result) => {
-        const expires = Date.parse(result.resultExpiresAt ?? '');
-        return Number.isFinite(expires) ? Math.min(expires, now() + MAX_REMEMBER_MS) : undefined;
-      },
-      undefined,
-      RESULT_AS_JSON,
-    );
+    this.cache = new AnswerCache(now, (result) => {
+      const expires = Date.parse(result.resultExpiresAt ?? '');
+      return Number.isFinite(expires) ? Math.min(expires, now() + MAX_REMEMBER_MS) : undefined;
+    });
   }
 
   /**

@@ -2,7 +2,7 @@ import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
-import { AnswerCache, type ResultCodec, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
+import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
@@ -29,24 +29,6 @@ export type LegacyAssessmentResult = LegacyAssessment & {
   };
 };
 
-/** The assessment with its timestamps also parsed as UTC. */
-function withParsedTimestamps(raw: LegacyAssessment): LegacyAssessmentResult {
-  return {
-    ...raw,
-    parsedTimestamps: {
-      creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
-      releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
-      retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
-    },
-  };
-}
-
-/** Kept as JSON without the parsed timestamps (Dates), which are parsed again on unpacking. */
-const ASSESSMENT_AS_JSON: ResultCodec<LegacyAssessmentResult> = {
-  pack: ({ parsedTimestamps: _, ...raw }) => JSON.stringify(raw),
-  unpack: (kept) => withParsedTimestamps(JSON.parse(kept as string) as LegacyAssessment),
-};
-
 /**
  * The legacy bot-check result API (`/verifications/{id}/assessments`) of v1/v2 widget clients,
  * authenticated with the captcha's API key (or deprecated secret key) in `svc-authorization`.
@@ -60,15 +42,10 @@ export class LegacyBotCheckClient {
   ) {
     const now = () => http.settings.now();
     // The legacy result has no expiry: it is retrievable for 15 minutes after it was released.
-    this.cache = new AnswerCache(
-      now,
-      (result) => {
-        const released = result.parsedTimestamps.releaseTimestamp?.getTime();
-        return released === undefined ? undefined : Math.min(released, now()) + VERIFY_CACHE_TTL_MS;
-      },
-      undefined,
-      ASSESSMENT_AS_JSON,
-    );
+    this.cache = new AnswerCache(now, (result) => {
+      const released = result.parsedTimestamps.releaseTimestamp?.getTime();
+      return released === undefined ? undefined : Math.min(released, now()) + VERIFY_CACHE_TTL_MS;
+    });
   }
 
   /**
@@ -103,9 +80,15 @@ export class LegacyBotCheckClient {
       options,
       (data) => {
         const raw = parseResponse(LegacyAssessment, data, 'legacy assessment');
-        return withParsedTimestamps(
-          raw.reason === undefined ? raw : { ...raw, reason: normalizeLegacyReason(raw.reason) },
-        );
+        return {
+          ...raw,
+          ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
+          parsedTimestamps: {
+            creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
+            releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
+            retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
+          },
+        };
       },
     );
   }

@@ -129,7 +129,7 @@ export async function runVerify<R extends EvaluableResult & BindableResult, O ex
   }
   const claim = cache.claim(verificationId, () => fetch(verificationId, options));
   const first = claim.first;
-  // A rejected replay never reads `claim.value`: that would unpack the kept answer for nothing.
+  // A rejected replay never reads `claim.value`, which builds a promise when read.
   if (!first && options.onReplay !== 'shareFirstAnswer') {
     return {
       decision: 'reject',
