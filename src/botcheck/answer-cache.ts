@@ -20,7 +20,11 @@ interface Entry<R> {
   id: string;
   /** Epoch ms after which the id is forgotten; infinite while the fetch is in flight. */
   expiresAt: number;
-  value: Promise<Settled<R>>;
+  /** The fetch while it is in flight; dropped once settled (the answer stays in `kept`). */
+  value: Promise<Settled<R>> | undefined;
+  /** Once settled: true with the result in `kept`, false with the error. */
+  ok: boolean;
+  kept: unknown;
 }
 
 // Answers another fetch could not change. Transient failures (423, network, 5xx) are forgotten
@@ -56,22 +60,44 @@ export class AnswerCache<R> {
 
   /**
    * The answer for `id`: `first` is true when this call started the fetch (`load`), false when
-   * the id was already answered or is being answered (a replay).
+   * the id was already answered or is being answered (a replay). A replay's `value` is built only
+   * when read, so a rejected replay allocates no promise.
    */
-  claim(id: string, load: () => Promise<R>): { value: Promise<Settled<R>>; first: boolean } {
+  claim(id: string, load: () => Promise<R>): { readonly value: Promise<Settled<R>>; first: boolean } {
     const found = this.entries.get(id);
-    if (found && found.expiresAt > this.now()) return { value: found.value, first: false };
+    if (found && found.expiresAt > this.now()) {
+      return {
+        first: false,
+        get value(): Promise<Settled<R>> {
+          if (found.value) return found.value;
+          return Promise.resolve(
+            found.ok ? { ok: true, result: found.kept as R } : { ok: false, error: found.kept },
+          );
+        },
+      };
+    }
     if (found) this.entries.delete(id);
     this.makeRoom();
-    const entry: Entry<R> = { id, expiresAt: Number.POSITIVE_INFINITY, value: undefined as never };
+    const entry: Entry<R> = {
+      id,
+      expiresAt: Number.POSITIVE_INFINITY,
+      value: undefined,
+      ok: false,
+      kept: undefined,
+    };
     // One promise per fetch: its handlers build the settled value and keep the bookkeeping, so a
     // verify costs no extra microtask hops over the fetch itself.
     const settle = (settled: Settled<R>): Settled<R> => {
       if (this.entries.get(id) === entry) {
         if (!isFinal(settled)) this.entries.delete(id);
-        else
+        else {
           entry.expiresAt =
             (settled.ok && this.validUntil(settled.result)) || this.now() + VERIFY_CACHE_TTL_MS;
+          entry.ok = settled.ok;
+          // Keep the answer itself, not the promise and its wrapper: two fewer objects per id.
+          entry.kept = settled.ok ? settled.result : settled.error;
+          entry.value = undefined;
+        }
       }
       return settled;
     };

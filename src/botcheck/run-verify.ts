@@ -127,7 +127,9 @@ export async function runVerify<R extends EvaluableResult & BindableResult, O ex
       shared: false,
     };
   }
-  const { value, first } = cache.claim(verificationId, () => fetch(verificationId, options));
+  const claim = cache.claim(verificationId, () => fetch(verificationId, options));
+  const first = claim.first;
+  // A rejected replay never reads `claim.value`, which builds a promise when read.
   if (!first && options.onReplay !== 'shareFirstAnswer') {
     return {
       decision: 'reject',
@@ -143,7 +145,7 @@ export async function runVerify<R extends EvaluableResult & BindableResult, O ex
       shared: false,
     };
   }
-  const settled = await value;
+  const settled = await claim.value;
   if (!settled.ok) {
     const marks = { verificationId, replayed: !first, shared: !first };
     return onFailure(settled.error, options.failOpen === true, marks);

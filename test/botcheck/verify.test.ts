@@ -78,7 +78,18 @@ describe('verify: a verification id is answered once per client; a replay is rej
     expect(second.result).toEqual(first.result);
     const later = await c.botCheck.verify(token, options);
     expect(later).toMatchObject({ decision: 'accept', shared: true });
+    expect(later.result).toEqual(first.result);
     expect(server().admin.stats().verificationFetches).toBe(1);
+  });
+
+  it('a settled legacy answer is shared equal to the first, parsed timestamps included', async () => {
+    const { token } = server().admin.createVerification();
+    const c = client();
+    const first = await c.legacyBotCheck.verify(token);
+    const later = await c.legacyBotCheck.verify(token, { onReplay: 'shareFirstAnswer' });
+    expect(later).toMatchObject({ decision: 'accept', replayed: true, shared: true });
+    expect(later.result).toEqual(first.result);
+    expect(later.result?.parsedTimestamps.releaseTimestamp).toBeInstanceOf(Date);
   });
 
   it('a shared answer is re-evaluated with its own policy', async () => {
