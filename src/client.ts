@@ -7,8 +7,8 @@ import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/cre
 import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
 import { checkNumericOptions } from './core/numeric-options.js';
+import { createDefaultTransport } from './core/transport/default.js';
 import { createFetchTransport } from './core/transport/fetch.js';
-import { createUndiciTransport } from './core/transport/undici.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
 
@@ -85,7 +85,7 @@ export class SvcClient {
       options.transport ??
       (options.fetch
         ? createFetchTransport(options.fetch)
-        : createUndiciTransport({ connections: options.connections }));
+        : createDefaultTransport({ connections: options.connections }));
     const node = typeof process !== 'undefined' ? ` node/${process.versions.node}` : '';
     this.http = new HttpClient({
       baseUrl,

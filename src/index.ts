@@ -113,7 +113,9 @@ export {
   RETRY_UNSENT_ONLY,
   type RetryPolicy,
 } from './core/retry.js';
+export { createDefaultTransport } from './core/transport/default.js';
 export { createFetchTransport } from './core/transport/fetch.js';
+export { createNodeHttpTransport, type NodeHttpTransportOptions } from './core/transport/node-http.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from './core/transport/types.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
 export {

@@ -3,6 +3,7 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
+import { EarlyPageFetcher } from './page-prefetch.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
 import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
@@ -154,16 +155,23 @@ export class AuditClient {
     parseRequest(ListEventsParams, { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
     const { runExport } = await import('./export.js');
-    // The exporter fetches a page while it writes the one before, never two ahead: two buffers,
-    // used in turn, hold every page (no new buffer per page for the garbage collector to find).
+    // The exporter writes page k while page k+1 is scanned and page k+2 is on its way (asked for
+    // from page k+1's tail): three buffers, used in turn, hold every page, so no new buffer per
+    // page is left for the garbage collector to find.
     const buffers = pageBuffers();
-    let fetches = 0;
-    return runExport(async (query, signal) => {
+    const early = new EarlyPageFetcher(async (query, signal, slot) => {
       const checked = parseRequest(ListEventsParams, query, 'audit log query');
-      const slot = fetches++ % 2;
       const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
-      return rawExportPage(res.bytes ?? new Uint8Array());
-    }, options);
+      return res.bytes ?? new Uint8Array();
+    });
+    try {
+      return await runExport(
+        async (query, signal) => rawExportPage(await early.bytes(query, signal)),
+        options,
+      );
+    } finally {
+      early.close();
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
-import { followCursors, RecentIds } from './paginate.js';
+import { followCursors, PageGuard } from './paginate.js';
 import { resolveRange } from './query.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
@@ -79,8 +79,8 @@ export interface ExportResult extends ExportProgress {
 
 /**
  * Fetches one page of the fixed range: the envelope checked, events as received. The exporter
- * asks for the next page while it writes the current one, and never two ahead: a fetcher may
- * reuse the memory of the page before the current one.
+ * asks for page k+1 while it writes page k, only after page k-1 is written: a fetcher may reuse
+ * the memory of page k-1 for page k+1 (or of page k-2 for a request it starts one page early).
  */
 export type RawPageFetcher = (
   query: { from: string; to: string; pageSize: number; cursor: string | undefined },
@@ -235,33 +235,27 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
   let failed = false;
   try {
     if (!previous) await checkpoints.commit();
-    const recent = new RecentIds();
     const lines = new LineBuffer();
+    // The guard that checks each page also finds the duplicate ids: the copies are dropped here.
+    const guard = new PageGuard(state.cursor ?? undefined, { countedBefore: state.events });
     const pages = followCursors(
       (cursor) => fetchPage({ from: state.from, to: state.to, pageSize: state.pageSize, cursor }, signal),
       state.cursor ?? undefined,
       true,
-      { countedBefore: state.events },
+      guard,
     );
     for await (const page of pages) {
-      recent.nextPage();
-      let written = 0;
-      let lastId = state.lastId;
-      // Indexes of the events dropped as duplicates; undefined (the usual case) when none was.
-      let dropped: Set<number> | undefined;
       const content = page.content;
-      for (let k = 0; k < content.length; k++) {
+      const dropped = guard.duplicates;
+      const written = content.length - (dropped?.size ?? 0);
+      duplicatesDropped += dropped?.size ?? 0;
+      let lastId = state.lastId;
+      for (let k = content.length - 1; k >= 0; k--) {
         const id = (content[k] as ExportEvent).id;
-        if (id !== undefined) {
-          if (!recent.add(id)) {
-            duplicatesDropped += 1;
-            dropped ??= new Set();
-            dropped.add(k);
-            continue;
-          }
+        if (id !== undefined && !dropped?.has(k)) {
           lastId = id;
+          break;
         }
-        written += 1;
       }
       if (written > 0) {
         const view = pageLines(page, dropped, lines);

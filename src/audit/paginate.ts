@@ -34,6 +34,11 @@ export class PageGuard {
   private counted: number;
   private total = -1;
   private pages = 0;
+  /**
+   * Indexes of the last checked page's events whose `id` was already seen on that page or the one
+   * before (the copies to drop); undefined when there was none, the usual case.
+   */
+  duplicates: Set<number> | undefined;
 
   constructor(startCursor?: string, guards: PagingGuards = {}) {
     if (startCursor !== undefined) this.seen.add(startCursor);
@@ -67,9 +72,15 @@ export class PageGuard {
       }
     } else this.emptyInRow = 0;
     this.recent.nextPage();
-    for (const event of page.content) {
-      const id = event?.id;
+    this.duplicates = undefined;
+    const content = page.content;
+    for (let k = 0; k < content.length; k++) {
+      const id = content[k]?.id;
       if (typeof id !== 'string' || this.recent.add(id)) this.counted += 1;
+      else {
+        this.duplicates ??= new Set();
+        this.duplicates.add(k);
+      }
     }
     if (typeof page.totalElements === 'number') this.total = Math.max(this.total, page.totalElements);
     if (this.total >= 0 && this.counted > this.total) {
@@ -87,15 +98,16 @@ export class PageGuard {
  * passes a {@link PageGuard} before it is yielded (a repeated cursor, endless empty pages or more
  * events than `totalElements` throw {@link PagingError}), so a misbehaving server never makes
  * this an endless loop. With `prefetch`, the next page is requested while the caller works on
- * the current one.
+ * the current one. Pass your own `PageGuard` as `guards` to read its `duplicates` for each page
+ * yielded (they describe that page until the next one is asked for).
  */
 export async function* followCursors<P extends CursorPage>(
   fetchPage: (cursor: string | undefined) => Promise<P>,
   startCursor?: string,
   prefetch = false,
-  guards: PagingGuards = {},
+  guards: PagingGuards | PageGuard = {},
 ): AsyncGenerator<P> {
-  const guard = new PageGuard(startCursor, guards);
+  const guard = guards instanceof PageGuard ? guards : new PageGuard(startCursor, guards);
   let pending = fetchPage(startCursor);
   for (;;) {
     const page = await pending;

@@ -9,6 +9,7 @@ import { ResponseTooLargeError } from '../../src/core/errors/response-too-large-
 import { SvcError } from '../../src/core/errors/svc-error.js';
 import { TimeoutError } from '../../src/core/errors/timeout-error.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
+import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
 import { failure } from '../helpers/client.js';
 import { bomb, endless, pump } from './hostile-servers.js';
 import { type LocalServer, sendJson, useLocalServers } from './local-servers.js';
@@ -59,6 +60,7 @@ function enumerableStrings(root: unknown): string[] {
 const transports = {
   undici: {} as SvcClientOptions,
   fetch: { transport: createFetchTransport() } as SvcClientOptions,
+  'node:http': { transport: createNodeHttpTransport() } as SvcClientOptions,
 };
 
 describe.each(Object.entries(transports))(

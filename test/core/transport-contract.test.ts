@@ -17,7 +17,9 @@ import {
 } from '../../src/core/errors/index.js';
 import type { CallSpec } from '../../src/core/http.js';
 import { RETRY_SAFE, RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
+import { createDefaultTransport } from '../../src/core/transport/default.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
+import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
 import type { Transport } from '../../src/core/transport/types.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
@@ -30,6 +32,8 @@ const VALIDATIONS = '/taxvalidation/v1/validations';
 const transports: Array<{ name: string; make: () => Transport }> = [
   { name: 'undici', make: () => createUndiciTransport() },
   { name: 'fetch', make: () => createFetchTransport(globalThis.fetch) },
+  { name: 'node:http', make: () => createNodeHttpTransport() },
+  { name: 'default', make: () => createDefaultTransport() },
 ];
 
 const server = useReferenceServer();
@@ -270,6 +274,30 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
       expect((error as ConnectionError).code).toBe('connection');
       expect(error.message).toBe(`Connection to 127.0.0.1:${port} failed: ECONNREFUSED`);
       expect(error.message).not.toContain(TEST_KEY);
+    });
+  });
+  describe('a body cut short of its Content-Length is a ConnectionError, not a response', () => {
+    it.each([
+      ['text', undefined],
+      ['bytes into a reused buffer', () => Buffer.alloc(100)],
+    ])('%s', async (_what, bodyBuffer) => {
+      const local = await startServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial":');
+        setImmediate(() => res.socket?.destroy());
+      });
+      locals.push(local);
+      const error = await failure(
+        client({ baseUrl: local.url, apiKey: TEST_KEY }).http.call({
+          method: 'GET',
+          path: '/x',
+          auth: { scheme: 'bearer', key: TEST_KEY },
+          retry: RETRY_UNSENT_ONLY,
+          ...(bodyBuffer && { raw: true, bodyBuffer }),
+        }),
+      );
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect((error as ConnectionError).requestSent).toBe(true);
     });
   });
 });
