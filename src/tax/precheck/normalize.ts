@@ -83,13 +83,12 @@ function normalizeShort(s: string): string {
 }
 
 // Most input is already upper-case letters and digits; returning it as is skips two allocations.
+// A regular expression, not a charCodeAt loop: it flattens concatenated (cons) strings once and
+// needs no inlining to be fast, where the loop is slow on them.
+const CANONICAL_ASCII = /^[0-9A-Z]{1,64}$/;
+
 function isCanonicalAscii(s: string): boolean {
-  if (s.length > 64) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 90 || c < 48 || (c > 57 && c < 65)) return false;
-  }
-  return true;
+  return CANONICAL_ASCII.test(s);
 }
 
 // Cold path, only for multi-megabyte input: if the upper-cased form cannot be represented,
