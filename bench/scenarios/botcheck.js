@@ -145,7 +145,11 @@ export async function run({ quick, log }) {
         }
         times[i % 2 === 0 ? 'getResult' : 'verify'].push(performance.now() - started);
       }
-      const p50 = (list) => percentile(list.sort((a, b) => a - b), 50);
+      const p50 = (list) =>
+        percentile(
+          list.sort((a, b) => a - b),
+          50,
+        );
       return { getResult: p50(times.getResult), verify: p50(times.verify) };
     };
     await alternating(sequentialPerRound);
