@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { AbortError } from '../core/errors/abort-error.js';
 import { redact } from '../core/redact.js';
-import { keepYoungGenerationSmall } from './bulk-memory.js';
+import { keepYoungGenerationSmall, streamsAuditPages } from './bulk-memory.js';
 import { debugDetails, describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
@@ -57,7 +57,7 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
  * one exits at once with 130, for a run that does not stop fast enough.
  */
 export async function main(): Promise<void> {
-  keepYoungGenerationSmall();
+  if (streamsAuditPages(process.argv.slice(2))) keepYoungGenerationSmall();
   const controller = new AbortController();
   let signals = 0;
   const onSignal = () => {
