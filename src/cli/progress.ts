@@ -3,7 +3,11 @@ import { escapeForTerminal } from './terminal-safe.js';
 
 /** A one-line progress display on stderr; silent unless stderr is a usable terminal. */
 export interface Progress {
-  update(text: string): void;
+  /**
+   * New text, or a function that makes it: called only when the text is shown (a silent display,
+   * or an update within 100 ms of the last, never calls it), so per-row callers pay nothing.
+   */
+  update(text: string | (() => string)): void;
   stop(): void;
 }
 
@@ -32,11 +36,11 @@ export async function startProgress(io: CliIO, quiet: boolean, text: string): Pr
   }).start();
   let last = 0;
   return {
-    update(next: string) {
+    update(next: string | (() => string)) {
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      spinner.text = escapeForTerminal(next);
+      spinner.text = escapeForTerminal(typeof next === 'function' ? next() : next);
     },
     stop() {
       spinner.stop();

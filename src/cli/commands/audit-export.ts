@@ -35,7 +35,8 @@ async function progressReporter(ctx: CommandContext, started: number) {
     update: (p: ExportProgress) => {
       const total = p.totalElements === null ? '' : ` of ${p.totalElements}`;
       spinner.update(
-        `exporting: ${p.events}${total} events, ${p.pages} pages, ${rate(p.events, Date.now() - started)}`,
+        () =>
+          `exporting: ${p.events}${total} events, ${p.pages} pages, ${rate(p.events, Date.now() - started)}`,
       );
     },
     stop: () => spinner.stop(),

@@ -99,7 +99,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
         `input is not valid UTF-8 (byte ${event.invalidAt}) and has no BOM: reading it as ${event.encoding}; use --encoding to choose`,
       );
     } else if (event.type === 'row') {
-      progress.update(progressText(event));
+      progress.update(() => progressText(event));
     } else {
       progress.stop();
       ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`);
