@@ -119,7 +119,11 @@ describe('svc audit export interrupted by a signal exits 75 with the state saved
     } finally {
       await proxy.close();
     }
-    expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ events: 300, complete: false });
+    // Request 4 is page 4, asked for early, as soon as page 3's bytes are in: the export stops
+    // after the page it is writing when the signal comes, page 2 or page 3.
+    const saved = JSON.parse(readFileSync(state, 'utf8'));
+    expect(saved).toMatchObject({ complete: false });
+    expect([200, 300]).toContain(saved.events);
     const second = await svc([...args, '--out', out, '--state', state]);
     expect(second.code).toBe(0);
     expect(second.stderr).toMatch(/^exported 1000 events \(resumed\)/);
