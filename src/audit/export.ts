@@ -8,6 +8,7 @@ import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
+import type { PageQuery } from './page-prefetch.js';
 import { followCursors, PageGuard } from './paginate.js';
 import { resolveRange } from './query.js';
 
@@ -82,10 +83,7 @@ export interface ExportResult extends ExportProgress {
  * asks for page k+1 while it writes page k, only after page k-1 is written: a fetcher may reuse
  * the memory of page k-1 for page k+1 (or of page k-2 for a request it starts one page early).
  */
-export type RawPageFetcher = (
-  query: { from: string; to: string; pageSize: number; cursor: string | undefined },
-  signal: AbortSignal | undefined,
-) => Promise<RawExportPage>;
+export type RawPageFetcher = (query: PageQuery, signal: AbortSignal | undefined) => Promise<RawExportPage>;
 
 /** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
 export type ExportEvent =

@@ -1,7 +1,6 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
-import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
+import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the `node:http` transport. */
@@ -11,8 +10,6 @@ export interface NodeHttpTransportOptions {
   /** Idle keep-alive time, ms; kept below common server defaults (5 s) to avoid reusing a closing socket. Default 4000. */
   keepAliveTimeoutMs?: number;
 }
-
-const decoder = new TextDecoder();
 
 /**
  * Node's own `http`/`https` client on a keep-alive Agent. Its parser is native, so reading a large
@@ -56,39 +53,12 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, host);
       }
-      const status = res.statusCode ?? 0;
-      const responseHeaders: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      const limit = capFor(status, req);
-      if (announcedTooLarge(responseHeaders['content-length'], limit)) {
-        res.destroy();
-        throw tooLarge(limit, status, host);
-      }
-      const success = status >= 200 && status < 300 && req.responseType === 'bytes';
-      let bytes: Uint8Array;
-      try {
-        const chunks = res[Symbol.asyncIterator]();
-        bytes = await readLimited(
-          async () => {
-            const step = await chunks.next();
-            return step.done ? undefined : (step.value as Uint8Array);
-          },
-          () => res.destroy(),
-          limit,
-          () => tooLarge(limit, status, host),
-          announcedLength(responseHeaders['content-length']),
-          success && req.bodyBuffer ? req.bodyBuffer : undefined,
-        );
-      } catch (error) {
-        if (error instanceof SvcError || isAbortLike(error)) throw error;
-        throw toConnectionError(error, host);
-      }
-      // A body cut short (the connection closed before Content-Length bytes) is an error, not a page.
-      if (!res.complete) throw toConnectionError(new Error('response ended early'), host);
-      if (req.responseType === 'bytes') return { status, headers: responseHeaders, body: '', bytes };
-      return { status, headers: responseHeaders, body: decoder.decode(bytes) };
+      // A body cut short of its Content-Length makes the body stream fail (ECONNRESET): a ConnectionError.
+      return finishResponse(
+        req,
+        { status: res.statusCode ?? 0, headers: res.headers, body: res, destroy: () => res.destroy() },
+        host,
+      );
     },
     close: async () => {
       for (const client of Object.values(clients)) (await client).agent.destroy();

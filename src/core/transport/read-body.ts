@@ -1,4 +1,7 @@
 import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import { SvcError } from '../errors/svc-error.js';
+import { isAbortLike, toConnectionError } from './network-errors.js';
+import type { TransportRequest, TransportResponse } from './types.js';
 
 /** Reading stops here: the body passed `limit` bytes. */
 export function tooLarge(limit: number, status: number, host: string): ResponseTooLargeError {
@@ -88,4 +91,60 @@ export async function readLimited(
   }
   if (body !== undefined) return total === body.length ? body : body.subarray(0, total);
   return joinChunks(chunks, total);
+}
+
+/** A response as a Node transport received it, before its body is read. */
+export interface ReceivedResponse {
+  status: number;
+  /** Header names in lower case; repeated headers as arrays. */
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading and drops the connection. */
+  destroy(): void;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The rest of a transport's work once the status and headers are in, the same for every Node
+ * transport: headers joined to strings, the body read within the request's caps
+ * ({@link readLimited}; into `bodyBuffer` for a `bytes` success), and a failure while reading
+ * turned into a {@link ConnectionError} naming `host` (caps and aborts pass as they are).
+ */
+export async function finishResponse(
+  req: TransportRequest,
+  res: ReceivedResponse,
+  host: string,
+): Promise<TransportResponse> {
+  const { status } = res;
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const limit = capFor(status, req);
+  if (announcedTooLarge(headers['content-length'], limit)) {
+    res.destroy();
+    throw tooLarge(limit, status, host);
+  }
+  const success = status >= 200 && status < 300 && req.responseType === 'bytes';
+  let bytes: Uint8Array;
+  try {
+    const chunks = res.body[Symbol.asyncIterator]();
+    bytes = await readLimited(
+      async () => {
+        const step = await chunks.next();
+        return step.done ? undefined : step.value;
+      },
+      () => res.destroy(),
+      limit,
+      () => tooLarge(limit, status, host),
+      announcedLength(headers['content-length']),
+      success && req.bodyBuffer ? req.bodyBuffer : undefined,
+    );
+  } catch (error) {
+    if (error instanceof SvcError || isAbortLike(error)) throw error;
+    throw toConnectionError(error, host);
+  }
+  if (req.responseType === 'bytes') return { status, headers, body: '', bytes };
+  return { status, headers, body: decoder.decode(bytes) };
 }

@@ -1,7 +1,6 @@
 import type { Agent, request } from 'undici';
-import { SvcError } from '../errors/svc-error.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
+import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the default transport. */
@@ -13,8 +12,6 @@ export interface UndiciTransportOptions {
   /** Idle keep-alive time, ms; kept below common server defaults (5 s) to avoid reusing a closing socket. Default 4000. */
   keepAliveTimeoutMs?: number;
 }
-
-const decoder = new TextDecoder();
 
 /**
  * undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects.
@@ -55,38 +52,12 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         if (isAbortLike(error)) throw error;
         throw toConnectionError(error, new URL(req.url).host);
       }
-      const headers: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      const limit = capFor(res.statusCode, req);
-      const success = res.statusCode >= 200 && res.statusCode < 300 && req.responseType === 'bytes';
-      const host = new URL(req.url).host;
       const stream = res.body;
-      if (announcedTooLarge(headers['content-length'], limit)) {
-        stream.destroy();
-        throw tooLarge(limit, res.statusCode, host);
-      }
-      let bytes: Uint8Array;
-      try {
-        const chunks = stream[Symbol.asyncIterator]();
-        bytes = await readLimited(
-          async () => {
-            const step = await chunks.next();
-            return step.done ? undefined : (step.value as Uint8Array);
-          },
-          () => stream.destroy(),
-          limit,
-          () => tooLarge(limit, res.statusCode, host),
-          announcedLength(headers['content-length']),
-          success && req.bodyBuffer ? req.bodyBuffer : undefined,
-        );
-      } catch (error) {
-        if (error instanceof SvcError || isAbortLike(error)) throw error;
-        throw toConnectionError(error, host);
-      }
-      if (req.responseType === 'bytes') return { status: res.statusCode, headers, body: '', bytes };
-      return { status: res.statusCode, headers, body: decoder.decode(bytes) };
+      return finishResponse(
+        req,
+        { status: res.statusCode, headers: res.headers, body: stream, destroy: () => stream.destroy() },
+        new URL(req.url).host,
+      );
     },
     close: async () => {
       if (loading) await (await loading).agent.close();
