@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-
 /**
  * Keeps V8's young generation at its starting size for the rest of this CLI process. Set first
  * thing in `main` (growth during start-up would stay), for the commands that stream audit pages
@@ -11,7 +9,9 @@ import { setFlagsFromString } from 'node:v8';
  * so only the CLI sets it (never the library, which lives in someone else's process); V8 reads
  * this one at each growth decision, so setting it after start-up takes effect.
  */
-export function keepYoungGenerationSmall(): void {
+export async function keepYoungGenerationSmall(): Promise<void> {
+  // Loaded here: every other command starts without node:v8.
+  const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
 }
 

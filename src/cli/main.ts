@@ -57,7 +57,7 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
  * one exits at once with 130, for a run that does not stop fast enough.
  */
 export async function main(): Promise<void> {
-  if (streamsAuditPages(process.argv.slice(2))) keepYoungGenerationSmall();
+  if (streamsAuditPages(process.argv.slice(2))) await keepYoungGenerationSmall();
   const controller = new AbortController();
   let signals = 0;
   const onSignal = () => {
