@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openEnum } from '../core/schema.js';
+import { openEnum, timestamp } from '../core/schema.js';
 
 /**
  * Shape of a verification id: 8-4-4-4-12 hex digits. Deliberately not an RFC 4122 check, since the
@@ -62,24 +62,42 @@ export function normalizeLegacyReason(reason: string): KnownLegacyReason | (stri
     : reason;
 }
 
-const metadata = z.string().nullable().optional();
-const timestamp = z.string().nullable().optional();
+const MINIMAL = '; empty in minimal-data mode';
+const metadata = (description: string) => z.string().nullable().optional().meta({ description });
+const currentTime = (description: string) =>
+  timestamp()
+    .nullable()
+    .optional()
+    .meta({ description: `${description}; ISO 8601 UTC` });
+// Legacy timestamps are UTC without a zone suffix (`2026-03-01T10:15:30.123`): no `date-time` format.
+const legacyTime = (description: string) =>
+  z.iso
+    .datetime({ local: true, error: 'must be an ISO 8601 UTC timestamp without a zone' })
+    .nullable()
+    .optional()
+    .meta({ description: `${description}; UTC without a zone suffix, with fractional seconds` });
+const verificationIdField = z
+  .string()
+  .regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits')
+  .meta({ description: 'Id of the verification (UUID)', format: 'uuid' });
 
 // Fields both result shapes share: the verdict and the request metadata of the widget.
 const verdict = {
-  captchaId: z.string().optional(),
-  verificationId: z.string(),
+  captchaId: z.string().optional().meta({ description: 'Id of the captcha' }),
+  verificationId: verificationIdField,
   /** Overall verdict; the field most integrations act on. */
-  verificationPassed: z.boolean(),
+  verificationPassed: z
+    .boolean()
+    .meta({ description: 'Overall pass/fail verdict; the field most integrations act on' }),
   /** Bot risk from 0 (human) to 1 (bot). */
-  score: z.number(),
+  score: z.number().min(0).max(1).meta({ description: 'Bot risk from 0 (human) to 1 (bot)' }),
 };
 const requestMetadata = {
-  origin: metadata,
-  ipAddress: metadata,
-  deviceFamily: metadata,
-  operatingSystem: metadata,
-  browser: metadata,
+  origin: metadata(`The page where the captcha was solved${MINIMAL}`),
+  ipAddress: metadata(`Client IP address, IPv4 or IPv6${MINIMAL}`),
+  deviceFamily: metadata(`Device family of the client${MINIMAL}`),
+  operatingSystem: metadata(`Name and version of the client's operating system${MINIMAL}`),
+  browser: metadata(`Name and version of the client's browser${MINIMAL}`),
 };
 
 /**
@@ -89,19 +107,28 @@ const requestMetadata = {
  */
 export const VerificationResult = z.looseObject({
   ...verdict,
-  decisionType: openEnum(DECISION_TYPES).optional(),
-  decisionAction: openEnum(DECISION_ACTIONS).optional(),
+  decisionType: openEnum(DECISION_TYPES).optional().meta({ description: 'How the verdict was reached' }),
+  decisionAction: openEnum(DECISION_ACTIONS).optional().meta({ description: 'The recommended action' }),
   /** true when the failover gateway synthesized the result. */
-  gatewayFailoverActive: z.boolean().optional(),
-  riskScoringEnabled: z.boolean().optional(),
-  minimalDataModeEnabled: z.boolean().optional(),
+  gatewayFailoverActive: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true when the failover gateway synthesized the result' }),
+  riskScoringEnabled: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Captcha configuration that applied: risk scoring' }),
+  minimalDataModeEnabled: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Captcha configuration that applied: minimal-data mode' }),
   ...requestMetadata,
-  countryCode: metadata,
-  verificationStartedAt: timestamp,
-  verificationFinishedAt: timestamp,
-  resultExpiresAt: timestamp,
-  resultFirstFetchedAt: timestamp,
-  resultLastFetchedAt: timestamp,
+  countryCode: metadata(`Country of the client, ISO 3166-1 alpha-2${MINIMAL}`),
+  verificationStartedAt: currentTime('When the widget verification started'),
+  verificationFinishedAt: currentTime('When it finished; null while not finished'),
+  resultExpiresAt: currentTime('Until when the result is retrievable (15 minutes by default)'),
+  resultFirstFetchedAt: currentTime('First retrieval of the result'),
+  resultLastFetchedAt: currentTime('Latest retrieval of the result'),
 });
 export type VerificationResult = z.infer<typeof VerificationResult>;
 
@@ -111,13 +138,15 @@ export type VerificationResult = z.infer<typeof VerificationResult>;
  */
 export const LegacyAssessment = z.looseObject({
   ...verdict,
-  reason: openEnum(LEGACY_REASONS).optional(),
+  reason: openEnum(LEGACY_REASONS)
+    .optional()
+    .meta({ description: 'Rationale for verificationPassed and score (reference 3.3)' }),
   /** Captcha mode, e.g. `STANDARD`. */
-  mode: z.string().optional(),
+  mode: z.string().optional().meta({ description: 'Selected captcha mode, e.g. STANDARD' }),
   ...requestMetadata,
-  creationTimestamp: timestamp,
-  releaseTimestamp: timestamp,
-  retrievalTimestamp: timestamp,
+  creationTimestamp: legacyTime('When the client started the verification'),
+  releaseTimestamp: legacyTime('When the client completed it'),
+  retrievalTimestamp: legacyTime('When the website operator fetched the result'),
 });
 export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
 
@@ -126,10 +155,19 @@ export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
  * deprecated fields are kept only when they are strings.
  */
 export const VerificationTokenPayload = z.object({
-  verificationId: z.string().regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits'),
+  verificationId: verificationIdField.meta({
+    description: 'Id used to fetch the result (UUID)',
+    format: 'uuid',
+  }),
   /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
-  apiEndpoint: z.string().optional().catch(undefined),
+  apiEndpoint: z.string().optional().catch(undefined).meta({
+    description: 'Deprecated; never used as a host: the configured base URL is the endpoint',
+    deprecated: true,
+  }),
   /** @deprecated Encrypted access token of the oldest widget versions. */
-  encryptedAccessToken: z.string().optional().catch(undefined),
+  encryptedAccessToken: z.string().optional().catch(undefined).meta({
+    description: 'Deprecated; encrypted access token of the oldest widget versions',
+    deprecated: true,
+  }),
 });
 export type VerificationTokenPayload = z.infer<typeof VerificationTokenPayload>;

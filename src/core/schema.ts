@@ -33,3 +33,13 @@ export function parseResponse<T>(schema: z.ZodType<T>, value: unknown, what: str
   }
   return parsed.data;
 }
+
+/**
+ * An ISO 8601 timestamp with a zone (`Z` or `+hh:mm`), fractions allowed: `format: date-time` in
+ * the document. A response with another value is malformed. Pass the description here, or on the
+ * outermost wrapper (`.nullable().meta(...)`) so the document shows it on the property.
+ */
+export function timestamp(description?: string) {
+  const schema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a zone' });
+  return description === undefined ? schema : schema.meta({ description });
+}
