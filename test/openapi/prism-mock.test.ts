@@ -84,8 +84,11 @@ function impossible(value: unknown, path = '$', out: string[] = []): string[] {
         if (!oneOf(AUTOMATION_KINDS)(kind)) out.push(`${path}.automation.kind = ${JSON.stringify(kind)}`);
       }
       if (key === 'match' && v && typeof v === 'object') {
-        for (const [field, m] of Object.entries(v)) {
-          if (!oneOf(MATCH_VALUES)(m)) out.push(`${path}.match.${field} = ${JSON.stringify(m)}`);
+        // Members added later are kept as received; the documented two must be documented values.
+        for (const field of ['companyName', 'address']) {
+          const m = (v as Record<string, unknown>)[field];
+          if (m !== undefined && !oneOf(MATCH_VALUES)(m))
+            out.push(`${path}.match.${field} = ${JSON.stringify(m)}`);
         }
       }
       impossible(v, `${path}.${key}`, out);
@@ -95,6 +98,21 @@ function impossible(value: unknown, path = '$', out: string[] = []): string[] {
 }
 
 const MALFORMED = /^Error: Unexpected .* from the server|not JSON/m;
+
+describe('the check of printed values refuses impossible ones (so it can fail)', () => {
+  it('flags a score outside 0..1, a negative page, an unknown outcome and a bad timestamp', () => {
+    const printed = {
+      page: -9007199254740991,
+      content: [{ score: 72128663.58, outcome: 'magna', checkedAt: 'x' }],
+    };
+    expect(impossible(printed)).toEqual([
+      '$.page = -9007199254740991',
+      '$.content[0].score = 72128663.58',
+      '$.content[0].outcome = "magna"',
+      '$.content[0].checkedAt = "x"',
+    ]);
+  });
+});
 
 for (const mode of ['static', 'dynamic'] as const) {
   describe(`no CLI command prints an impossible value: Prism mock (${mode}) of the document`, () => {
