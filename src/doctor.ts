@@ -3,6 +3,11 @@ import { SvcClient } from './client.js';
 import type { SvcClientOptions } from './client-options.js';
 import type { ApiInterface } from './core/credentials.js';
 import { isApiError } from './core/errors/api-error.js';
+import {
+  PAYMENT_REQUIRED_CAUSES,
+  type PaymentRequiredCause,
+  paymentRequiredCauseOf,
+} from './core/problem-types.js';
 
 /** What the probe of one API says about the configured key. */
 export type KeyVerdict =
@@ -35,6 +40,8 @@ export interface ApiDiagnosis {
   explanation: string;
   /** true only when `key` is 'accepted'. */
   ok: boolean;
+  /** For a 402: the cause its problem `type` names (locked project, feature not in the plan, plan limit); absent otherwise or when the server names none. */
+  paymentRequiredCause?: PaymentRequiredCause;
 }
 
 /** The result of {@link diagnose}. */
@@ -94,12 +101,15 @@ function verdict(
   probe: Probe,
   keyConfigured: boolean,
   status: number,
+  cause: PaymentRequiredCause | undefined,
 ): Pick<ApiDiagnosis, 'key' | 'explanation'> {
   if (status >= 200 && status < 300) return { key: 'accepted', explanation: 'key accepted' };
   if (status === 404 && probe.notFoundIsAccepted)
     return { key: 'accepted', explanation: 'key accepted (the probe asks for an id that does not exist)' };
   if (status === 401 || (status === 403 && !keyConfigured))
     return { key: 'missing', explanation: `no API key configured for this API (${status})` };
+  if (status === 402 && cause)
+    return { key: 'plan', explanation: `key known, but ${PAYMENT_REQUIRED_CAUSES[cause]} (402 ${cause})` };
   if (status === 402)
     return {
       key: 'plan',
@@ -120,6 +130,7 @@ async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): 
   const keyConfigured = client.hasKey(probe.api);
   const base = { api: probe.api, probe: probe.probe, keyConfigured };
   let status: number;
+  let cause: PaymentRequiredCause | undefined;
   try {
     await probe.run(client, signal);
     status = 200;
@@ -136,9 +147,18 @@ async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): 
       };
     }
     status = error.status;
+    cause = status === 402 ? paymentRequiredCauseOf(error.body) : undefined;
   }
-  const { key, explanation } = verdict(probe, keyConfigured, status);
-  return { ...base, reachable: true, status, key, explanation, ok: key === 'accepted' };
+  const { key, explanation } = verdict(probe, keyConfigured, status, cause);
+  return {
+    ...base,
+    reachable: true,
+    status,
+    key,
+    explanation,
+    ok: key === 'accepted',
+    ...(cause && { paymentRequiredCause: cause }),
+  };
 }
 
 /**

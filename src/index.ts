@@ -104,6 +104,12 @@ export * from './core/errors/index.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
 export { ProblemDetails } from './core/problem-schema.js';
+export {
+  PAYMENT_REQUIRED_CAUSES,
+  type PaymentRequiredCause,
+  paymentRequiredCauseOf,
+  paymentRequiredType,
+} from './core/problem-types.js';
 export { maskKey, redact, redactHeaders } from './core/redact.js';
 export { DEFAULT_RESPONSE_LIMITS, type ResponseLimits } from './core/response-limits.js';
 export {

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** Largest `pageSize` of the audit log. The client refuses more; the reference server serves more as this. */
+/**
+ * Largest `pageSize` of the audit log. The reference says only "at most 1000": a larger value is
+ * refused like 0 is (422 from the reference server, `LocalValidationError` in the client), never
+ * silently served as 1000, so a caller never gets fewer events per page than it asked for unawares.
+ */
 export const MAX_PAGE_SIZE = 1000;
 /** `pageSize` when none is given. */
 export const DEFAULT_PAGE_SIZE = 100;

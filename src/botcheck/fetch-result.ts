@@ -64,7 +64,7 @@ export interface GetResultOptions extends RequestOptions {
 export function fetchResult<T>(
   http: HttpClient,
   api: BotCheckApi,
-  request: Pick<CallSpec, 'path' | 'auth' | 'query'>,
+  request: Pick<CallSpec, 'path' | 'auth' | 'query' | 'jsonContentType'>,
   options: GetResultOptions,
   parse: (data: unknown) => T,
 ): Promise<T> {

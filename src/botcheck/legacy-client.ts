@@ -90,6 +90,8 @@ export class LegacyBotCheckClient {
       'legacy',
       {
         path: path`/verifications/${verificationId}/assessments`,
+        // The legacy API requires the header on this body-less GET, with a key or an access token.
+        jsonContentType: true,
         ...(accessToken === undefined
           ? { auth: { scheme: 'svc-authorization', key: this.key() } }
           : { query: { accessToken } }),

@@ -4,6 +4,7 @@ import { ApiError } from '../core/errors/api-error.js';
 import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
 import { TokenDecodeError } from '../core/errors/token-decode-error.js';
+import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { escapeForTerminal } from './terminal-safe.js';
@@ -48,7 +49,8 @@ export function describeError(
   if (error instanceof TokenDecodeError)
     return { code: EXIT.USAGE, line: clean(`invalid verification token: ${error.message}`) };
   if (error instanceof ApiError) {
-    const hint = HINTS[error.status];
+    const cause = error.status === 402 ? paymentRequiredCauseOf(error.body) : undefined;
+    const hint = cause ? PAYMENT_REQUIRED_CAUSES[cause] : HINTS[error.status];
     // A 422 names each failing field; kept even when a caller built the error with its own message.
     const problems = error.status === 422 ? problemList(error.body) : undefined;
     const message =

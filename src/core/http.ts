@@ -45,6 +45,8 @@ export interface CallSpec {
   successOnRetry?: readonly number[];
   /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
   timeoutMs?: number;
+  /** Send `Content-Type: application/json` even without a body (the legacy bot-check API requires it). Default false. */
+  jsonContentType?: boolean;
   options?: RequestOptions | undefined;
 }
 
@@ -165,13 +167,10 @@ export class HttpClient {
     // A key that cannot travel in a header unchanged (line break, space, non-ASCII) stops here.
     if (spec.auth?.key) checkKeyFormat(spec.auth.key);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined || spec.jsonContentType) headers['content-type'] = 'application/json';
     if (spec.auth?.key) {
       if (spec.auth.scheme === 'bearer') headers.authorization = `Bearer ${spec.auth.key}`;
-      else {
-        headers['svc-authorization'] = spec.auth.key;
-        headers['content-type'] = 'application/json';
-      }
+      else headers['svc-authorization'] = spec.auth.key;
     }
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const maxRetries = options.maxRetries ?? s.maxRetries;

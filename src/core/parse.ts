@@ -1,6 +1,6 @@
 import { type core, safeParse } from 'zod/mini';
 import { LocalValidationError } from './errors/local-validation-error.js';
-import { SvcError } from './errors/svc-error.js';
+import { MalformedResponseError } from './errors/malformed-response-error.js';
 import { toIssues } from './zod-issues.js';
 
 // Built on zod/mini's functions, which take any zod schema (classic or mini), so the bot-check
@@ -18,14 +18,17 @@ function issueText(issue: core.$ZodIssue): string {
   return issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message;
 }
 
-/** Parses a response leniently (unknown keys kept); a response missing documented fields is a `bad_response` error. */
+/**
+ * Parses a response leniently (unknown keys and enum values kept); a response missing documented
+ * fields, or with a value that can never be valid (a score outside 0..1, a negative page, a wrong
+ * timestamp), is a {@link MalformedResponseError} (code `bad_response`).
+ */
 export function parseResponse<T>(schema: core.$ZodType<T>, value: unknown, what: string): T {
   const parsed = safeParse(schema, value);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new SvcError(
+    throw new MalformedResponseError(
       `Unexpected ${what} from the server${first ? `: ${first.path.join('.')} ${issueText(first)}` : ''}`,
-      'bad_response',
     );
   }
   return parsed.data;

@@ -12,6 +12,12 @@ export function path(strings: TemplateStringsArray, ...values: ReadonlyArray<str
     if (value === '.' || value === '..') {
       throw new LocalValidationError([{ path: 'path', message: `'${value}' is not a valid id` }]);
     }
+    // A lone surrogate cannot be encoded (encodeURIComponent throws URIError): refused, nothing sent.
+    if (/\p{Cs}/u.test(value)) {
+      throw new LocalValidationError([
+        { path: 'path', message: 'an id must not contain a lone surrogate (invalid Unicode)' },
+      ]);
+    }
     out += encodeURIComponent(value) + (strings[i + 1] ?? '');
   }
   return out;

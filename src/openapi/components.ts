@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AuditEvent, AuditEventPage } from '../audit/schemas.js';
-import { LegacyAssessment, VerificationResult, VerificationTokenPayload } from '../botcheck/schemas.js';
+import { LegacyAssessment, VerificationResult } from '../botcheck/schemas.js';
 import { ProblemDetails } from '../core/problem-schema.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from '../tax/request-schemas.js';
 import {
@@ -46,9 +46,34 @@ const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
     LegacyAssessment,
     'Result of a verification, legacy bot-check API; timestamps are UTC without a zone suffix.',
   ],
-  ['VerificationToken', VerificationTokenPayload, 'The JSON inside a Base64 verification token.'],
   ['Problem', ProblemDetails, 'RFC 9457 problem document.'],
 ];
+
+type ZodDef = {
+  type: string;
+  options?: Array<{ _zod: { def: ZodDef } }>;
+  checks?: unknown[];
+  entries?: object;
+};
+
+/**
+ * The document's strict view of an {@link openEnum}: the client parses `known | any string` (a value
+ * added later never breaks it), the document publishes the closed list the reference gives, so
+ * generated types narrow and a validator flags an unknown value.
+ */
+export function closeOpenEnums(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const def = (ctx.zodSchema as { _zod: { def: ZodDef } })._zod.def;
+  if (def.type !== 'union' || def.options?.length !== 2) return;
+  const [known, any] = def.options.map((o) => o._zod.def) as [ZodDef, ZodDef];
+  if (known.type !== 'enum' || any.type !== 'string' || (any.checks?.length ?? 0) > 0) return;
+  const json = ctx.jsonSchema;
+  const branches = json.anyOf as Array<Record<string, unknown>> | undefined;
+  const values = branches?.[0]?.enum;
+  if (!Array.isArray(values)) return;
+  delete json.anyOf;
+  json.type = 'string';
+  json.enum = values;
+}
 
 /** `components.schemas` generated from the zod schemas (one schema per wire object). */
 export function componentSchemas(): Record<string, unknown> {
@@ -57,6 +82,7 @@ export function componentSchemas(): Record<string, unknown> {
   const { schemas } = z.toJSONSchema(registry, {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
+    override: closeOpenEnums,
   }) as { schemas: Record<string, Record<string, unknown>> };
   const out: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(schemas)) {

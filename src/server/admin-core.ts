@@ -6,7 +6,8 @@ import type { ServerModule } from './module.js';
 import { HttpProblem } from './problem.js';
 import type { ServerState } from './state.js';
 
-const ClockBody = z.union([
+/** Body of `POST /__admin/clock`: advance, set or freeze the server clock. */
+export const ClockBody = z.union([
   z.strictObject({ advanceMs: z.number().int().nonnegative(), frozen: z.boolean().optional() }),
   z.strictObject({
     now: z.union([z.number().int(), z.iso.datetime({ offset: true })]),
@@ -15,7 +16,8 @@ const ClockBody = z.union([
   z.strictObject({ frozen: z.boolean() }),
 ]);
 
-const FaultsBody = z.strictObject({
+/** Body of `POST /__admin/faults`: fault injection settings. */
+export const FaultsBody = z.strictObject({
   rate: z.number().min(0).max(1),
   kinds: z.array(z.enum(FAULT_KINDS)).default([...FAULT_KINDS]),
   seed: z.number().int().default(1),

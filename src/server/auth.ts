@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Principal } from './fixtures.js';
-import { HttpProblem } from './problem.js';
+import { HttpProblem, paymentRequired } from './problem.js';
 
 /** The four interfaces differ in how keys travel and which status a missing key gets. */
 export type ApiName = 'tax' | 'audit' | 'captcha' | 'legacy';
@@ -65,12 +65,12 @@ export function authenticate(
   if (principal.kind === 'captcha-secret' && api !== 'legacy') throw new HttpProblem(403, 'API key invalid');
   if (principal.kind === 'agency' && api !== 'audit')
     throw new HttpProblem(403, 'An agency key cannot call this API');
-  if (principal.locked) throw new HttpProblem(402, 'Project is locked');
+  if (principal.locked) throw paymentRequired('project-locked', 'Project is locked');
   if (feature === 'scheduledValidation' && !principal.plan.scheduledValidation) {
-    throw new HttpProblem(402, 'The plan does not include scheduled validation');
+    throw paymentRequired('feature-not-in-plan', 'The plan does not include scheduled validation');
   }
   if (feature === 'auditLog' && !principal.plan.auditLog) {
-    throw new HttpProblem(402, 'The plan does not include the audit log API');
+    throw paymentRequired('feature-not-in-plan', 'The plan does not include the audit log API');
   }
   return principal;
 }

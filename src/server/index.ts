@@ -1,3 +1,4 @@
+export { buildAdminOpenApiDocument } from './admin-openapi.js';
 export type { ReferenceServerOptions } from './app.js';
 export type { Clock } from './clock.js';
 export { createClock } from './clock.js';

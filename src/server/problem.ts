@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { statusText } from '../core/errors/api-error.js';
 import type { ProblemDetails } from '../core/problem-schema.js';
+import { type PaymentRequiredCause, paymentRequiredType, statusProblemType } from '../core/problem-types.js';
 
 /** One failing field of a 422, RFC 9457 extension member `errors`. */
 export interface ProblemIssue {
@@ -14,20 +15,34 @@ export class HttpProblem extends Error {
   readonly detail: string;
   readonly errors: ProblemIssue[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** The problem `type` URI; default `https://svc.invalid/problems/<status>`. */
+  readonly type: string;
 
-  constructor(status: number, detail: string, errors?: ProblemIssue[], headers?: Record<string, string>) {
+  constructor(
+    status: number,
+    detail: string,
+    errors?: ProblemIssue[],
+    headers?: Record<string, string>,
+    type: string = statusProblemType(status),
+  ) {
     super(detail);
     this.status = status;
     this.detail = detail;
     this.errors = errors;
     this.headers = headers;
+    this.type = type;
   }
+}
+
+/** A 402 whose problem `type` names its cause (locked project, feature not in the plan, plan limit). */
+export function paymentRequired(cause: PaymentRequiredCause, detail: string): HttpProblem {
+  return new HttpProblem(402, detail, undefined, undefined, paymentRequiredType(cause));
 }
 
 /** Writes an RFC 9457 problem document. */
 export function sendProblem(res: ServerResponse, problem: HttpProblem): void {
   const body: ProblemDetails = {
-    type: `https://svc.invalid/problems/${problem.status}`,
+    type: problem.type,
     title: statusText(problem.status),
     status: problem.status,
     detail: problem.detail,

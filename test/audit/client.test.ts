@@ -196,7 +196,7 @@ describe('GET /platform/v1/events is retried on 5xx, 429 and connection errors',
           headers: {},
           body: JSON.stringify({
             from: url.searchParams.get('from'),
-            to: 'x',
+            to: url.searchParams.get('to'),
             content: [],
             page: 0,
             pageSize: 100,

@@ -49,6 +49,25 @@ describe('legacy API: GET /verifications/{id}/assessments with svc-authorization
     expect(seen?.authorization).toBeUndefined();
   });
 
+  it('sends Content-Type: application/json with a deprecated access token too (no key header)', async () => {
+    let seen: IncomingHttpHeaders | undefined;
+    const probe = createServer((req, res) => {
+      seen = req.headers;
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"nope"}');
+    });
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const c = testClient(`http://127.0.0.1:${(probe.address() as AddressInfo).port}`, {
+      apiKey: 'ak_legacy_key_1234567',
+    });
+    await expect(
+      c.legacyBotCheck.getAssessment(IDS.notFound, { accessToken: 'tok_0123456789abcdef' }),
+    ).rejects.toBeInstanceOf(VerificationNotFoundError);
+    await c.close();
+    await new Promise((resolve) => probe.close(resolve));
+    expect(seen?.['content-type']).toBe('application/json');
+    expect(seen?.['svc-authorization']).toBeUndefined();
+  });
+
   it('returns the assessment of 2.6 with zone-less UTC timestamps, also parsed as UTC', async () => {
     const { verificationId, token } = server().admin.createVerification({ score: 0.3 });
     const result = await client().legacyBotCheck.getAssessment(token);

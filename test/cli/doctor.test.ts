@@ -20,7 +20,14 @@ const env = (key?: string, extra: Record<string, string> = {}) => ({
 
 interface Report {
   ok: boolean;
-  apis: Array<{ api: string; key: string; status: number | null; reachable: boolean; explanation: string }>;
+  apis: Array<{
+    api: string;
+    key: string;
+    status: number | null;
+    reachable: boolean;
+    explanation: string;
+    paymentRequiredCause?: string;
+  }>;
   settings: Array<{ name: string; value: string; source: string }>;
 }
 const verdicts = (r: Report) => Object.fromEntries(r.apis.map((a) => [a.api, `${a.key} ${a.status}`]));
@@ -47,7 +54,12 @@ describe('svc doctor: per API, does the base URL answer and is the key accepted'
   it('ak_basic_project: the plan has no audit log (402); exit 1', async () => {
     const { code, report } = await doctor('ak_basic_project');
     expect(verdicts(report)).toMatchObject({ tax: 'accepted 404', audit: 'plan 402' });
-    expect(report.apis.find((a) => a.api === 'audit')?.explanation).toMatch(/locked or its plan/);
+    const audit = report.apis.find((a) => a.api === 'audit');
+    // The 402's problem type names the cause; doctor reports it instead of "locked or plan".
+    expect(audit?.paymentRequiredCause).toBe('feature-not-in-plan');
+    expect(audit?.explanation).toBe(
+      'key known, but the plan does not include this feature (402 feature-not-in-plan)',
+    );
     expect(code).toBe(1);
   });
 
@@ -59,6 +71,8 @@ describe('svc doctor: per API, does the base URL answer and is the key accepted'
       captcha: 'plan 402',
       legacy: 'plan 402',
     });
+    expect(new Set(report.apis.map((a) => a.paymentRequiredCause))).toEqual(new Set(['project-locked']));
+    expect(report.apis[0]?.explanation).toMatch(/the project is locked \(402 project-locked\)/);
     expect(code).toBe(1);
   });
 

@@ -287,3 +287,20 @@ describe('svc validate --wait: a PENDING result is awaited up to --wait-timeout'
     expect(server().admin.requests()).toHaveLength(0);
   });
 });
+
+describe('ids are checked locally on every path: a lone surrogate is a local validation error, nothing sent', () => {
+  it('svc results get and svc schedules delete exit 2 with one line, and no request reaches the server', async () => {
+    const before = server().admin.requests().length;
+    for (const args of [
+      ['results', 'get', 'valres_\ud800x'],
+      ['schedules', 'delete', 'sched_\udfffx'],
+    ]) {
+      const run = await runSvc(args, { env: env() });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/lone surrogate/);
+      expect(run.stderr).not.toMatch(/URIError|at /);
+    }
+    expect(server().admin.requests()).toHaveLength(before);
+  });
+});

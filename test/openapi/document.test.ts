@@ -95,6 +95,19 @@ describe('the OpenAPI 3.1 document of the four APIs', () => {
     expect(AuditEventsQuery.parse({})).toEqual({ pageSize: byName.pageSize?.schema.default, page: 0 });
   });
 
+  it('svc openapi --admin prints the admin API of the reference server as a second document', async () => {
+    const run = await runSvc(['openapi', '--admin']);
+    expect(run.code).toBe(0);
+    const admin = JSON.parse(run.stdout) as { paths: Record<string, unknown>; info: { description: string } };
+    expect(Object.keys(admin.paths).every((p) => p.startsWith('/__admin/'))).toBe(true);
+    expect(Object.keys(admin.paths)).toContain('/__admin/verifications');
+    expect(admin.info.description).toMatch(/Reference server only/);
+    // The service document never lists an admin route.
+    expect(
+      Object.keys((buildOpenApiDocument() as { paths: object }).paths).some((p) => p.startsWith('/__admin')),
+    ).toBe(false);
+  });
+
   it('svc openapi prints the same document', async () => {
     const run = await runSvc(['openapi']);
     expect(run.code).toBe(0);

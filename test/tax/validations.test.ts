@@ -5,7 +5,7 @@ import {
   PaymentRequiredError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
-import { testClient, useTestClients } from '../helpers/client.js';
+import { failure, testClient, useTestClients } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
@@ -250,6 +250,36 @@ describe('402: project locked, plan lacks the feature, or a plan limit is reache
     await expect(
       client('ak_locked_project').tax.validate({ countryCode: 'DE', rawValue: '136695976' }),
     ).rejects.toBeInstanceOf(PaymentRequiredError);
+  });
+});
+
+describe('a 402 names its cause in a documented problem type', () => {
+  it('project-locked, feature-not-in-plan and plan-limit-reached', async () => {
+    const typeOf = async (promise: Promise<unknown>) =>
+      ((await failure(promise)) as PaymentRequiredError).body as { type?: string };
+    expect(
+      await typeOf(client('ak_locked_project').tax.validate({ countryCode: 'DE', rawValue: '136695976' })),
+    ).toMatchObject({ type: 'https://svc.invalid/problems/project-locked', status: 402 });
+    const basic = client('ak_basic_project');
+    expect(
+      await typeOf(
+        basic.tax.createSchedule({ countryCode: 'DE', rawValue: '136695976', frequency: 'MONTHLY' }),
+      ),
+    ).toMatchObject({ type: 'https://svc.invalid/problems/feature-not-in-plan' });
+    for (let i = 0; i < 25; i++)
+      await basic.tax.validate({ countryCode: 'DE', rawValue: String(200000000 + i) });
+    expect(await typeOf(basic.tax.validate({ countryCode: 'DE', rawValue: '299999999' }))).toMatchObject({
+      type: 'https://svc.invalid/problems/plan-limit-reached',
+    });
+  });
+});
+
+describe('ids are checked locally: a lone surrogate in an id is a LocalValidationError, nothing sent', () => {
+  it('tax.getResult and tax.deleteSchedule', async () => {
+    const before = server().admin.requests().length;
+    await expect(client().tax.getResult('valres_\ud800')).rejects.toBeInstanceOf(LocalValidationError);
+    await expect(client().tax.deleteSchedule('sched_\udc00')).rejects.toBeInstanceOf(LocalValidationError);
+    expect(server().admin.requests()).toHaveLength(before);
   });
 });
 

@@ -18,5 +18,6 @@ export function defineOpenApiCommand(program: Command, run: Runner): void {
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the four APIs (JSON)')
+    .addOption(new Option('--admin', "print the reference server's admin API document instead"))
     .action(run(async () => (await import('../commands/openapi.js')).openapi));
 }

@@ -24,7 +24,8 @@ const ScopeFields = {
   ownerId: z.string().min(1).max(200).optional(),
 };
 
-const GenerateBody = z
+/** Body of `POST /__admin/audit-events` that generates events. */
+export const GenerateBody = z
   .strictObject({
     count: z.number().int().min(1).max(5_000_000),
     ...ScopeFields,
@@ -37,7 +38,11 @@ const StoredEvent = AuditEvent.refine((e) => AuditTimestamp.safeParse(e.occurred
   path: ['occurredAt'],
   message: 'must be an ISO 8601 timestamp',
 });
-const EventsBody = z.strictObject({ events: z.array(StoredEvent).min(1).max(100_000), ...ScopeFields });
+/** Body of `POST /__admin/audit-events` that stores events as given. */
+export const EventsBody = z.strictObject({
+  events: z.array(StoredEvent).min(1).max(100_000),
+  ...ScopeFields,
+});
 
 /** `POST /__admin/audit-events`: generate `count` events deterministically over `from`..`to` (default the last 24 hours). */
 export type GenerateAuditEvents = z.input<typeof GenerateBody>;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AuditEventsQuery, FROM_AFTER_TO, MAX_PAGE_SIZE, resolveRange } from '../../audit/query.js';
+import { AuditEventsQuery, FROM_AFTER_TO, resolveRange } from '../../audit/query.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { HttpProblem, type ProblemIssue } from '../problem.js';
 import { type CursorPayload, verifyCursor } from './cursor.js';
@@ -34,9 +34,9 @@ function check(input: unknown): AuditEventsQuery {
 }
 
 /**
- * The URL's values as input of {@link AuditEventsQuery}: numbers as numbers, a `pageSize` above the
- * maximum served as the maximum, `page` left out when a cursor is set (the API ignores it then),
- * unknown parameters ignored.
+ * The URL's values as input of {@link AuditEventsQuery}: numbers as numbers, `page` left out when a
+ * cursor is set (the API ignores it then), unknown parameters ignored. A `pageSize` above 1000 is
+ * refused by the schema (422), like 0: the document, the client and the server say the same.
  */
 function wireInput(query: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -44,8 +44,7 @@ function wireInput(query: URLSearchParams): Record<string, unknown> {
     const value = query.get(name);
     if (value === null || (name === 'page' && query.has('cursor'))) continue;
     const number = NUMBERS.has(name) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
-    input[name] =
-      number === undefined ? value : name === 'pageSize' ? Math.min(number, MAX_PAGE_SIZE) : number;
+    input[name] = number ?? value;
   }
   return input;
 }
@@ -53,7 +52,7 @@ function wireInput(query: URLSearchParams): Record<string, unknown> {
 /**
  * Reads and checks the query with the library's {@link AuditEventsQuery}: 422 for a non-ISO
  * `from`/`to`, `from` after `to`, or a cursor this server did not issue for this key and range.
- * `pageSize` above 1000 is served as 1000; `page` is ignored when a cursor is set.
+ * `pageSize` outside 1 to 1000 is 422; `page` is ignored when a cursor is set.
  */
 export function parseEventsQuery(
   query: URLSearchParams,

@@ -7,8 +7,10 @@ import type { Route } from '../router.js';
 import type { ProviderMode, TaxStore } from './store.js';
 import type { WebhookSender } from './webhook-sender.js';
 
-const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
-const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
+/** Body of `POST /__admin/providers/{provider}`. */
+export const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
+/** Body of `POST` and `DELETE /__admin/webhook-endpoints`. */
+export const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
 
 /** In-process admin operations of the tax-validation API (same as its `/__admin` routes). */
 export interface TaxAdmin {

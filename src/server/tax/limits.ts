@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { precheck } from '../../tax/precheck/index.js';
 import type { Principal } from '../fixtures.js';
-import { HttpProblem } from '../problem.js';
+import { paymentRequired } from '../problem.js';
 import type { TaxStore } from './store.js';
 
 type Identifier = { countryCode: string; rawValue: string };
@@ -21,8 +21,8 @@ export function checkIdentifierLimit(
   const known = store.identifiers.get(principal.ownerId) ?? new Set<string>();
   const fresh = new Set(bodies.map((b) => identifierKey(b)).filter((k) => !known.has(k)));
   if (known.size + fresh.size > limit) {
-    throw new HttpProblem(
-      402,
+    throw paymentRequired(
+      'plan-limit-reached',
       `Plan limit reached: at most ${limit} stored identifiers (${known.size} stored)`,
     );
   }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { toIssues } from '../../core/zod-issues.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from '../../tax/request-schemas.js';
 import { readJson, sendEmpty, sendJson } from '../http-io.js';
-import { HttpProblem, type ProblemIssue } from '../problem.js';
+import { HttpProblem, type ProblemIssue, paymentRequired } from '../problem.js';
 import type { Route } from '../router.js';
 import type { Completer } from './completion.js';
 import { acceptRequest, findReplay } from './idempotency.js';
@@ -47,7 +47,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
         const { item, issue } = routeItem(body, '');
         if (issue) throw new HttpProblem(422, 'Invalid validation request', [issue]);
         if (body.attachSchedule && !principal.plan.scheduledValidation) {
-          throw new HttpProblem(402, 'The plan does not include scheduled validation');
+          throw paymentRequired('feature-not-in-plan', 'The plan does not include scheduled validation');
         }
         const replayed = findReplay(store, principal, body);
         if (replayed) {
@@ -102,11 +102,13 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
         );
         const entries = items.map((item, index) => {
           const replayed = replays[index];
+          // A replayed item is listed like any other (PENDING, as the reference shows every entry);
+          // `replay: true` and, once it completed, its `validationResultId` say it was not run again.
           if (replayed) {
             return {
               index,
               validationRequestId: replayed.validationRequestId,
-              status: replayed.status,
+              status: 'PENDING',
               idempotencyKey: item.body.idempotencyKey,
               ...(replayed.validationResultId && { validationResultId: replayed.validationResultId }),
               replay: true,

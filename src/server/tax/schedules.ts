@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ScheduleRequest } from '../../tax/request-schemas.js';
 import type { Principal } from '../fixtures.js';
-import { HttpProblem } from '../problem.js';
+import { HttpProblem, paymentRequired } from '../problem.js';
 import { storeIdentifier } from './limits.js';
 import { addMonthsUtc, FREQUENCY_MONTHS } from './months.js';
 import type { StoredSchedule, TaxStore } from './store.js';
@@ -13,7 +13,7 @@ export function createSchedule(
   request: ScheduleRequest,
 ): { scheduleId: string; nextRunAt: string } {
   if (!principal.plan.scheduledValidation)
-    throw new HttpProblem(402, 'The plan does not include scheduled validation');
+    throw paymentRequired('feature-not-in-plan', 'The plan does not include scheduled validation');
   storeIdentifier(store, principal, request);
   const scheduleId = `sched_${randomUUID()}`;
   const nextRunAt = new Date(

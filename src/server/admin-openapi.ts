@@ -1,0 +1,298 @@
+import { z } from 'zod';
+import { AuditEvent } from '../audit/schemas.js';
+import { ProblemDetails } from '../core/problem-schema.js';
+import { closeOpenEnums } from '../openapi/components.js';
+import { VERSION } from '../version.js';
+import { ClockBody, FaultsBody } from './admin-core.js';
+import { EventsBody, GenerateBody } from './audit/admin.js';
+import { CreateVerificationBody } from './botcheck/store.js';
+import { ProviderModeBody, WebhookEndpointBody } from './tax/admin.js';
+
+/** What each admin body field means (the admin schemas are the server's own; their words live here). */
+const FIELDS: Record<string, Record<string, string>> = {
+  ClockAdvance: {
+    advanceMs: 'Milliseconds to move the server clock forward',
+    frozen: 'Stop (true) or resume (false) the passing of wall time',
+  },
+  ClockSet: {
+    now: 'The new server time: epoch milliseconds or an ISO 8601 timestamp',
+    frozen: 'Stop (true) or resume (false) the passing of wall time',
+  },
+  ClockFreeze: { frozen: 'Stop (true) or resume (false) the passing of wall time' },
+  Faults: {
+    rate: 'Share of API requests that fail, 0 to 1; 0 switches injection off',
+    kinds: 'Kinds of failure to draw from; default all',
+    seed: 'Seed of the fault sequence: the same seed and request order give the same faults; default 1',
+    slowMs: 'Extra delay of a `slow` response, ms; default 2000',
+  },
+  CreateVerification: {
+    finished: 'Whether the widget verification has finished; an unfinished one answers 423 until finished',
+    passed: 'The verdict verificationPassed',
+    score: 'Bot score 0 to 1; default 0.1 when passed (0 in minimal-data mode), 1 when not',
+    reason: 'Legacy reason; `ONLY_PROOF_OF_WORKS` is kept as given, to exercise the alias',
+    decisionType: 'How the verdict was reached (current API)',
+    decisionAction: 'The recommended action (current API)',
+    gatewayFailoverActive: 'Whether the failover gateway synthesized the result; default true for FAILOVER',
+    minimalDataMode: 'Minimal-data mode: the request metadata fields are empty',
+    maxFetches: 'How many fetches the result allows; default 1',
+    validityMs: 'How long the result is retrievable after the verification finished, ms; default 15 minutes',
+    mode: 'Captcha mode of the widget; the demo captcha is configured for STANDARD (another mode is 422 on the legacy API)',
+  },
+  ProviderMode: {
+    mode: 'sync (201), async (202, completes on the next tick) or unavailable (SOURCE_UNAVAILABLE)',
+  },
+  WebhookEndpoint: { url: 'http(s) URL that receives every webhook event' },
+  GenerateAuditEvents: {
+    count: 'How many events to generate deterministically, 1 to 5,000,000',
+    scope: 'Whose events: the project (default) or the agency',
+    ownerId: 'Project or agency id; default `demo` or `demo-agency`',
+    from: 'Start of the range the events spread over; default 24 hours before `to`',
+    to: 'End of the range; default now',
+  },
+  AddAuditEvents: {
+    events: 'The events to store as given (1 to 100,000)',
+    scope: 'Whose events: the project (default) or the agency',
+    ownerId: 'Project or agency id; default `demo` or `demo-agency`',
+  },
+};
+
+const NAMED: ReadonlyArray<[string, z.ZodType, string]> = [
+  ['ClockAdvance', ClockBody.options[0], 'Move the clock forward'],
+  ['ClockSet', ClockBody.options[1], 'Set the clock'],
+  ['ClockFreeze', ClockBody.options[2], 'Freeze or resume the clock'],
+  ['Faults', FaultsBody, 'Fault injection settings'],
+  ['CreateVerification', CreateVerificationBody, 'A verification of the demo captcha to create'],
+  ['ProviderMode', ProviderModeBody, 'How a registry answers'],
+  ['WebhookEndpoint', WebhookEndpointBody, 'A webhook endpoint'],
+  ['GenerateAuditEvents', GenerateBody, 'Generate audit events'],
+  ['AddAuditEvents', EventsBody, 'Store audit events as given'],
+  ['AuditEvent', AuditEvent, 'One audit event'],
+  ['Problem', ProblemDetails, 'RFC 9457 problem document'],
+];
+
+function schemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string; description: string }>();
+  for (const [id, schema, description] of NAMED) registry.add(schema, { id, description });
+  const { schemas: out } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+    io: 'input',
+    override: closeOpenEnums,
+  }) as { schemas: Record<string, Record<string, unknown>> };
+  const result: Record<string, unknown> = {};
+  for (const [id, schema] of Object.entries(out)) {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    const properties = rest.properties as Record<string, Record<string, unknown>> | undefined;
+    for (const [name, description] of Object.entries(FIELDS[id] ?? {})) {
+      const property = properties?.[name];
+      if (property && property.description === undefined) property.description = description;
+    }
+    result[id] = rest;
+  }
+  return result;
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const anyJson = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+});
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+const body = (schema: unknown, example: unknown) => ({
+  required: true,
+  description: 'The settings (JSON; `Content-Type: application/json` is required)',
+  content: { 'application/json': { schema, example } },
+});
+
+function op(
+  operationId: string,
+  summary: string,
+  description: string,
+  responses: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    operationId,
+    tags: ['admin'],
+    summary,
+    description,
+    security: [],
+    ...extra,
+    responses: { ...responses, 403: problem('Forbidden: not loopback, a foreign Origin, or a foreign Host') },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the reference server's admin API (`/__admin`, no key, loopback
+ * only). It exists on the reference server only, never on the service: a second document, so a
+ * generated client of the service never sees it.
+ */
+export function buildAdminOpenApiDocument(): Record<string, unknown> {
+  const invalid = { 422: problem('Invalid admin request; errors[] names every field') };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc-sdk reference server: admin API',
+      version: VERSION,
+      description:
+        'Test and development controls of the in-memory reference server (`svc serve`, `createReferenceServer`). Reference server only: the service has no such API. No key; served on loopback only; mutations need `Content-Type: application/json`.',
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        variables: {
+          base_url: { default: 'http://127.0.0.1:4010', description: 'Reference server base URL' },
+        },
+      },
+    ],
+    tags: [{ name: 'admin', description: 'Reference server only: state, clock, faults and test data' }],
+    paths: {
+      '/__admin/reset': {
+        post: op('reset', 'Restore the fixture', 'Forgets everything stored since the start.', {
+          204: { description: 'Reset' },
+        }),
+      },
+      '/__admin/clock': {
+        post: op(
+          'setClock',
+          'Move, set or freeze the server clock',
+          'The audit log, schedules and result expiry follow this clock.',
+          { 200: anyJson('The new server time as `{now}`'), ...invalid },
+          {
+            requestBody: body(
+              { anyOf: [ref('ClockAdvance'), ref('ClockSet'), ref('ClockFreeze')] },
+              { advanceMs: 60000 },
+            ),
+          },
+        ),
+      },
+      '/__admin/faults': {
+        post: op(
+          'setFaults',
+          'Inject failures into API requests',
+          'A share of API requests (not admin ones) fails in the chosen ways, from a seeded sequence.',
+          { 200: anyJson('The faults in force as `{faults}`'), ...invalid },
+          { requestBody: body(ref('Faults'), { rate: 0.2, kinds: ['status503', 'reset'], seed: 7 }) },
+        ),
+      },
+      '/__admin/stats': {
+        get: op(
+          'getStats',
+          'Counters',
+          'Requests by route, validations processed, idempotent replays, webhooks sent.',
+          {
+            200: anyJson('The counters'),
+          },
+        ),
+      },
+      '/__admin/requests': {
+        get: op('listRequests', 'The request log', 'The latest API requests, keys redacted.', {
+          200: anyJson('`{requests}`'),
+        }),
+      },
+      '/__admin/verifications': {
+        post: op(
+          'createVerification',
+          'Create a verification of the demo captcha',
+          'Returns its id, a verification token and a legacy access token.',
+          { 201: anyJson('`{verificationId, token, accessToken}`'), ...invalid },
+          { requestBody: body(ref('CreateVerification'), { passed: true, score: 0.3 }) },
+        ),
+      },
+      '/__admin/verifications/{verificationId}/finish': {
+        post: op(
+          'finishVerification',
+          'Finish a verification',
+          'Its result becomes retrievable; the validity period starts now.',
+          { 200: anyJson('`{verificationId, finishedAt}`'), 404: problem('Unknown verification') },
+          {
+            parameters: [
+              {
+                name: 'verificationId',
+                in: 'path',
+                required: true,
+                description: 'Id from createVerification',
+                schema: { type: 'string', format: 'uuid' },
+              },
+            ],
+          },
+        ),
+      },
+      '/__admin/audit-events': {
+        post: op(
+          'addAuditEvents',
+          'Add audit events',
+          'Generates `count` events deterministically over a range, or stores `events` as given.',
+          {
+            201: anyJson('What was added: count, owner, newest and oldest id, range'),
+            409: problem('An event id exists'),
+            ...invalid,
+          },
+          {
+            requestBody: body(
+              { anyOf: [ref('GenerateAuditEvents'), ref('AddAuditEvents')] },
+              { count: 100, scope: 'project' },
+            ),
+          },
+        ),
+      },
+      '/__admin/providers/{provider}': {
+        post: op(
+          'setProviderMode',
+          'Set how a registry answers',
+          'sync, async or unavailable.',
+          { 200: anyJson('`{provider, mode}`'), 404: problem('Unknown provider'), ...invalid },
+          {
+            parameters: [
+              {
+                name: 'provider',
+                in: 'path',
+                required: true,
+                description: 'The registry',
+                schema: {
+                  type: 'string',
+                  enum: ['VIES', 'BZST', 'HMRC', 'SWISS_UID', 'BRREG', 'ABR', 'NZBN'],
+                },
+              },
+            ],
+            requestBody: body(ref('ProviderMode'), { mode: 'async' }),
+          },
+        ),
+      },
+      '/__admin/webhook-endpoints': {
+        get: op('listWebhookEndpoints', 'Webhook endpoints', 'The URLs that receive every webhook event.', {
+          200: anyJson('`{endpoints}`'),
+        }),
+        post: op(
+          'addWebhookEndpoint',
+          'Register a webhook endpoint',
+          'The URL receives every webhook event from now on.',
+          { 201: anyJson('`{url, endpoints}`'), ...invalid },
+          { requestBody: body(ref('WebhookEndpoint'), { url: 'http://127.0.0.1:8080/hooks' }) },
+        ),
+        delete: op(
+          'removeWebhookEndpoint',
+          'Unregister a webhook endpoint',
+          'Names the URL as `?url=` (or in a `{url}` body).',
+          { 200: anyJson('`{url, endpoints}`'), 404: problem('Not registered'), ...invalid },
+          {
+            parameters: [
+              {
+                name: 'url',
+                in: 'query',
+                required: false,
+                description: 'The registered URL',
+                schema: { type: 'string', format: 'uri' },
+              },
+            ],
+          },
+        ),
+      },
+    },
+    components: { schemas: schemas() },
+  };
+}
