@@ -5,16 +5,15 @@ import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { captchaRoutes } from './captcha-routes.js';
 import { legacyRoutes } from './legacy-routes.js';
-import {
-  type CreatedVerification,
-  CreateVerificationBody,
-  type CreateVerificationInput,
-  VerificationStore,
-} from './store.js';
+import { CreateVerificationRequest } from './outcomes.js';
+import { type CreatedVerification, type CreateVerificationInput, VerificationStore } from './store.js';
 
 /** In-process admin operations of the bot-check APIs (same as the `/__admin/verifications` routes). */
 export interface BotCheckAdmin {
-  /** Creates a verification of the demo captcha (finished by default); returns its id, token and access token. */
+  /**
+   * Creates a verification of the demo captcha (finished by default; `outcome` presets the
+   * fields for one dev outcome); returns its id, token and access token.
+   */
   createVerification(input?: CreateVerificationInput): CreatedVerification;
   /** Finishes a verification created with `finished: false`; its validity starts now. */
   finishVerification(verificationId: string): void;
@@ -25,7 +24,7 @@ export function botCheckModule(state: ServerState): ServerModule & { admin: BotC
   const store = new VerificationStore(state);
   const admin: BotCheckAdmin = {
     createVerification: (input = {}) => {
-      const parsed = CreateVerificationBody.safeParse(input);
+      const parsed = CreateVerificationRequest.safeParse(input);
       if (!parsed.success) throw new Error(`invalid verification: ${parsed.error.message}`);
       return store.create(parsed.data);
     },
@@ -42,7 +41,7 @@ export function botCheckModule(state: ServerState): ServerModule & { admin: BotC
         method: 'POST',
         pattern: '/__admin/verifications',
         handle: async ({ req, res }) => {
-          sendJson(res, 201, store.create(await adminBody(req, CreateVerificationBody)));
+          sendJson(res, 201, store.create(await adminBody(req, CreateVerificationRequest)));
         },
       },
       {
