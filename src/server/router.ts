@@ -25,6 +25,8 @@ export interface RouteDoc {
   query?: string;
   /** An example body that the route accepts. */
   example?: unknown;
+  /** The path the example calls, when the pattern has parameters or takes a query (`/__admin/providers/VIES`). */
+  examplePath?: string;
   /** What a success answers, e.g. `201 {verificationId, token, accessToken}`. */
   returns: string;
 }

@@ -62,6 +62,20 @@ describe('bin/svc.js against svc serve (acceptance, from outside)', () => {
   });
 });
 
+describe('the svc serve banner: the listening line first, then the console and admin URLs', () => {
+  it('prints them with the bound URL', async () => {
+    while (!serve.output().stdout.includes('stop with Ctrl-C')) {
+      if (serve.exitCode !== null) throw new Error('svc serve exited');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const lines = serve.output().stdout.split('\n');
+    expect(lines[0]).toBe(`svc reference server listening on ${baseUrl}`);
+    expect(lines).toContain(`console: ${baseUrl}/__console`);
+    expect(lines.some((line) => line.startsWith(`admin API: ${baseUrl}/__admin `))).toBe(true);
+    expect((await fetch(`${baseUrl}/__admin`)).status).toBe(200);
+  });
+});
+
 describe('svc captcha token against svc serve (issue 24 acceptance, a real process)', () => {
   it('--outcome pass: captcha result accepts the token once and rejects it the second time', async () => {
     const minted = await svc(['captcha', 'token', '--outcome', 'pass', '--base-url', baseUrl]);

@@ -1,3 +1,4 @@
+import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import { adminBody } from '../admin-core.js';
 import { sendJson } from '../http-io.js';
 import type { ServerModule } from '../module.js';
@@ -6,7 +7,12 @@ import type { ServerState } from '../state.js';
 import { captchaRoutes } from './captcha-routes.js';
 import { legacyRoutes } from './legacy-routes.js';
 import { CreateVerificationRequest } from './outcomes.js';
-import { type CreatedVerification, type CreateVerificationInput, VerificationStore } from './store.js';
+import {
+  type CreatedVerification,
+  CreateVerificationBody,
+  type CreateVerificationInput,
+  VerificationStore,
+} from './store.js';
 
 /** In-process admin operations of the bot-check APIs (same as the `/__admin/verifications` routes). */
 export interface BotCheckAdmin {
@@ -40,6 +46,12 @@ export function botCheckModule(state: ServerState): ServerModule & { admin: BotC
       {
         method: 'POST',
         pattern: '/__admin/verifications',
+        doc: {
+          summary: `Creates a verification of the demo captcha; outcome presets the other fields (${DEV_OUTCOMES.join(', ')}), fields given win. Its result answers once (maxFetches).`,
+          body: CreateVerificationBody,
+          example: { outcome: 'pass' },
+          returns: '201 {verificationId, token, accessToken}',
+        },
         handle: async ({ req, res }) => {
           sendJson(res, 201, store.create(await adminBody(req, CreateVerificationRequest)));
         },
@@ -47,6 +59,11 @@ export function botCheckModule(state: ServerState): ServerModule & { admin: BotC
       {
         method: 'POST',
         pattern: '/__admin/verifications/:verificationId/finish',
+        doc: {
+          summary: 'Finishes an unfinished verification (423 until then); its validity starts now.',
+          examplePath: '/__admin/verifications/VERIFICATION_ID/finish',
+          returns: '200 {verificationId, finishedAt}',
+        },
         handle: ({ res, params }) => {
           const item = store.finish(params.verificationId ?? '');
           if (!item) throw new HttpProblem(404, 'Unknown verificationId');
