@@ -14,7 +14,10 @@ import { MAX_LOG_ENTRIES, ServerState } from './state.js';
 
 /** Options of {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
-  /** Interface to bind. Default `127.0.0.1`. */
+  /**
+   * Interface to bind. Default `127.0.0.1`. Requests must carry a `Host` of this name or of a
+   * loopback name (`127.0.0.1`, `localhost`, `[::1]`) with the port, else 403 (DNS rebinding).
+   */
   host?: string;
   /** Port; 0 picks a free one. Default 0. */
   port?: number;
