@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   DEV_OUTCOMES,
@@ -14,6 +16,7 @@ import {
 import { type Decision, type EvaluationPolicy, evaluate } from '../../src/botcheck/evaluate.js';
 import { decodeVerificationToken } from '../../src/botcheck/token.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
+import { ROOT } from '../helpers/build.js';
 import { failure } from '../helpers/client.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 import { useClients } from './clients.js';
@@ -159,5 +162,17 @@ describe('verify(): a dummy token is answered on every submit, a real one once',
     expect((await c.botCheck.verify(token)).decision).toBe('accept');
     const again = await c.botCheck.verify(token);
     expect(again.reasons.map((r) => r.code)).toContain('REPLAYED');
+  });
+});
+
+describe('docs/reference-server.md documents every outcome and its dummy token', () => {
+  it('names each outcome with its dummy id and token, and says they are never valid against the real service', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'reference-server.md'), 'utf8');
+    for (const outcome of DEV_OUTCOMES) {
+      const row = doc.split('\n').find((line) => line.includes(DUMMY_TOKENS[outcome]));
+      expect(row, outcome).toContain(`\`${outcome}\``);
+      expect(row, outcome).toContain(DUMMY_VERIFICATION_IDS[outcome]);
+    }
+    expect(doc).toMatch(/never valid against the real service/i);
   });
 });
