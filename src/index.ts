@@ -45,6 +45,20 @@ export {
 } from './botcheck/binding.js';
 export { BotCheckClient } from './botcheck/current-client.js';
 export {
+  DEV_OUTCOME_DESCRIPTIONS,
+  DEV_OUTCOMES,
+  type DevOutcome,
+  DUMMY_TOKENS,
+  DUMMY_VERIFICATION_IDS,
+  isDevOutcome,
+} from './botcheck/dev-outcomes.js';
+export {
+  type CreateDevVerificationOptions,
+  createDevVerification,
+  DevServerRequiredError,
+  DevVerification,
+} from './botcheck/dev-verification.js';
+export {
   type BotCheckApi,
   FetchLimitReachedError,
   VerificationNotFinishedError,

@@ -56,6 +56,10 @@ export function coreAdminModule(state: ServerState): ServerModule {
       {
         method: 'POST',
         pattern: '/__admin/reset',
+        doc: {
+          summary: 'Restores the fixture: keys, data, counters, logs, faults, the clock.',
+          returns: '204',
+        },
         handle: ({ res }) => {
           admin.reset();
           sendEmpty(res, 204);
@@ -64,6 +68,12 @@ export function coreAdminModule(state: ServerState): ServerModule {
       {
         method: 'POST',
         pattern: '/__admin/clock',
+        doc: {
+          summary: 'Moves the server clock forward, sets it (epoch ms or ISO 8601), or freezes it.',
+          body: ClockBody,
+          example: { advanceMs: 3_600_000 },
+          returns: '200 {now}',
+        },
         handle: async ({ req, res }) => {
           const body = await adminBody(req, ClockBody);
           if (body.frozen !== undefined) admin.freezeClock(body.frozen);
@@ -76,16 +86,37 @@ export function coreAdminModule(state: ServerState): ServerModule {
       {
         method: 'POST',
         pattern: '/__admin/faults',
+        doc: {
+          summary:
+            'Injects seeded faults into a share (rate 0..1) of the API requests (never the admin ones); rate 0 stops them.',
+          body: FaultsBody,
+          example: { rate: 0.2, kinds: ['status503', 'reset'], seed: 7 },
+          returns: '200 {faults}',
+        },
         handle: async ({ req, res }) => {
           const body = await adminBody(req, FaultsBody);
           admin.setFaults(body);
           sendJson(res, 200, { faults: state.faults.current ?? null });
         },
       },
-      { method: 'GET', pattern: '/__admin/stats', handle: ({ res }) => sendJson(res, 200, admin.stats()) },
+      {
+        method: 'GET',
+        pattern: '/__admin/stats',
+        doc: {
+          summary:
+            'Counters: requests by route, validations processed, idempotent replays, webhooks sent and failed, verification fetches, faults injected.',
+          returns:
+            '200 {requestsByRoute, validationsProcessed, idempotentReplays, webhooksSent, webhooksFailed, verificationFetches, faultsInjected, now}',
+        },
+        handle: ({ res }) => sendJson(res, 200, admin.stats()),
+      },
       {
         method: 'GET',
         pattern: '/__admin/requests',
+        doc: {
+          summary: 'The log of API requests (not admin ones), oldest first, keys masked; the last 10,000.',
+          returns: '200 {requests: [{at, method, path, status, requestId, key}]}',
+        },
         handle: ({ res }) => sendJson(res, 200, { requests: admin.requests() }),
       },
     ],

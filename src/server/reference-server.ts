@@ -1,4 +1,5 @@
 import { coreAdmin, coreAdminModule } from './admin-core.js';
+import { adminIndexModule } from './admin-index.js';
 import { listen, type ReferenceServerOptions } from './app.js';
 import type { AuditAdmin } from './audit/admin.js';
 import { auditModule } from './audit/module.js';
@@ -40,6 +41,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const audit = auditModule(state);
   const botCheck = botCheckModule(state);
   const modules: ServerModule[] = [coreAdminModule(state), tax, audit, botCheck];
+  modules.unshift(adminIndexModule(() => modules.flatMap((module) => module.routes)));
   const listening = await listen(state, modules, options);
   return {
     url: listening.url,

@@ -39,7 +39,9 @@ export async function serve(
       `  ${DEMO.expiredKey}     expired key (403)`,
       `  ${TEST_KEY.slice(0, 6)}...x (ak_ + 49 x) documented test key`,
       `  ${DEMO.captchaSecret} deprecated secret key of captcha demo (legacy API)`,
-      'admin API: /__admin (loopback only); stop with Ctrl-C',
+      `console: ${server.url}/__console`,
+      `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
+      'stop with Ctrl-C',
       '',
     ].join('\n'),
   );

@@ -157,6 +157,13 @@ export function auditAdminRoutes(admin: AuditAdmin): Route[] {
     {
       method: 'POST',
       pattern: '/__admin/audit-events',
+      doc: {
+        summary:
+          'Adds audit events: {count} generated deterministically over from..to (default the last 24 hours), or {events} stored as given; for the project (default demo) or the agency.',
+        body: z.union([GenerateBody, EventsBody]),
+        example: { count: 500, scope: 'project' },
+        returns: '201 {added, scope, ownerId, newestId, oldestId, from, to}',
+      },
       handle: async ({ req, res }) =>
         sendJson(res, 201, admin.addAuditEvents((await readJson(req)) as AddAuditEvents)),
     },

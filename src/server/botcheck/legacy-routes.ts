@@ -1,10 +1,12 @@
+import { dummyOutcomeOf } from '../../botcheck/dev-outcomes.js';
 import { isVerificationId } from '../../botcheck/schemas.js';
 import { authenticate } from '../auth.js';
-import { TEST_KEY } from '../fixtures.js';
+import { DEMO, TEST_KEY } from '../fixtures.js';
 import { sendJson } from '../http-io.js';
 import { HttpProblem } from '../problem.js';
 import type { Route } from '../router.js';
 import type { ServerState } from '../state.js';
+import { dummyAnswer } from './outcomes.js';
 import { legacyAssessmentOf } from './render.js';
 import { ACCESS_TOKEN_PATTERN, type ResultCaller, type VerificationStore } from './store.js';
 import { isTestId, testIdAnswer } from './test-ids.js';
@@ -30,6 +32,12 @@ export function legacyRoutes(state: ServerState, store: VerificationStore): Rout
           throw new HttpProblem(400, 'accessToken does not match the format');
         }
         state.stats.verificationFetches += 1;
+        const dummy = dummyOutcomeOf(id);
+        if (dummy) {
+          if (!principal) throw new HttpProblem(403, 'Dummy verification ids require a key');
+          const answer = dummyAnswer(dummy, principal.captchaId ?? DEMO.captchaId, state.clock.now());
+          return sendJson(res, 200, legacyAssessmentOf(answer));
+        }
         if (isTestId(id)) {
           if (!principal) throw new HttpProblem(403, 'Test verification ids require the test key');
           const sample = testIdAnswer(

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
+import type { DevVerification } from '../../botcheck/dev-verification.js';
 import {
   DECISION_ACTIONS,
   DECISION_TYPES,
@@ -24,6 +26,11 @@ export const ACCESS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 
 /** Body of `POST /__admin/verifications`. */
 export const CreateVerificationBody = z.strictObject({
+  /**
+   * Presets the other fields for one dev outcome (`src/server/botcheck/outcomes.ts`); fields
+   * given explicitly win. Kept on the verification for the console.
+   */
+  outcome: z.enum(DEV_OUTCOMES).optional(),
   /** Default true; an unfinished verification answers 423 until finished. */
   finished: z.boolean().default(true),
   passed: z.boolean().default(true),
@@ -40,17 +47,18 @@ export const CreateVerificationBody = z.strictObject({
   validityMs: z.number().int().positive().default(DEFAULT_VALIDITY_MS),
   /** Mode of the widget component; the captcha is configured for STANDARD. */
   mode: z.string().min(1).default('STANDARD'),
+  /** Backdates start and finish by this many ms (default 0); past `validityMs` the result answers 410. */
+  finishedAgoMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(366 * 24 * 3_600_000)
+    .default(0),
 });
 export type CreateVerificationInput = z.input<typeof CreateVerificationBody>;
 
-/** What the admin API returns for a new verification. */
-export interface CreatedVerification {
-  verificationId: string;
-  /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
-  token: string;
-  /** Deprecated access token for the legacy `?accessToken=` parameter. */
-  accessToken: string;
-}
+/** What the admin API returns for a new verification (the client's schema of it: `DevVerification`). */
+export type CreatedVerification = Pick<DevVerification, 'verificationId' | 'token' | 'accessToken'>;
 
 /** One verification as the server keeps it. */
 export interface StoredVerification {
@@ -91,6 +99,27 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** A verification built from its settings; `finished` ones finished `finishedAgoMs` before `now`. */
+export function storedVerification(
+  input: z.output<typeof CreateVerificationBody>,
+  ids: { verificationId: string; captchaId: string; accessToken: string },
+  now: number,
+): StoredVerification {
+  const finishedAt = now - input.finishedAgoMs;
+  return {
+    ...ids,
+    settings: input,
+    score: input.score ?? (input.passed ? (input.minimalDataMode ? 0 : 0.1) : 1),
+    reason: input.reason ?? defaultReason(input),
+    gatewayFailoverActive: input.gatewayFailoverActive ?? input.decisionType === 'FAILOVER',
+    startedAt: input.finished ? finishedAt : now,
+    finishedAt: input.finished ? finishedAt : undefined,
+    fetches: 0,
+    firstFetchedAt: undefined,
+    lastFetchedAt: undefined,
+  };
+}
+
 /** Verifications of the reference server and the availability rules of reference 3.2. */
 export class VerificationStore {
   private readonly items = new Map<string, StoredVerification>();
@@ -104,20 +133,10 @@ export class VerificationStore {
     const now = this.state.clock.now();
     const verificationId = randomUUID();
     const accessToken = randomBytes(32).toString('base64url');
-    this.items.set(verificationId, {
+    this.items.set(
       verificationId,
-      captchaId: DEMO.captchaId,
-      accessToken,
-      settings: input,
-      score: input.score ?? (input.passed ? (input.minimalDataMode ? 0 : 0.1) : 1),
-      reason: input.reason ?? defaultReason(input),
-      gatewayFailoverActive: input.gatewayFailoverActive ?? input.decisionType === 'FAILOVER',
-      startedAt: now,
-      finishedAt: input.finished ? now : undefined,
-      fetches: 0,
-      firstFetchedAt: undefined,
-      lastFetchedAt: undefined,
-    });
+      storedVerification(input, { verificationId, captchaId: DEMO.captchaId, accessToken }, now),
+    );
     const payload = {
       verificationId,
       apiEndpoint: TOKEN_API_ENDPOINT,

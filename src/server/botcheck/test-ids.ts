@@ -40,6 +40,7 @@ export function testIdAnswer(
           maxFetches: 1,
           validityMs: DEFAULT_VALIDITY_MS,
           mode: 'STANDARD',
+          finishedAgoMs: 1800,
         },
         score: 0.1,
         reason: 'CALCULATED',

@@ -55,6 +55,13 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
     {
       method: 'POST',
       pattern: '/__admin/providers/:provider',
+      doc: {
+        summary: `Makes a registry answer synchronously, asynchronously (202 PENDING, completes on the next tick) or not at all (SOURCE_UNAVAILABLE). Providers: ${PROVIDERS.join(', ')}.`,
+        body: ProviderModeBody,
+        example: { mode: 'unavailable' },
+        examplePath: '/__admin/providers/VIES',
+        returns: '200 {provider, mode}',
+      },
       handle: async ({ req, res, params }) => {
         const provider = params.provider as string;
         if (!(PROVIDERS as readonly string[]).includes(provider)) {
@@ -68,6 +75,13 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
     {
       method: 'POST',
       pattern: '/__admin/webhook-endpoints',
+      doc: {
+        summary:
+          'Registers a URL that receives every webhook event (what `svc webhooks listen --register` does).',
+        body: WebhookEndpointBody,
+        example: { url: 'http://127.0.0.1:8787/hook' },
+        returns: '201 {url, endpoints}',
+      },
       handle: async ({ req, res }) => {
         const { url } = await adminBody(req, WebhookEndpointBody);
         admin.addWebhookEndpoint(url);
@@ -77,11 +91,20 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
     {
       method: 'GET',
       pattern: '/__admin/webhook-endpoints',
+      doc: { summary: 'The registered webhook endpoints.', returns: '200 {endpoints}' },
       handle: ({ res }) => sendJson(res, 200, { endpoints: admin.webhookEndpoints() }),
     },
     {
       method: 'DELETE',
       pattern: '/__admin/webhook-endpoints',
+      doc: {
+        summary:
+          'Unregisters a webhook endpoint, named by ?url= or in the body; 404 when it is not registered.',
+        query: 'url=<the registered URL> (or the body)',
+        body: WebhookEndpointBody,
+        example: { url: 'http://127.0.0.1:8787/hook' },
+        returns: '200 {url, endpoints}',
+      },
       handle: async ({ req, res, query }) => {
         const fromQuery = query.get('url');
         const { url } = fromQuery === null ? await adminBody(req, WebhookEndpointBody) : { url: fromQuery };
