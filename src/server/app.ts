@@ -4,6 +4,7 @@ import { maskKey } from '../core/redact.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
 import { applyResponseFault } from './faults.js';
+import type { Principal } from './fixtures.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { type RouteContext, Router } from './router.js';
@@ -32,12 +33,46 @@ function keyOf(req: IncomingMessage): string | undefined {
   return typeof legacy === 'string' ? legacy : undefined;
 }
 
+/** Tells the console about one API request (its own and the admin's requests are left out). */
+function publishRequest(
+  state: ServerState,
+  req: IncomingMessage,
+  url: URL,
+  status: number,
+  started: number,
+  requestId: string,
+): void {
+  const key = keyOf(req);
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Shown as sent.
+  }
+  state.events.publish('request', {
+    method: (req.method ?? 'GET').slice(0, 16),
+    path: path.slice(0, 2048),
+    status,
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    requestId,
+    key: key ? maskKey(key) : undefined,
+    principal: key === undefined ? undefined : principalLabel(state.principals.get(key)),
+  });
+}
+
+function principalLabel(principal: Principal | undefined): string {
+  if (!principal) return 'unknown key';
+  const flags = [principal.locked && 'locked', principal.expired && 'expired'].filter(Boolean);
+  return `${principal.kind} ${principal.ownerId}${flags.length ? ` (${flags.join(', ')})` : ''}`;
+}
+
 /** Builds the request handler from modules; separate from listening so it can be tested alone. */
 export function createHandler(state: ServerState, modules: readonly ServerModule[]) {
   const router = new Router();
   for (const module of modules) router.add(...module.routes);
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
     const requestId = state.nextRequestId();
     res.setHeader('request-id', requestId);
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
@@ -94,6 +129,8 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
         if (state.requestLog.length > MAX_LOG_ENTRIES)
           state.requestLog.splice(0, state.requestLog.length - MAX_LOG_ENTRIES);
       }
+      if (!url.pathname.startsWith('/__'))
+        publishRequest(state, req, url, res.statusCode, started, requestId);
     }
   };
 }
