@@ -76,11 +76,12 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
     const requestId = state.nextRequestId();
     res.setHeader('request-id', requestId);
     const url = new URL(req.url ?? '/', 'http://reference.invalid');
-    const isAdmin = url.pathname.startsWith('/__admin');
+    // The admin API, the console and the widget: loopback only, no faults, not in the request log.
+    const isAdmin = url.pathname.startsWith('/__');
     let routeName = `${req.method} ${url.pathname}`;
     try {
       if (isAdmin && !isLoopback(req.socket.remoteAddress)) {
-        throw new HttpProblem(403, 'The admin API is served on loopback only');
+        throw new HttpProblem(403, 'The admin API, console and widget are served on loopback only');
       }
       const { route, params } = router.match(req.method ?? 'GET', url.pathname);
       routeName = `${route.method} ${route.pattern}`;

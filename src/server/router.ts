@@ -16,7 +16,7 @@ export interface RouteContext {
 
 /** One endpoint. */
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
   /** Path with `:name` parameters, e.g. `/taxvalidation/v1/schedules/:scheduleId`. */
   pattern: string;
   /** Authentication the app applies before the handler; absent for admin routes. */
