@@ -10,6 +10,7 @@ export const CONSOLE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>svc dev console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__console/assets/console.css">
 <script defer src="/__console/assets/console.js"></script>
 </head>
