@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { maskKey } from '../core/redact.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
+import { answerPreflight, applyLoopbackCors, checkDevMutation, isDevPath } from './dev-guard.js';
 import { applyResponseFault } from './faults.js';
 import type { Principal } from './fixtures.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem, sendProblem } from './problem.js';
+import { parseRequestTarget } from './request-target.js';
 import { type RouteContext, Router } from './router.js';
 import { MAX_LOG_ENTRIES, ServerState } from './state.js';
 
@@ -33,41 +36,23 @@ function keyOf(req: IncomingMessage): string | undefined {
   return typeof legacy === 'string' ? legacy : undefined;
 }
 
-/** Tells the console about one API request (its own and the admin's requests are left out). */
-function publishRequest(
-  state: ServerState,
-  req: IncomingMessage,
-  url: URL,
-  status: number,
-  started: number,
-  requestId: string,
-): void {
-  const key = keyOf(req);
-  let path = url.pathname;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // Shown as sent.
-  }
-  state.events.publish('request', {
-    method: (req.method ?? 'GET').slice(0, 16),
-    path: path.slice(0, 2048),
-    status,
-    latencyMs: Math.round((performance.now() - started) * 10) / 10,
-    requestId,
-    key: key ? maskKey(key) : undefined,
-    principal: key === undefined ? undefined : principalLabel(state.principals.get(key)),
-  });
+/** The `Host` headers and `Origin`s a server answers as its own (set once it listens). */
+export interface OwnNames {
+  hosts: ReadonlySet<string>;
+  origins: ReadonlySet<string>;
 }
 
-function principalLabel(principal: Principal | undefined): string {
-  if (!principal) return 'unknown key';
-  const flags = [principal.locked && 'locked', principal.expired && 'expired'].filter(Boolean);
-  return `${principal.kind} ${principal.ownerId}${flags.length ? ` (${flags.join(', ')})` : ''}`;
+/** The own names of a server bound to `host:port`: the loopback names and `host`, with the port. */
+export function ownNames(host: string, port: number): OwnNames {
+  const hosts = allowedHostHeaders(host, port);
+  return { hosts, origins: new Set([...hosts].map((name) => `http://${name}`)) };
 }
 
-/** Builds the request handler from modules; separate from listening so it can be tested alone. */
-export function createHandler(state: ServerState, modules: readonly ServerModule[]) {
+/**
+ * Builds the request handler from modules; separate from listening so it can be tested alone.
+ * `own` gives the names the server answers; a request under any other `Host` is 403.
+ */
+export function createHandler(state: ServerState, modules: readonly ServerModule[], own: () => OwnNames) {
   const router = new Router();
   for (const module of modules) router.add(...module.routes);
 
@@ -75,18 +60,27 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
     const started = performance.now();
     const requestId = state.nextRequestId();
     res.setHeader('request-id', requestId);
-    const url = new URL(req.url ?? '/', 'http://reference.invalid');
-    // The admin API, the console and the widget: loopback only, no faults, not in the request log.
-    const isAdmin = url.pathname.startsWith('/__');
-    let routeName = `${req.method} ${url.pathname}`;
+    let url: URL | undefined;
+    let isDev = false;
     try {
-      if (isAdmin && !isLoopback(req.socket.remoteAddress)) {
-        throw new HttpProblem(403, 'The admin API, console and widget are served on loopback only');
+      url = parseRequestTarget(req.url);
+      isDev = isDevPath(url.pathname);
+      if (!isAllowedHost(req.headers.host, own().hosts)) {
+        throw new HttpProblem(403, 'Host not served: use the URL this server printed (DNS-rebinding guard)');
       }
-      const { route, params } = router.match(req.method ?? 'GET', url.pathname);
-      routeName = `${route.method} ${route.pattern}`;
+      if (isDev && !isLoopback(req.socket.remoteAddress)) {
+        throw new HttpProblem(403, 'The admin API is served on loopback only');
+      }
+      const method = req.method ?? 'GET';
+      if (method === 'OPTIONS' && answerPreflight(req, res, router.routesFor(url.pathname))) return;
+      const { route, params } = router.match(method, url.pathname);
+      if (isDev) {
+        checkDevMutation(req, route, own().origins);
+        applyLoopbackCors(req, res, route);
+      }
+      const routeName = `${route.method} ${route.pattern}`;
       state.stats.requestsByRoute[routeName] = (state.stats.requestsByRoute[routeName] ?? 0) + 1;
-      if (!isAdmin) {
+      if (!isDev) {
         const fault = state.faults.next();
         if (fault.kind === 'reset-before') {
           req.socket.destroy();
@@ -117,23 +111,65 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
         sendProblem(res, new HttpProblem(500, 'Internal error'));
       }
     } finally {
-      if (!isAdmin) {
-        const key = keyOf(req);
-        state.requestLog.push({
-          at: state.nowIso(),
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          status: res.statusCode,
-          requestId,
-          key: key ? maskKey(key) : undefined,
-        });
-        if (state.requestLog.length > MAX_LOG_ENTRIES)
-          state.requestLog.splice(0, state.requestLog.length - MAX_LOG_ENTRIES);
-      }
-      if (!url.pathname.startsWith('/__'))
+      if (!isDev) {
+        logRequest(state, req, url, res.statusCode, requestId);
         publishRequest(state, req, url, res.statusCode, started, requestId);
+      }
     }
   };
+}
+
+function logRequest(
+  state: ServerState,
+  req: IncomingMessage,
+  url: URL | undefined,
+  status: number,
+  requestId: string,
+): void {
+  const key = keyOf(req);
+  state.requestLog.push({
+    at: state.nowIso(),
+    method: req.method ?? 'GET',
+    path: url?.pathname ?? '(unparsable target)',
+    status,
+    requestId,
+    key: key ? maskKey(key) : undefined,
+  });
+  if (state.requestLog.length > MAX_LOG_ENTRIES)
+    state.requestLog.splice(0, state.requestLog.length - MAX_LOG_ENTRIES);
+}
+
+/** Tells the console about one API request (its own and the admin's requests are left out). */
+function publishRequest(
+  state: ServerState,
+  req: IncomingMessage,
+  url: URL | undefined,
+  status: number,
+  started: number,
+  requestId: string,
+): void {
+  const key = keyOf(req);
+  let path = url?.pathname ?? req.url ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Shown as sent.
+  }
+  state.events.publish('request', {
+    method: (req.method ?? 'GET').slice(0, 16),
+    path: path.slice(0, 2048),
+    status,
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    requestId,
+    key: key ? maskKey(key) : undefined,
+    principal: key === undefined ? undefined : principalLabel(state.principals.get(key)),
+  });
+}
+
+function principalLabel(principal: Principal | undefined): string {
+  if (!principal) return 'unknown key';
+  const flags = [principal.locked && 'locked', principal.expired && 'expired'].filter(Boolean);
+  return `${principal.kind} ${principal.ownerId}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
 
 /** A running reference server. */
@@ -152,13 +188,17 @@ export async function listen(
   modules: readonly ServerModule[],
   options: ReferenceServerOptions,
 ): Promise<ListeningServer> {
-  const handler = createHandler(state, modules);
+  let names: OwnNames = { hosts: new Set(), origins: new Set() };
+  const handler = createHandler(state, modules, () => names);
   const server = createServer((req, res) => {
-    void handler(req, res);
+    // The handler answers every error itself; this is the last guard, so a bug in a request can
+    // never become an unhandled rejection that stops the process.
+    handler(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 5000;
   const host = options.host ?? '127.0.0.1';
   const { port, baseUrl } = await listenHttp(server, host, options.port ?? 0);
+  names = ownNames(host, port);
   return {
     url: baseUrl,
     host,

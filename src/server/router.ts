@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 import type { ApiName, Feature } from './auth.js';
 import type { Principal } from './fixtures.js';
 import { HttpProblem } from './problem.js';
@@ -14,13 +15,36 @@ export interface RouteContext {
   requestId: string;
 }
 
+/** What `GET /__admin` and docs/reference-server.md say about a dev-server route. */
+export interface RouteDoc {
+  /** One line: what the route does. */
+  summary: string;
+  /** Schema of the JSON body; listed as JSON Schema. Absent when the route takes none. */
+  body?: z.ZodType;
+  /** Query parameters, in words, e.g. `url=<registered URL>`. */
+  query?: string;
+  /** An example body that the route accepts. */
+  example?: unknown;
+  /** What a success answers, e.g. `201 {verificationId, token, accessToken}`. */
+  returns: string;
+}
+
 /** One endpoint. */
 export interface Route {
-  method: 'GET' | 'POST' | 'DELETE' | 'OPTIONS';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path with `:name` parameters, e.g. `/taxvalidation/v1/schedules/:scheduleId`. */
   pattern: string;
   /** Authentication the app applies before the handler; absent for admin routes. */
   auth?: { api: ApiName; feature?: Feature; custom?: boolean };
+  /** Documentation of a dev-server route (`/__...`); every admin route has one. */
+  doc?: RouteDoc;
+  /**
+   * Cross-origin access. Default none: a mutation of a dev route (`/__...`) needs
+   * `Content-Type: application/json` and, when `Origin` is sent, the server's own origin.
+   * `loopback`: pages served from `http://localhost:*`, `http://127.0.0.1:*` or `http://[::1]:*`
+   * may call it too (CORS, preflight answered); any other origin gets 403.
+   */
+  cors?: 'loopback';
   handle(ctx: RouteContext): unknown;
 }
 
@@ -42,6 +66,16 @@ export class Router {
       });
       this.routes.push({ ...route, regex: new RegExp(`^${source}/?$`), names });
     }
+  }
+
+  /** Every route, in the order added. */
+  list(): readonly Route[] {
+    return this.routes;
+  }
+
+  /** The routes whose pattern matches `pathname`, whatever their method. */
+  routesFor(pathname: string): Route[] {
+    return this.routes.filter((route) => route.regex.test(pathname));
   }
 
   match(method: string, pathname: string): { route: Route; params: Record<string, string> } {

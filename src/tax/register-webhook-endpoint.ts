@@ -83,7 +83,9 @@ export async function unregisterWebhookEndpoint(
 ): Promise<void> {
   const endpoint = _endpointsUrl(adminBase);
   endpoint.searchParams.set('url', url);
-  const res = await _send(adminBase, endpoint, { method: 'DELETE' }, 'remove', options);
+  // A dev server takes changes only as JSON (a web page cannot send that cross-origin).
+  const init = { method: 'DELETE', headers: { 'content-type': 'application/json' } };
+  const res = await _send(adminBase, endpoint, init, 'remove', options);
   if (!res.ok && res.status !== 404)
     throw new WebhookRegistrationError(
       `removing the listener at ${String(adminBase)} failed with HTTP ${res.status}`,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
 
@@ -71,14 +72,18 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
 }
 
 /**
- * Receives webhook events on a local port. Only POSTs to the random path token are accepted and
- * bodies are bounded. The service does not specify webhook signing, so an event proves nothing by
+ * Receives webhook events on a local port. Only POSTs to the random path token are accepted,
+ * under a `Host` of the bound name or a loopback name with the port (else 403), and bodies are
+ * bounded. The service does not specify webhook signing, so an event proves nothing by
  * itself: confirm it by fetching its result from the API (`client.tax.getResult`).
  */
 export async function listenForWebhooks(options: WebhookListenerOptions): Promise<WebhookListener> {
   const token = options.pathToken ?? randomBytes(16).toString('hex');
   const limit = options.maxBodyBytes ?? 1024 * 1024;
-  const server = createServer(async (req, res) => {
+  let hosts: ReadonlySet<string> = new Set();
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // DNS rebinding: a page whose name now resolves to 127.0.0.1 sends its own name as Host.
+    if (!isAllowedHost(req.headers.host, hosts)) return reply(res, 403, 'host not served');
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== `/${token}`) return reply(res, 404, 'not found');
     if (req.method !== 'POST') return reply(res, 405, 'POST only');
@@ -110,6 +115,10 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
       if (error instanceof WebhookRejection) reply(res, error.status, error.message);
       else reply(res, 500, 'handler failed');
     }
+  };
+  // The last guard: no request can become an unhandled rejection that stops the process.
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
   });
   // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;
   // the limits below stop a sender that does not (or one that stalls) from exhausting descriptors.
@@ -117,6 +126,8 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
-  const { baseUrl } = await listenHttp(server, options.host ?? '127.0.0.1', options.port ?? 0);
+  const host = options.host ?? '127.0.0.1';
+  const { baseUrl, port } = await listenHttp(server, host, options.port ?? 0);
+  hosts = allowedHostHeaders(host, port);
   return { url: `${baseUrl}/${token}`, close: () => closeHttp(server) };
 }

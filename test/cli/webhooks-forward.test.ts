@@ -137,6 +137,7 @@ describe('the admin API lists and removes webhook endpoints; unregisterWebhookEn
     expect(await list()).toEqual([]);
     const again = await fetch(`${server().url}/__admin/webhook-endpoints?url=${encodeURIComponent(url)}`, {
       method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
     });
     expect(again.status).toBe(404);
     await expect(unregisterWebhookEndpoint(server().url, url)).resolves.toBeUndefined();

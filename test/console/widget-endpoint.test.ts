@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isLoopbackOrigin } from '../../src/core/host-guard.js';
 import { DEMO } from '../../src/server/fixtures.js';
-import { isLoopbackOrigin } from '../../src/server/widget/origins.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
 
-const LOOPBACK = ['http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080', 'http://localhost'];
+const LOOPBACK = ['http://localhost:3000', 'http://127.0.0.1:5173', 'http://[::1]:8080'];
 const FOREIGN = [
   'http://evil.example',
   'https://localhost:3000',

@@ -22,7 +22,10 @@ export function useReferenceServer(): () => ReferenceServer {
   };
 }
 
-/** A fetch against the server with optional key, returning status, headers and parsed body. */
+/**
+ * A fetch against the server with optional key, returning status, headers and parsed body. Every
+ * request but a GET says `content-type: application/json`, as a dev server requires of changes.
+ */
 export async function rawRequest(
   baseUrl: string,
   method: string,
@@ -30,7 +33,7 @@ export async function rawRequest(
   init: { key?: string; header?: 'bearer' | 'svc-authorization'; body?: unknown } = {},
 ): Promise<{ status: number; headers: Headers; body: unknown }> {
   const headers: Record<string, string> = {};
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.body !== undefined || method !== 'GET') headers['content-type'] = 'application/json';
   if (init.key !== undefined) {
     if (init.header === 'svc-authorization') headers['svc-authorization'] = init.key;
     else headers.authorization = `Bearer ${init.key}`;

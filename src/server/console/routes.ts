@@ -28,6 +28,10 @@ export function consoleModule(state: ServerState): ServerModule {
       {
         method: 'GET',
         pattern: '/__console',
+        doc: {
+          summary: 'The dev console: every request, verification, validation and delivery, live',
+          returns: '200 text/html',
+        },
         handle: ({ res }) => {
           res.writeHead(200, {
             ...pageHeaders,
@@ -42,16 +46,23 @@ export function consoleModule(state: ServerState): ServerModule {
       {
         method: 'GET',
         pattern: '/__console/assets/console.js',
+        doc: { summary: "The console's script", returns: '200 text/javascript' },
         handle: ({ res }) => sendAsset(res, 'console.js'),
       },
       {
         method: 'GET',
         pattern: '/__console/assets/console.css',
+        doc: { summary: "The console's styles", returns: '200 text/css' },
         handle: ({ res }) => sendAsset(res, 'console.css'),
       },
       {
         method: 'GET',
         pattern: '/__console/events',
+        doc: {
+          summary:
+            'Server-Sent Events of the console: meta, settings, then request, verification, tax, webhook, audit',
+          returns: '200 text/event-stream',
+        },
         handle: ({ req, res }) => openEventStream(state.events, req, res, consoleMeta()),
       },
     ],
