@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEV_OUTCOMES } from '../../src/botcheck/dev-outcomes.js';
+import { SvcClient } from '../../src/client.js';
 import { isLoopbackOrigin } from '../../src/core/host-guard.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { ensureBuilt } from '../helpers/build.js';
@@ -149,5 +151,30 @@ describe('console and widget assets: served by the package, locked down', () => 
     }
     expect((await fetch(`${server().url}/__console/assets/../../package.json`)).status).toBe(404);
     expect((await fetch(`${server().url}/__console/assets/%2e%2e%2fpackage.json`)).status).toBe(404);
+  });
+});
+
+describe('widget outcomes: what a backend decides for each (docs/reference-server.md)', () => {
+  it('multi-stage policy: pass accept; fail, bot, expired, unfinished reject; challenge and failover challenge', async () => {
+    const client = new SvcClient({ baseUrl: server().url, apiKey: DEMO.projectKey });
+    const decisions: Record<string, string> = {};
+    for (const outcome of DEV_OUTCOMES) {
+      const created = (await (await createByWidget(undefined, JSON.stringify({ outcome }))).json()) as {
+        token: string;
+      };
+      decisions[outcome] = (
+        await client.botCheck.verify(created.token, { policy: { kind: 'multiStage' } })
+      ).decision;
+    }
+    await client.close();
+    expect(decisions).toEqual({
+      pass: 'accept',
+      fail: 'reject',
+      bot: 'reject',
+      challenge: 'challenge',
+      failover: 'challenge',
+      unfinished: 'reject',
+      expired: 'reject',
+    });
   });
 });
