@@ -53,6 +53,12 @@ export {
   isDevOutcome,
 } from './botcheck/dev-outcomes.js';
 export {
+  type CreateDevVerificationOptions,
+  createDevVerification,
+  DevServerRequiredError,
+  DevVerification,
+} from './botcheck/dev-verification.js';
+export {
   type BotCheckApi,
   FetchLimitReachedError,
   VerificationNotFinishedError,

@@ -2,7 +2,7 @@ import { InternalServerError } from '../core/errors/api-error.js';
 import { ConnectionError } from '../core/errors/connection-error.js';
 import { TimeoutError } from '../core/errors/timeout-error.js';
 import type { RequestOptions } from '../core/http.js';
-import type { AnswerCache } from './answer-cache.js';
+import type { AnswerCache, Settled } from './answer-cache.js';
 import {
   type BindableResult,
   type BindingOptions,
@@ -10,6 +10,7 @@ import {
   validateBinding,
   withBinding,
 } from './binding.js';
+import { dummyOutcomeOf } from './dev-outcomes.js';
 import { FetchLimitReachedError } from './errors.js';
 import {
   DEFAULT_POLICY,
@@ -101,6 +102,17 @@ function onFailure<R>(error: unknown, failOpen: boolean, marks: Marks): VerifyOu
     : { decision: 'reject', reasons: [unavailable], error, ...marks };
 }
 
+/** A fetch outside the answer cache, shaped like a first claim. */
+function unremembered<R>(load: () => Promise<R>): { value: Promise<Settled<R>>; first: true } {
+  const value = Promise.resolve()
+    .then(load)
+    .then(
+      (result): Settled<R> => ({ ok: true, result }),
+      (error: unknown): Settled<R> => ({ ok: false, error }),
+    );
+  return { value, first: true };
+}
+
 /**
  * Decode, fetch (once per id: see {@link AnswerCache}), evaluate, check the binding. Used by
  * `client.botCheck.verify` and `client.legacyBotCheck.verify`.
@@ -127,7 +139,11 @@ export async function runVerify<R extends EvaluableResult & BindableResult, O ex
       shared: false,
     };
   }
-  const claim = cache.claim(verificationId, () => fetch(verificationId, options));
+  // Dummy ids are never remembered: a dev server answers them the same on every fetch, so tests
+  // can replay recorded form posts; the real service answers them 404, so this admits nothing.
+  const claim = dummyOutcomeOf(verificationId)
+    ? unremembered(() => fetch(verificationId, options))
+    : cache.claim(verificationId, () => fetch(verificationId, options));
   const first = claim.first;
   // A rejected replay never reads `claim.value`, which builds a promise when read.
   if (!first && options.onReplay !== 'shareFirstAnswer') {

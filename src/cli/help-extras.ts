@@ -55,6 +55,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc captcha result "$TOKEN" --policy multi-stage:0.4,0.8 --wait 3000',
   ],
   'captcha legacy': ['svc captcha legacy "$TOKEN"', 'svc captcha legacy "$ID" --on-failover reject -o json'],
+  'captcha token': [
+    'TOKEN=$(svc captcha token --base-url http://127.0.0.1:4010)',
+    'svc captcha token --outcome challenge -o json --base-url "$URL"',
+  ],
   'token decode': ['svc token decode "$TOKEN"', 'pbpaste | svc token decode -'],
   'config set': [
     'svc config set api-key                 # reads the key from stdin',

@@ -22,6 +22,8 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   'audit verify': [],
   'captcha result': ['table', 'json', 'ndjson', 'csv'],
   'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
+  // Without -o: the token alone on stdout, for $(svc captcha token).
+  'captcha token': ['json', 'ndjson'],
   'token decode': ['table', 'json', 'ndjson', 'csv'],
   doctor: ['table', 'json', 'ndjson', 'csv'],
   'config set': [],

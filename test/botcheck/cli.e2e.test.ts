@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { rawHttp } from '../helpers/raw-http.js';
 
 let serve: ChildProcess & { output: () => { stdout: string; stderr: string } };
 let baseUrl = '';
@@ -58,5 +59,47 @@ describe('bin/svc.js against svc serve (acceptance, from outside)', () => {
     expect(bad.stderr.trim()).toMatch(/^svc: invalid verification token: not Base64/);
     const after = (await (await fetch(`${baseUrl}/__admin/requests`)).json()) as { requests: unknown[] };
     expect(after.requests).toHaveLength(before.requests.length);
+  });
+});
+
+describe('svc captcha token against svc serve (issue 24 acceptance, a real process)', () => {
+  it('--outcome pass: captcha result accepts the token once and rejects it the second time', async () => {
+    const minted = await svc(['captcha', 'token', '--outcome', 'pass', '--base-url', baseUrl]);
+    expect(minted.code).toBe(0);
+    const token = minted.stdout.trim();
+    expect(token).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const first = await svc(['captcha', 'result', token, '--base-url', baseUrl]);
+    expect(first.code).toBe(0);
+    const second = await svc(['captcha', 'result', token, '--base-url', baseUrl]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/fetch limit reached/);
+  });
+
+  it('the id of -o json works as well as the token', async () => {
+    const minted = await svc(['captcha', 'token', '-o', 'json', '--base-url', baseUrl]);
+    const { verificationId } = JSON.parse(minted.stdout) as { verificationId: string };
+    expect((await svc(['captcha', 'result', verificationId, '--base-url', baseUrl])).code).toBe(0);
+    expect((await svc(['captcha', 'result', verificationId, '--base-url', baseUrl])).code).toBe(1);
+  });
+
+  it('--outcome bot gives a token that is rejected (exit 3)', async () => {
+    const minted = await svc(['captcha', 'token', '--outcome', 'bot', '--base-url', baseUrl]);
+    expect(minted.code).toBe(0);
+    const run = await svc(['captcha', 'result', minted.stdout.trim(), '--base-url', baseUrl, '-o', 'json']);
+    expect(run.code).toBe(3);
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'reject' });
+  });
+
+  it('hostile request targets get 400 and svc serve keeps answering', async () => {
+    const port = Number(new URL(baseUrl).port);
+    const host = `Host: ${new URL(baseUrl).host}`;
+    for (const line of ['GET // HTTP/1.1', 'GET http://[::1 HTTP/1.1', 'OPTIONS * HTTP/1.1']) {
+      expect((await rawHttp(port, `${line}\r\n${host}`)).status, line).toBe(400);
+    }
+    expect((await rawHttp(port, `GET /__admin/stats HTTP/1.1\r\nHost: evil.example:${port}`)).status).toBe(
+      403,
+    );
+    expect(serve.exitCode).toBeNull();
+    expect((await rawHttp(port, `GET /__admin/stats HTTP/1.1\r\n${host}`)).status).toBe(200);
   });
 });

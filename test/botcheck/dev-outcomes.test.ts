@@ -137,3 +137,27 @@ describe('dummy tokens: the same answer on every fetch, to any accepted key', ()
     );
   });
 });
+
+describe('verify(): a dummy token is answered on every submit, a real one once', () => {
+  it('the pass dummy is accepted on each of three submits to one client; bot rejected each time, not as a replay', async () => {
+    const c = client();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await c.botCheck.verify(DUMMY_TOKENS.pass)).decision).toBe('accept');
+      const bot = await c.botCheck.verify(DUMMY_TOKENS.bot);
+      expect(bot.decision).toBe('reject');
+      expect(bot.reasons.map((r) => r.code)).not.toContain('REPLAYED');
+    }
+    const legacy = client(DEMO.captchaSecret);
+    for (let i = 0; i < 2; i += 1) {
+      expect((await legacy.legacyBotCheck.verify(DUMMY_TOKENS.pass)).decision).toBe('accept');
+    }
+  });
+
+  it('a minted token is still refused as REPLAYED on the second submit', async () => {
+    const c = client();
+    const { token } = server().admin.createVerification({ outcome: 'pass' });
+    expect((await c.botCheck.verify(token)).decision).toBe('accept');
+    const again = await c.botCheck.verify(token);
+    expect(again.reasons.map((r) => r.code)).toContain('REPLAYED');
+  });
+});

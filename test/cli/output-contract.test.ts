@@ -74,6 +74,7 @@ const COMMANDS: Record<
   'audit verify': { args: () => ['audit', 'verify', join(dir, 'archive')] },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },
   'captcha legacy': { args: () => ['captcha', 'legacy', IDS.passed], key: TEST_KEY },
+  'captcha token': { args: () => ['captcha', 'token', '--outcome', 'bot'] },
   'token decode': { args: () => ['token', 'decode', TOKEN] },
   doctor: { args: () => ['doctor'] },
   'config set': { args: () => ['config', 'set', 'timeout', '5000'] },

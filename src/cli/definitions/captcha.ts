@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import type { Runner } from '../action.js';
 import { FAILOVER_DECISIONS, oneOf } from '../choices.js';
 import { Option } from '../commander.js';
@@ -7,7 +8,7 @@ const POLICY_HELP =
   'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +
   '(extra check from LOW, reject from HIGH; default 0.4,0.8) | pow-only';
 
-/** `svc captcha result|legacy`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
+/** `svc captcha result|legacy|token`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
 export function defineCaptchaCommands(program: Command, run: Runner): void {
   const load = async () => import('../commands/captcha.js');
   const captcha = program
@@ -46,6 +47,23 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
       new Option('--access-token <token>', 'deprecated: send this access token instead of the API key'),
     )
     .action(run(async () => (await load()).captchaLegacy));
+  captcha
+    .command('token')
+    .description(
+      'dev server only (svc serve, --sandbox): mint a fresh verification token; prints the token alone (-o json: id and token)',
+    )
+    .addOption(
+      new Option('--outcome <outcome>', 'what its result says (docs/reference-server.md)')
+        .choices(DEV_OUTCOMES)
+        .argParser(
+          oneOf(
+            DEV_OUTCOMES,
+            (value) => `--outcome must be one of ${DEV_OUTCOMES.join(', ')}; got '${value}'`,
+          ),
+        )
+        .default('pass' as const),
+    )
+    .action(run(async () => (await import('../commands/captcha-token.js')).captchaToken));
 
   program
     .command('token')

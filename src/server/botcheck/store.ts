@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
+import type { DevVerification } from '../../botcheck/dev-verification.js';
 import {
   DECISION_ACTIONS,
   DECISION_TYPES,
@@ -57,14 +58,8 @@ export const CreateVerificationBody = z.strictObject({
 });
 export type CreateVerificationInput = z.input<typeof CreateVerificationBody>;
 
-/** What the admin API returns for a new verification. */
-export interface CreatedVerification {
-  verificationId: string;
-  /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
-  token: string;
-  /** Deprecated access token for the legacy `?accessToken=` parameter. */
-  accessToken: string;
-}
+/** What the admin API returns for a new verification (the client's schema of it: `DevVerification`). */
+export type CreatedVerification = Pick<DevVerification, 'verificationId' | 'token' | 'accessToken'>;
 
 /** One verification as the server keeps it. */
 export interface StoredVerification {

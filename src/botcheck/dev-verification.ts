@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { SvcClient } from '../client.js';
+import { NotFoundError } from '../core/errors/api-error.js';
+import { SvcError } from '../core/errors/svc-error.js';
+import { RETRY_UNSENT_ONLY } from '../core/retry.js';
+import { parseResponse } from '../core/schema.js';
+import type { DevOutcome } from './dev-outcomes.js';
+
+/** What a dev server answers for a new verification (`POST /__admin/verifications`). */
+export const DevVerification = z.looseObject({
+  verificationId: z.string(),
+  /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
+  token: z.string(),
+  /** Deprecated access token for the legacy `?accessToken=` parameter. */
+  accessToken: z.string(),
+});
+export type DevVerification = z.infer<typeof DevVerification>;
+
+/** Options of {@link createDevVerification}. */
+export interface CreateDevVerificationOptions {
+  /** The outcome its result gives (see `DEV_OUTCOME_DESCRIPTIONS`). Default `pass`. */
+  outcome?: DevOutcome;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
+
+/** The base URL is not a dev server (it has no admin API). Code `config`. */
+export class DevServerRequiredError extends SvcError {
+  override name = 'DevServerRequiredError';
+
+  constructor(baseUrl: string, options?: { cause?: unknown }) {
+    super(
+      `${baseUrl} has no dev-server admin API (POST /__admin/verifications answered 404): fresh tokens come only from \`svc serve\`, --sandbox or createReferenceServer(), never from the real service`,
+      'config',
+      options,
+    );
+  }
+}
+
+/**
+ * Creates a fresh verification with the given outcome on a dev server (`svc serve`, `--sandbox`,
+ * `createReferenceServer()`) through its admin API, as the stand-in widget does, and returns its
+ * id and token: a token the bot-check APIs answer once, like a real one. Tests and curl use it
+ * to get tokens without a browser. No key is sent; the admin API is served on loopback only.
+ *
+ * @throws {DevServerRequiredError} the base URL is not a dev server (404).
+ * @example
+ * const { token } = await createDevVerification(client, { outcome: 'bot' });
+ * (await client.botCheck.verify(token)).decision; // 'reject'
+ */
+export async function createDevVerification(
+  client: SvcClient,
+  options: CreateDevVerificationOptions = {},
+): Promise<DevVerification> {
+  try {
+    const { data } = await client.http.call({
+      method: 'POST',
+      path: '/__admin/verifications',
+      body: { outcome: options.outcome ?? 'pass' },
+      // A retry after the server answered would mint a second verification: harmless, but not asked for.
+      retry: RETRY_UNSENT_ONLY,
+      options: { ...(options.signal && { signal: options.signal }) },
+    });
+    return parseResponse(DevVerification, data, 'dev-server verification');
+  } catch (error) {
+    if (error instanceof NotFoundError)
+      throw new DevServerRequiredError(client.http.settings.baseUrl.origin, { cause: error });
+    throw error;
+  }
+}
