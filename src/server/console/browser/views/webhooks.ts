@@ -49,7 +49,11 @@ export function webhooksView(): View {
           'button',
           {
             attrs: { type: 'button', 'aria-label': `Redeliver ${d.id}` },
-            on: { click: () => post(`${LIST}/${encodeURIComponent(d.id)}/redeliver`) },
+            on: {
+              click: async () => {
+                if (await post(`${LIST}/${encodeURIComponent(d.id)}/redeliver`)) refresh();
+              },
+            },
           },
           'Redeliver',
         ),
@@ -71,15 +75,29 @@ export function webhooksView(): View {
     row.replaceChildren(...children);
   };
 
+  const pending = new Set(['queued', 'sending', 'retrying']);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Reads the server's list (404: a server without one; live events only) and shows it. */
   const load = async () => {
-    const res = await fetch(LIST, { credentials: 'same-origin' });
-    if (!res.ok) return; // 404: a server without a delivery list; live events only.
+    const res = await fetch(`${LIST}?limit=200`, { credentials: 'same-origin' });
+    if (!res.ok) return;
     const body = (await res.json()) as unknown;
     canRedeliver = true;
     const items = Array.isArray(body)
       ? body
       : ((body as { deliveries?: unknown[] } | undefined)?.deliveries ?? []);
-    for (const item of items) show(normalize(item as Record<string, unknown>), false);
+    const deliveries = items.map((item) => normalize(item as Record<string, unknown>));
+    for (const d of [...deliveries].reverse()) show(d, true);
+    // Deliveries under way change without telling anyone: look again shortly.
+    if (deliveries.some((d) => pending.has(d.state))) refresh(1000);
+  };
+  /** Reloads the list soon (once for a burst of events). */
+  const refresh = (delayMs = 300) => {
+    if (!canRedeliver || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void load().catch(() => undefined);
+    }, delayMs);
   };
   void load().catch(() => undefined);
 
@@ -87,6 +105,8 @@ export function webhooksView(): View {
     root,
     event(envelope: ConsoleEnvelope) {
       if (envelope.type === 'webhook') show(envelope.data, true);
+      // A validation sends webhooks; the server's list has them first.
+      if (envelope.type === 'tax' || envelope.type === 'webhook') refresh();
     },
     reset() {
       rows.clear();
