@@ -67,10 +67,10 @@ export function openEventStream(
   heartbeat.unref();
   res.on('close', close);
 
-  write('retry: 1000\n\n');
-  write(frame('meta', meta));
-  write(frame('settings', bus.settings()));
+  // The start is bounded by the history size; only what follows must keep pace with the reader.
+  const start = ['retry: 1000\n\n', frame('meta', meta), frame('settings', bus.settings())];
   const { events, complete } = bus.since(lastEventId(req));
-  if (!complete) write(frame('reset', {}));
-  for (const envelope of events) write(frame(envelope.type, envelope, envelope.id));
+  if (!complete) start.push(frame('reset', {}));
+  for (const envelope of events) start.push(frame(envelope.type, envelope, envelope.id));
+  res.write(start.join(''));
 }
