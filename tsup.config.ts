@@ -18,12 +18,30 @@ export default defineConfig([
     },
     format: ['esm', 'cjs'],
     dts: true,
-    clean: true,
+    // dist/assets is the next build's own (cleaned there); the two run at the same time.
+    clean: ['!assets/**'],
     target: 'node20',
     platform: 'node',
     sourcemap: false,
     splitting: true,
+    // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
+    shims: true,
     define,
+  },
+  {
+    // Pages of the dev server (console, stand-in widget): classic scripts, no Node, no network.
+    entry: {
+      console: 'src/server/console/browser/main.ts',
+      widget: 'src/server/widget/browser/widget.ts',
+    },
+    format: ['iife'],
+    outDir: 'dist/assets',
+    outExtension: () => ({ js: '.js' }),
+    dts: false,
+    clean: true,
+    target: 'es2022',
+    platform: 'browser',
+    splitting: false,
   },
   {
     // The CLI: ESM with code splitting, so each command's dependencies load only when it runs.

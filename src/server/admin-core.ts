@@ -35,16 +35,35 @@ export async function adminBody<T>(req: Parameters<typeof readJson>[0], schema: 
 
 /** Operations shared by the admin HTTP API and the in-process `admin` object. */
 export function coreAdmin(state: ServerState) {
+  const clockMoved = (frozen = state.events.settings().clock.frozen) =>
+    state.events.updateSettings({ clock: { now: state.clock.now(), frozen } });
   return {
     reset: () => state.reset(),
-    advanceClock: (ms: number) => state.clock.advance(ms),
-    setNow: (epochMs: number) => state.clock.set(epochMs),
+    advanceClock: (ms: number) => {
+      state.clock.advance(ms);
+      clockMoved();
+    },
+    setNow: (epochMs: number) => {
+      state.clock.set(epochMs);
+      clockMoved();
+    },
     /** Stops or resumes the passing of wall time on the server clock. */
-    freezeClock: (frozen = true) => state.clock.freeze(frozen),
+    freezeClock: (frozen = true) => {
+      state.clock.freeze(frozen);
+      clockMoved(frozen);
+    },
     now: () => state.clock.now(),
-    setFaults: (config: FaultConfig | undefined) => state.faults.configure(config),
+    setFaults: (config: FaultConfig | undefined) => {
+      state.faults.configure(config);
+      const current = state.faults.current;
+      state.events.updateSettings({
+        faults: current ? { rate: current.rate, kinds: [...current.kinds], seed: current.seed } : null,
+      });
+    },
     stats: () => ({ ...state.stats, faultsInjected: { ...state.faults.injected }, now: state.nowIso() }),
     requests: () => [...state.requestLog],
+    /** What the console was told so far (bounded history), oldest first. */
+    consoleEvents: () => state.events.since(undefined).events,
   };
 }
 

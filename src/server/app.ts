@@ -6,6 +6,7 @@ import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
 import { answerPreflight, applyLoopbackCors, checkDevMutation, isDevPath } from './dev-guard.js';
 import { applyResponseFault } from './faults.js';
+import type { Principal } from './fixtures.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { parseRequestTarget } from './request-target.js';
@@ -59,6 +60,7 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
   for (const module of modules) router.add(...module.routes);
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
     const requestId = state.nextRequestId();
     res.setHeader('request-id', requestId);
     let url: URL | undefined;
@@ -112,7 +114,10 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
         sendProblem(res, new HttpProblem(500, 'Internal error'));
       }
     } finally {
-      if (!isDev) logRequest(state, req, url, res.statusCode, requestId);
+      if (!isDev) {
+        logRequest(state, req, url, res.statusCode, requestId);
+        publishRequest(state, req, url, res.statusCode, started, requestId);
+      }
     }
   };
 }
@@ -135,6 +140,39 @@ function logRequest(
   });
   if (state.requestLog.length > MAX_LOG_ENTRIES)
     state.requestLog.splice(0, state.requestLog.length - MAX_LOG_ENTRIES);
+}
+
+/** Tells the console about one API request (its own and the admin's requests are left out). */
+function publishRequest(
+  state: ServerState,
+  req: IncomingMessage,
+  url: URL | undefined,
+  status: number,
+  started: number,
+  requestId: string,
+): void {
+  const key = keyOf(req);
+  let path = url?.pathname ?? req.url ?? '';
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // Shown as sent.
+  }
+  state.events.publish('request', {
+    method: (req.method ?? 'GET').slice(0, 16),
+    path: path.slice(0, 2048),
+    status,
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    requestId,
+    key: key ? maskKey(key) : undefined,
+    principal: key === undefined ? undefined : principalLabel(state.principals.get(key)),
+  });
+}
+
+function principalLabel(principal: Principal | undefined): string {
+  if (!principal) return 'unknown key';
+  const flags = [principal.locked && 'locked', principal.expired && 'expired'].filter(Boolean);
+  return `${principal.kind} ${principal.ownerId}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
 
 /** A running reference server. */

@@ -4,10 +4,12 @@ import { listen, type ReferenceServerOptions } from './app.js';
 import type { AuditAdmin } from './audit/admin.js';
 import { auditModule } from './audit/module.js';
 import { type BotCheckAdmin, botCheckModule } from './botcheck/module.js';
+import { consoleModule } from './console/routes.js';
 import type { ServerModule } from './module.js';
 import { ServerState } from './state.js';
 import type { TaxAdmin } from './tax/admin.js';
 import { taxModule } from './tax/module.js';
+import { widgetModule } from './widget/routes.js';
 
 /**
  * In-process admin operations (the same as the `/__admin` HTTP API): the shared ones (reset,
@@ -40,7 +42,14 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const tax = taxModule(state);
   const audit = auditModule(state);
   const botCheck = botCheckModule(state);
-  const modules: ServerModule[] = [coreAdminModule(state), tax, audit, botCheck];
+  const modules: ServerModule[] = [
+    coreAdminModule(state),
+    tax,
+    audit,
+    botCheck,
+    consoleModule(state),
+    widgetModule(botCheck.admin),
+  ];
   modules.unshift(adminIndexModule(() => modules.flatMap((module) => module.routes)));
   const listening = await listen(state, modules, options);
   return {

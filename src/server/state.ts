@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, createClock } from './clock.js';
+import { EventBus } from './events/bus.js';
 import { FaultInjector } from './faults.js';
 import { fixturePrincipals, type Principal } from './fixtures.js';
 
@@ -44,11 +45,14 @@ export class ServerState {
   principals: Map<string, Principal> = fixturePrincipals();
   stats: ServerStats = emptyStats();
   requestLog: RequestLogEntry[] = [];
+  /** What happened, for the console; bounded. */
+  readonly events: EventBus;
   private requestCounter = 0;
   private readonly resetHooks: Array<() => void> = [];
 
   constructor(clock?: Clock) {
     this.clock = clock ?? createClock();
+    this.events = new EventBus(() => this.clock.now());
   }
 
   /** A new `Request-Id`. */
@@ -71,6 +75,7 @@ export class ServerState {
     this.clock.freeze(false);
     this.clock.set(Date.now());
     for (const hook of this.resetHooks) hook();
+    this.events.reset();
   }
 
   /** ISO 8601 UTC with milliseconds for the current server time. */

@@ -15,6 +15,8 @@ const OUTPUTS = [
   'dist/server.js',
   'dist/server.d.ts',
   'dist/openapi.json',
+  'dist/assets/console.js',
+  'dist/assets/widget.js',
 ];
 
 function newestInput(dir: string): number {

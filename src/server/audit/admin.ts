@@ -125,7 +125,7 @@ export function auditAdmin(state: ServerState, store: AuditStore): AuditAdmin {
       return store.generate(req.owner, req.count as number, Date.parse(range.from), Date.parse(range.to));
     })();
     const last = segment.size - 1;
-    return {
+    const added: AuditEventsAdded = {
       added: segment.size,
       scope: req.owner.kind,
       ownerId: req.owner.id,
@@ -134,6 +134,9 @@ export function auditAdmin(state: ServerState, store: AuditStore): AuditAdmin {
       from: new Date(segment.occAt(last)).toISOString(),
       to: new Date(segment.occAt(0)).toISOString(),
     };
+    const { newestId: _n, oldestId: _o, ...seen } = added;
+    state.events.publish('audit', seen);
+    return added;
   };
 
   /**

@@ -8,6 +8,7 @@ import {
   LEGACY_REASON_ALIASES,
   LEGACY_REASONS,
 } from '../../botcheck/schemas.js';
+import type { VerificationEvent } from '../events/types.js';
 import { DEMO } from '../fixtures.js';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
@@ -133,22 +134,42 @@ export class VerificationStore {
     const now = this.state.clock.now();
     const verificationId = randomUUID();
     const accessToken = randomBytes(32).toString('base64url');
-    this.items.set(
-      verificationId,
-      storedVerification(input, { verificationId, captchaId: DEMO.captchaId, accessToken }, now),
-    );
+    const item = storedVerification(input, { verificationId, captchaId: DEMO.captchaId, accessToken }, now);
+    this.items.set(verificationId, item);
     const payload = {
       verificationId,
       apiEndpoint: TOKEN_API_ENDPOINT,
       encryptedAccessToken: randomBytes(48).toString('base64'),
     };
-    return { verificationId, token: Buffer.from(JSON.stringify(payload)).toString('base64'), accessToken };
+    const token = Buffer.from(JSON.stringify(payload)).toString('base64');
+    this.publish(item, 'created', token);
+    return { verificationId, token, accessToken };
+  }
+
+  /** Tells the console about a verification. */
+  private publish(item: StoredVerification, change: VerificationEvent['change'], token?: string): void {
+    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    this.state.events.publish('verification', {
+      verificationId: item.verificationId,
+      change,
+      outcome: item.settings.outcome ?? 'custom',
+      ...(token !== undefined && { token }),
+      passed: item.settings.passed,
+      score: item.score,
+      finishedAt: iso(item.finishedAt),
+      expiresAt: iso(item.finishedAt === undefined ? undefined : item.finishedAt + item.settings.validityMs),
+      fetches: item.fetches,
+      maxFetches: item.settings.maxFetches,
+    });
   }
 
   /** Marks a verification finished (its validity starts now); undefined when unknown. */
   finish(verificationId: string): StoredVerification | undefined {
     const item = this.items.get(verificationId);
-    if (item && item.finishedAt === undefined) item.finishedAt = this.state.clock.now();
+    if (item && item.finishedAt === undefined) {
+      item.finishedAt = this.state.clock.now();
+      this.publish(item, 'finished');
+    }
     return item;
   }
 
@@ -187,6 +208,7 @@ export class VerificationStore {
     item.fetches += 1;
     item.firstFetchedAt ??= now;
     item.lastFetchedAt = now;
+    this.publish(item, 'fetched');
     return item;
   }
 }

@@ -31,6 +31,7 @@ export function taxAdmin(store: TaxStore, webhooks: WebhookSender): TaxAdmin {
   return {
     setProviderMode: (provider, mode) => {
       store.providerModes.set(provider, mode);
+      store.state.events.updateSettings({ providers: Object.fromEntries(store.providerModes) });
     },
     addWebhookEndpoint: (url) => {
       if (!webhooks.endpoints.includes(url)) webhooks.endpoints.push(url);

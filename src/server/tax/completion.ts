@@ -43,6 +43,13 @@ export class Completer {
     stored.status = 'COMPLETED';
     stored.validationResultId = result.validationResultId;
     sendResultEvents(this.webhooks, principal, item.body, result);
+    this.store.state.events.publish('tax', {
+      validationResultId: result.validationResultId,
+      countryCode: item.body.countryCode,
+      rawValue: item.body.rawValue,
+      outcome: result.outcome,
+      provider: result.provider ?? null,
+    });
     return publicResult(result);
   }
 

@@ -19,9 +19,16 @@ export interface WebhookSenderOptions {
  * the number of deliveries allowed in flight, so the sockets (and descriptors) used by webhooks
  * stay bounded whatever the number of events.
  */
+/** One event waiting for (or in) delivery to one endpoint. */
+interface Delivery {
+  id: string;
+  eventType: string;
+  body: string;
+}
+
 class EndpointQueue {
   readonly agent: HttpAgent;
-  private readonly bodies: string[] = [];
+  private readonly bodies: Delivery[] = [];
   private head = 0;
   active = 0;
 
@@ -37,13 +44,13 @@ class EndpointQueue {
     return this.bodies.length - this.head;
   }
 
-  push(body: string): void {
+  push(body: Delivery): void {
     this.bodies.push(body);
   }
 
-  shift(): string | undefined {
+  shift(): Delivery | undefined {
     if (this.head >= this.bodies.length) return undefined;
-    const body = this.bodies[this.head] as string;
+    const body = this.bodies[this.head] as Delivery;
     this.head += 1;
     // Compact now and then so a long run does not keep every delivered body alive.
     if (this.head > 1024 && this.head * 2 > this.bodies.length) {
@@ -100,6 +107,7 @@ export class WebhookSender {
   private readonly attempts: number;
   private readonly timeoutMs: number;
   private closed = false;
+  private deliveries = 0;
 
   constructor(
     private readonly state: ServerState,
@@ -121,13 +129,15 @@ export class WebhookSender {
   send(payload: Record<string, unknown>): void {
     if (this.closed || this.endpoints.length === 0) return;
     const body = JSON.stringify(payload);
+    const eventType = String(payload.eventType ?? '');
     for (const url of this.endpoints) {
       const queue = this.queueFor(url);
       if (queue.queued >= this.maxQueued) {
         this.state.stats.webhooksFailed += 1;
         continue;
       }
-      queue.push(body);
+      this.deliveries += 1;
+      queue.push({ id: `whd_${this.deliveries}`, eventType, body });
       this.pump(queue);
     }
   }
@@ -155,17 +165,32 @@ export class WebhookSender {
     }
   }
 
-  private async deliver(queue: EndpointQueue, body: string): Promise<void> {
+  private async deliver(queue: EndpointQueue, delivery: Delivery): Promise<void> {
+    const report = (attempts: number, status: number | null, error: string | null, state: string) =>
+      this.state.events.publish('webhook', {
+        id: delivery.id,
+        url: queue.url.href,
+        eventType: delivery.eventType,
+        attempts,
+        lastStatus: status,
+        lastError: error,
+        state,
+      });
     for (let attempt = 1; attempt <= this.attempts && !this.closed; attempt++) {
+      let status: number | null = null;
+      let error: string | null = null;
       try {
-        const status = await post(queue, body, this.timeoutMs);
+        status = await post(queue, delivery.body, this.timeoutMs);
         if (status >= 200 && status < 300) {
           this.state.stats.webhooksSent += 1;
+          report(attempt, status, null, 'delivered');
           return;
         }
-      } catch {
+      } catch (cause) {
         // Retried below: a listener that is not up yet, or a kept-alive socket it just closed.
+        error = (cause as NodeJS.ErrnoException).code ?? (cause as Error).name;
       }
+      report(attempt, status, error, attempt < this.attempts ? 'retrying' : 'failed');
       if (attempt < this.attempts) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
     this.state.stats.webhooksFailed += 1;

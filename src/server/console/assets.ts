@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HttpProblem } from '../problem.js';
+
+/** Browser files the build writes to `dist/assets/`, with their content types. */
+export const ASSETS = {
+  'console.js': 'text/javascript; charset=utf-8',
+  'console.css': 'text/css; charset=utf-8',
+  'widget.js': 'text/javascript; charset=utf-8',
+} as const;
+export type AssetName = keyof typeof ASSETS;
+
+/** Where `dist/assets` is seen from this module: bundled in dist/, in dist/cli/, or in src/server/console/. */
+function candidates(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return [join(here, 'assets'), join(here, '..', 'assets'), join(here, '..', '..', '..', 'dist', 'assets')];
+}
+
+/** Reads an asset (fresh each time, so a rebuild shows without a restart); 503 when not built. */
+export async function readAsset(name: AssetName): Promise<Buffer> {
+  for (const dir of candidates()) {
+    try {
+      return await readFile(join(dir, name));
+    } catch {
+      // Next candidate.
+    }
+  }
+  throw new HttpProblem(503, `The console assets are not built (${name}); run npm run build`);
+}
+
+/** Writes an asset with its type; never cached, never sniffed. */
+export async function sendAsset(res: ServerResponse, name: AssetName, headers: Record<string, string> = {}) {
+  const body = await readAsset(name);
+  res.writeHead(200, {
+    ...headers,
+    'content-type': ASSETS[name],
+    'content-length': body.length,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(body);
+}

@@ -1,0 +1,91 @@
+import type { ConsoleEnvelope, ConsoleEventMap, ConsoleEventName, ConsoleSettings } from './types.js';
+
+/** Events kept for a console that connects (or reconnects) later; older ones are dropped. */
+export const MAX_HISTORY = 1000;
+
+/** What a subscriber receives. */
+export type BusMessage =
+  | { kind: 'event'; envelope: ConsoleEnvelope }
+  | { kind: 'settings'; settings: ConsoleSettings }
+  | { kind: 'reset' };
+
+function defaultSettings(now: number): ConsoleSettings {
+  return { providers: {}, faults: null, clock: { now, frozen: false } };
+}
+
+/**
+ * The dev server's event bus: API routes, stores and the webhook sender publish what happened;
+ * the console's SSE streams subscribe. History and subscriber count are bounded, and publishing
+ * never waits for a subscriber.
+ */
+export class EventBus {
+  private history: ConsoleEnvelope[] = [];
+  private lastId = 0;
+  private readonly listeners = new Set<(message: BusMessage) => void>();
+  private current: ConsoleSettings;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly maxHistory = MAX_HISTORY,
+  ) {
+    this.current = defaultSettings(now());
+  }
+
+  /** Logs an event and hands it to every subscriber. */
+  publish<K extends ConsoleEventName>(type: K, data: ConsoleEventMap[K]): void {
+    this.lastId += 1;
+    const envelope = {
+      id: this.lastId,
+      at: new Date(this.now()).toISOString(),
+      type,
+      data,
+    } as ConsoleEnvelope;
+    this.history.push(envelope);
+    if (this.history.length > this.maxHistory) this.history.splice(0, this.history.length - this.maxHistory);
+    this.emit({ kind: 'event', envelope });
+  }
+
+  /** Changes some settings and tells every subscriber the whole new set. */
+  updateSettings(change: Partial<ConsoleSettings>): void {
+    this.current = { ...this.current, ...change };
+    this.emit({ kind: 'settings', settings: this.settings() });
+  }
+
+  /** The current settings, with the clock read now. */
+  settings(): ConsoleSettings {
+    return { ...this.current, clock: { ...this.current.clock, now: this.now() } };
+  }
+
+  /**
+   * Events after `lastId` (all kept ones when undefined), oldest first; `complete` is false when
+   * some of them were already dropped from the history.
+   */
+  since(lastId: number | undefined): { events: ConsoleEnvelope[]; complete: boolean } {
+    const after = lastId ?? 0;
+    const events = this.history.filter((e) => e.id > after);
+    const oldest = this.history[0]?.id ?? this.lastId + 1;
+    return { events, complete: lastId === undefined || oldest <= after + 1 };
+  }
+
+  /** Number of subscribers right now. */
+  get subscribers(): number {
+    return this.listeners.size;
+  }
+
+  /** Adds a subscriber; returns the function that removes it. */
+  subscribe(listener: (message: BusMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forgets history and settings (server reset) and tells subscribers. */
+  reset(): void {
+    this.history = [];
+    this.current = defaultSettings(this.now());
+    this.emit({ kind: 'reset' });
+  }
+
+  private emit(message: BusMessage): void {
+    for (const listener of [...this.listeners]) listener(message);
+  }
+}
