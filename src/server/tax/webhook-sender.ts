@@ -163,8 +163,12 @@ export class WebhookSender {
   ) {
     this.concurrency = options.concurrency ?? 8;
     this.maxQueued = options.maxQueued ?? 100_000;
-    this.retryDelaysMs = [...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS)];
-    this.timeoutMs = options.timeoutMs ?? 5000;
+    const initial = {
+      retryDelaysMs: [...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS)],
+      timeoutMs: options.timeoutMs ?? 5000,
+    };
+    this.retryDelaysMs = initial.retryDelaysMs;
+    this.timeoutMs = initial.timeoutMs;
     this.timer = options.timer ?? realTimer;
     this.log = new DeliveryLog(options.maxRecords);
     state.onReset(() => {
@@ -177,6 +181,8 @@ export class WebhookSender {
       for (const cancel of this.retryTimers) cancel();
       this.retryTimers.clear();
       this.log.clear();
+      // The schedule the admin API set goes back to the server's own.
+      this.configureRetries(initial);
       this.settle();
     });
   }
