@@ -2,6 +2,7 @@ import { resultDetails } from '../batch/types.js';
 import type { ValidationResult } from '../response-schemas.js';
 import { listenForWebhooks, type WebhookListener } from '../webhook-listener.js';
 import type { RowOutcome } from './outcome-journal.js';
+import { RequestIndex } from './request-index.js';
 
 /** Confirmations in flight at most, by default. */
 export const MAX_CONFIRMATIONS = 16;
@@ -39,14 +40,17 @@ export interface CompletionJoinerOptions {
 /**
  * Joins webhook completions back to rows: each `completed` event is confirmed by fetching its
  * result, whose `validationRequestId` names the row. Memory stays bounded whatever arrives: a row
- * waiting costs one map entry; at most `maxFetches` confirmations run and `maxQueued` wait, and
+ * waiting costs about 25 bytes (see {@link RequestIndex}); at most `maxFetches` confirmations run and `maxQueued` wait, and
  * past that the listener holds its answers (the sender's connections fill, so its own bounded
  * queue takes the backlog); outcomes that arrive before their row is known to be submitted are
  * parked, at most {@link MAX_EARLY_OUTCOMES} of them (a dropped one is found by reconciliation).
  */
 export class CompletionJoiner {
-  /** Submitted rows without an outcome: validationRequestId to row. */
-  private readonly waiting = new Map<string, number>();
+  /** The row of each submitted request (by its validationRequestId), while it waits. */
+  private readonly index = new RequestIndex();
+  /** 1 for each row waiting for its outcome, by row number. */
+  private waitingRows = new Uint8Array(1024);
+  private waitingCount = 0;
   private readonly early = new Map<string, RowOutcome>();
   private readonly fetches = new Set<Promise<void>>();
   private readonly queued: string[] = [];
@@ -134,27 +138,34 @@ export class CompletionJoiner {
 
   /** Gives a waiting row its outcome (or parks it until the row is tracked). */
   resolve(validationRequestId: string, summary: RowOutcome): void {
-    const row = this.waiting.get(validationRequestId);
-    if (row === undefined) {
-      this.early.set(validationRequestId, summary);
-      if (this.early.size > MAX_EARLY_OUTCOMES) {
-        const oldest = this.early.keys().next().value;
-        if (oldest !== undefined) this.early.delete(oldest);
-      }
+    const row = this.index.get(validationRequestId);
+    if (row !== undefined) {
+      // A row already answered (a duplicate event, or reconciled first) is left as it is.
+      this.finish(row, summary, validationRequestId);
       return;
     }
-    this.finish(validationRequestId, row, summary);
+    this.early.set(validationRequestId, summary);
+    if (this.early.size > MAX_EARLY_OUTCOMES) {
+      const oldest = this.early.keys().next().value;
+      if (oldest !== undefined) this.early.delete(oldest);
+    }
   }
 
-  /** Whether `row` (submitted as `validationRequestId`) still waits for its outcome. */
-  isWaiting(validationRequestId: string, row: number): boolean {
-    return this.waiting.get(validationRequestId) === row;
+  /** Whether `row` still waits for its outcome. */
+  isWaiting(row: number): boolean {
+    return row < this.waitingRows.length && this.waitingRows[row] === 1;
   }
 
-  /** Gives a waiting row its outcome (reconciliation: by the request id the row was tracked with). */
-  finish(validationRequestId: string, row: number, outcome: RowOutcome): void {
-    if (!this.isWaiting(validationRequestId, row)) return;
-    this.waiting.delete(validationRequestId);
+  /**
+   * Gives a waiting row its outcome, once: a row already answered is left as it is.
+   * `validationRequestId` (the answer's) lets the index forget the row.
+   */
+  finish(row: number, outcome: RowOutcome, validationRequestId?: string): void {
+    if (validationRequestId !== undefined && this.index.get(validationRequestId) === row)
+      this.index.delete(validationRequestId);
+    if (!this.isWaiting(row)) return;
+    this.waitingRows[row] = 0;
+    this.waitingCount -= 1;
     this.answered += 1;
     this.options.onOutcome(row, outcome);
     this.touch();
@@ -165,12 +176,20 @@ export class CompletionJoiner {
    * away; `stale` marks a row of an earlier run, whose completion went to another listener.
    */
   track(row: number, validationRequestId: string, knownResultId?: string, stale = false): void {
-    this.waiting.set(validationRequestId, row);
+    if (this.isWaiting(row)) return;
+    if (row >= this.waitingRows.length) {
+      const grown = new Uint8Array(Math.max(row + 1, this.waitingRows.length * 2));
+      grown.set(this.waitingRows);
+      this.waitingRows = grown;
+    }
+    this.waitingRows[row] = 1;
+    this.waitingCount += 1;
+    this.index.set(validationRequestId, row);
     if (stale) this.stale += 1;
     const parked = this.early.get(validationRequestId);
     if (parked) {
       this.early.delete(validationRequestId);
-      this.finish(validationRequestId, row, parked);
+      this.finish(row, parked, validationRequestId);
       return;
     }
     if (knownResultId) void this.confirm(knownResultId);
@@ -178,14 +197,15 @@ export class CompletionJoiner {
 
   /** Rows still without an outcome. */
   get outstanding(): number {
-    return this.waiting.size;
+    return this.waitingCount;
   }
 
-  /** The rows still without an outcome, `[row, validationRequestId]`, in row order. */
-  outstandingRows(): Array<[number, string]> {
-    const rows: Array<[number, string]> = [];
-    for (const [id, row] of this.waiting) rows.push([row, id]);
-    return rows.sort((a, b) => a[0] - b[0]);
+  /** The rows still without an outcome, in row order. */
+  outstandingRows(): number[] {
+    const rows: number[] = [];
+    for (let row = 0; row < this.waitingRows.length && rows.length < this.waitingCount; row++)
+      if (this.waitingRows[row] === 1) rows.push(row);
+    return rows;
   }
 
   /** Resolves when no confirmation is in flight or queued. */

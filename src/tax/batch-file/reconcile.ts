@@ -57,13 +57,11 @@ export async function reconcile(
   let backoff = Math.max(options.backoffMs ?? 1000, 1);
   let rows = joiner.outstandingRows();
   while (rows.length > 0) {
-    const idOf = new Map(rows);
-    const again: Array<[number, string]> = [];
+    const again: number[] = [];
     const ask = async ({ row, request }: RowRequest): Promise<void> => {
-      const id = idOf.get(row) as string;
-      if (!joiner.isWaiting(id, row)) return;
+      if (!joiner.isWaiting(row)) return;
       if (!request) {
-        joiner.finish(id, row, {
+        joiner.finish(row, {
           status: 'failed',
           code: 'INPUT_CHANGED',
           message: 'the row no longer passes the local checks; its outcome is unknown',
@@ -76,21 +74,22 @@ export async function reconcile(
           precheck: 'off',
           signal: options.signal,
         });
-        if (answer.kind === 'completed') joiner.finish(id, row, summaryOf(answer.result));
-        else again.push([row, id]);
+        if (answer.kind === 'completed')
+          joiner.finish(row, summaryOf(answer.result), answer.result.validationRequestId);
+        else again.push(row);
       } catch (error) {
         if (error instanceof AbortError) return;
         if (isTransient(error)) {
-          again.push([row, id]);
+          again.push(row);
           return;
         }
         const code = error instanceof ApiError ? `HTTP_${error.status}` : 'ERROR';
         const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ');
-        joiner.finish(id, row, { status: 'failed', code, message });
+        joiner.finish(row, { status: 'failed', code, message });
       }
     };
     const inFlight = new Set<Promise<void>>();
-    for await (const item of options.requests(rows.map(([row]) => row))) {
+    for await (const item of options.requests(rows)) {
       if (options.signal?.aborted) break;
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
       const work: Promise<void> = ask(item).finally(() => inFlight.delete(work));
@@ -98,7 +97,7 @@ export async function reconcile(
     }
     await Promise.all(inFlight);
     if (options.signal?.aborted) return;
-    rows = again.filter(([row, id]) => joiner.isWaiting(id, row)).sort((a, b) => a[0] - b[0]);
+    rows = again.filter((row) => joiner.isWaiting(row)).sort((a, b) => a - b);
     if (rows.length === 0 || Date.now() + backoff > options.deadline) return;
     try {
       await sleep(backoff, undefined, { signal: options.signal });
