@@ -54,7 +54,8 @@ export class Delivery {
     readonly eventSeq: number,
     readonly url: string,
     readonly eventType: string,
-    readonly body: string,
+    /** The event, serialized at each attempt. */
+    readonly payload: Readonly<Record<string, unknown>>,
     readonly createdAt: number,
   ) {
     this.updatedAt = createdAt;

@@ -187,16 +187,19 @@ export class WebhookSender {
     });
   }
 
-  /** Queues `payload` for every endpoint (one delivery per endpoint). */
+  /**
+   * Queues `payload` for every endpoint (one delivery per endpoint). The payload object is kept
+   * as given (its strings are the stored result's own) and serialized per attempt, so a waiting
+   * delivery costs ~150 bytes, not a JSON text.
+   */
   send(payload: Record<string, unknown>): void {
     if (this.closed || this.endpoints.length === 0) return;
-    const body = JSON.stringify(payload);
     const eventType = String(payload.eventType);
     this.eventSeq += 1;
     for (const url of this.endpoints) {
       const queue = this.queueFor(url);
       this.seq += 1;
-      const delivery = new Delivery(this.seq, this.eventSeq, url, eventType, body, this.state.clock.now());
+      const delivery = new Delivery(this.seq, this.eventSeq, url, eventType, payload, this.state.clock.now());
       this.log.add(delivery);
       if (queue.queued + queue.waiting >= this.maxQueued) {
         this.end(delivery, 'dropped');
@@ -305,7 +308,7 @@ export class WebhookSender {
   }
 
   private post(queue: EndpointQueue, delivery: Delivery, reset: boolean): Promise<AttemptEnd> {
-    return post(queue, delivery.body, this.timeoutMs, reset);
+    return post(queue, JSON.stringify(delivery.payload), this.timeoutMs, reset);
   }
 
   private countAttempt(delivery: Delivery): void {
