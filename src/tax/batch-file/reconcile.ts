@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError } from '../../core/errors/api-error.js';
@@ -54,6 +55,26 @@ export async function reconcile(
   options: ReconcileOptions,
 ): Promise<void> {
   const concurrency = Math.max(options.concurrency ?? RECONCILE_CONCURRENCY, 1);
+  // One signal of its own for the requests in flight (each listens to it), so the caller's signal
+  // keeps a single listener whatever the concurrency (no MaxListenersExceededWarning).
+  const controller = new AbortController();
+  setMaxListeners(concurrency + 4, controller.signal);
+  const stop = () => controller.abort();
+  if (options.signal?.aborted) return;
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await rounds(tax, joiner, { ...options, signal: controller.signal }, concurrency);
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+  }
+}
+
+async function rounds(
+  tax: Pick<BatchSender, 'validate'>,
+  joiner: CompletionJoiner,
+  options: ReconcileOptions,
+  concurrency: number,
+): Promise<void> {
   let backoff = Math.max(options.backoffMs ?? 1000, 1);
   let rows = joiner.outstandingRows();
   while (rows.length > 0) {
