@@ -40,7 +40,10 @@ export async function run({ quick, log }) {
   const { lib, why } = await loadLibrary();
   if (missing || !lib?.precheck) {
     const reason = missing ?? why ?? 'precheck is not exported';
-    return { rows: [unavailableRow(`${scenario}: rate`, `RSS < ${RSS_LIMIT_MB} MB`, reason)], raw: { missing: reason } };
+    return {
+      rows: [unavailableRow(`${scenario}: rate`, `RSS < ${RSS_LIMIT_MB} MB`, reason)],
+      raw: { missing: reason },
+    };
   }
   return withServer({}, (server) =>
     withScratch(name, async (dir) => {
@@ -75,7 +78,10 @@ export async function run({ quick, log }) {
         throw new Error(`not every row answered once: ${JSON.stringify(result)}`);
       return {
         rows: [
-          reportRow({ scenario: `${scenario}: rate`, ours: { name: 'ours', value: result.rowsPerSec, unit: 'rows/s' } }),
+          reportRow({
+            scenario: `${scenario}: rate`,
+            ours: { name: 'ours', value: result.rowsPerSec, unit: 'rows/s' },
+          }),
           limitRow({
             scenario: `${scenario}: peak RSS`,
             ours: { name: 'ours', value: r.peakRssMb, unit: 'MB' },
