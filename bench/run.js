@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'precheck',
   'audit-export',
   'batch',
+  'batch-wait',
   'botcheck',
   'reference-server',
 ];

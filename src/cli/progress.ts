@@ -8,10 +8,14 @@ export interface Progress {
    * or an update within 100 ms of the last, never calls it), so per-row callers pay nothing.
    */
   update(text: string | (() => string)): void;
+  /** Writes lines (through `write`) above the display, which is then drawn again. */
+  print(write: () => void): void;
   stop(): void;
+  /** Whether the display is shown (a usable terminal); callers print their own lines otherwise. */
+  readonly live: boolean;
 }
 
-const SILENT: Progress = { update: () => {}, stop: () => {} };
+const SILENT: Progress = { update: () => {}, print: (write) => write(), stop: () => {}, live: false };
 
 /**
  * Starts an ora spinner when stderr is a TTY with a known, non-zero width (ora hangs on
@@ -42,8 +46,14 @@ export async function startProgress(io: CliIO, quiet: boolean, text: string): Pr
       last = now;
       spinner.text = escapeForTerminal(typeof next === 'function' ? next() : next);
     },
+    print(write: () => void) {
+      spinner.clear();
+      write();
+      spinner.render();
+    },
     stop() {
       spinner.stop();
     },
+    live: true,
   };
 }

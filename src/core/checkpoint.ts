@@ -64,7 +64,8 @@ export async function readStateFile<S extends z.ZodType>(
  */
 export async function replaceFileAtomic(
   path: string,
-  text: string | Uint8Array,
+  /** The content; an async iterable of chunks is streamed (memory bounded whatever its size). */
+  text: string | Uint8Array | AsyncIterable<string | Uint8Array>,
   /** Mode of the new file. Default 0600. */
   mode = DEFAULT_FILE_MODE,
   /**
@@ -77,7 +78,8 @@ export async function replaceFileAtomic(
   try {
     if (mode !== DEFAULT_FILE_MODE) await handle.chmod(mode);
     try {
-      await handle.writeFile(text);
+      if (typeof text === 'string' || text instanceof Uint8Array) await handle.writeFile(text);
+      else for await (const chunk of text) await handle.writeFile(chunk);
       await handle.datasync();
     } finally {
       await handle.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIssues } from '../core/zod-issues.js';
-import { FAULT_KINDS, type FaultConfig } from './faults.js';
+import { API_FAULT_KINDS, FAULT_KINDS, type FaultConfig } from './faults.js';
 import { readJson, sendEmpty, sendJson } from './http-io.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem } from './problem.js';
@@ -19,7 +19,7 @@ export const ClockBody = z.union([
 /** Body of `POST /__admin/faults`: fault injection settings. */
 export const FaultsBody = z.strictObject({
   rate: z.number().min(0).max(1),
-  kinds: z.array(z.enum(FAULT_KINDS)).default([...FAULT_KINDS]),
+  kinds: z.array(z.enum(FAULT_KINDS)).default([...API_FAULT_KINDS]),
   seed: z.number().int().default(1),
   slowMs: z.number().int().positive().optional(),
 });

@@ -12,6 +12,7 @@ import { HttpProblem, sendProblem } from './problem.js';
 import { parseRequestTarget } from './request-target.js';
 import { type RouteContext, Router } from './router.js';
 import { MAX_LOG_ENTRIES, ServerState } from './state.js';
+import type { WebhookSenderOptions } from './tax/webhook-sender.js';
 
 /** Options of {@link createReferenceServer}. */
 export interface ReferenceServerOptions {
@@ -24,6 +25,11 @@ export interface ReferenceServerOptions {
   port?: number;
   /** Clock to use; default wall time that the admin API can move. */
   clock?: Clock;
+  /**
+   * Webhook delivery: connections per endpoint, queue bound, retry schedule (`retryDelaysMs`,
+   * default 1 s, 5 s, 30 s, 2 min, 10 min), attempt timeout, records kept, retry timer.
+   */
+  webhooks?: WebhookSenderOptions;
 }
 
 /** Whether a peer address is on the loopback range (127.0.0.0/8 or ::1, also IPv4-mapped). */

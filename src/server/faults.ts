@@ -2,13 +2,34 @@ import type { ServerResponse } from 'node:http';
 import { HttpProblem } from './problem.js';
 import { seededRandom } from './random.js';
 
-/** Kinds of injected failure. `reset` drops the connection before or after the request is processed. */
-export const FAULT_KINDS = ['reset', 'status500', 'status503', 'slow', 'truncate', 'status429'] as const;
+/** Kinds of injected failure of API requests. `reset` drops the connection before or after the request is processed. */
+export const API_FAULT_KINDS = ['reset', 'status500', 'status503', 'slow', 'truncate', 'status429'] as const;
+
+/**
+ * Kinds of injected failure of webhook delivery attempts: `webhookStatus500` (the attempt fails
+ * with 500 before it reaches the endpoint, as a failing gateway would answer), `webhookReset`
+ * (half the body is sent, then the connection is reset), `webhookLost` (the event is never
+ * delivered: no further attempt), `webhookDuplicate` (delivered, then delivered once more).
+ */
+export const WEBHOOK_FAULT_KINDS = [
+  'webhookStatus500',
+  'webhookReset',
+  'webhookLost',
+  'webhookDuplicate',
+] as const;
+export type WebhookFaultKind = (typeof WEBHOOK_FAULT_KINDS)[number];
+
+/** Every fault kind `POST /__admin/faults` accepts. */
+export const FAULT_KINDS = [...API_FAULT_KINDS, ...WEBHOOK_FAULT_KINDS] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+type ApiFaultKind = (typeof API_FAULT_KINDS)[number];
 
 /** Fault injection settings (admin `POST /__admin/faults`). */
 export interface FaultConfig {
-  /** Share of API requests that fail, 0 to 1. */
+  /**
+   * Share of API requests that fail, 0 to 1, when `kinds` names API kinds; and share of webhook
+   * delivery attempts that fail, when it names webhook kinds (each drawn from its own sequence).
+   */
   rate: number;
   kinds: FaultKind[];
   /** Seed of the fault sequence: the same seed and request order give the same faults. */
@@ -30,12 +51,24 @@ export type FaultPlan =
 export class FaultInjector {
   private config: FaultConfig | undefined;
   private random: () => number = Math.random;
+  private deliveryRandom: () => number = Math.random;
+  private apiKinds: ApiFaultKind[] = [];
+  private webhookKinds: WebhookFaultKind[] = [];
   /** Faults injected so far, by kind. */
   readonly injected: Record<string, number> = {};
 
   configure(config: FaultConfig | undefined): void {
     this.config = config && config.rate > 0 && config.kinds.length > 0 ? config : undefined;
     this.random = seededRandom(config?.seed ?? 0);
+    // A sequence of its own: deliveries run on timers, so they must not shift the API's faults.
+    this.deliveryRandom = seededRandom((config?.seed ?? 0) ^ 0x5eed);
+    const kinds = this.config?.kinds ?? [];
+    this.apiKinds = kinds.filter((k): k is ApiFaultKind =>
+      (API_FAULT_KINDS as readonly string[]).includes(k),
+    );
+    this.webhookKinds = kinds.filter((k): k is WebhookFaultKind =>
+      (WEBHOOK_FAULT_KINDS as readonly string[]).includes(k),
+    );
     for (const key of Object.keys(this.injected)) delete this.injected[key];
   }
 
@@ -43,17 +76,26 @@ export class FaultInjector {
     return this.config;
   }
 
+  /** The fault of one webhook delivery attempt, if any. */
+  nextDelivery(): WebhookFaultKind | undefined {
+    const config = this.config;
+    if (!config || this.webhookKinds.length === 0 || this.deliveryRandom() >= config.rate) return undefined;
+    const kind = this.webhookKinds[Math.floor(this.deliveryRandom() * this.webhookKinds.length)];
+    if (kind) this.injected[kind] = (this.injected[kind] ?? 0) + 1;
+    return kind;
+  }
+
   next(): FaultPlan {
     const config = this.config;
-    if (!config || this.random() >= config.rate) return { kind: 'none' };
-    const kind = config.kinds[Math.floor(this.random() * config.kinds.length)] as FaultKind;
+    if (!config || this.apiKinds.length === 0 || this.random() >= config.rate) return { kind: 'none' };
+    const kind = this.apiKinds[Math.floor(this.random() * this.apiKinds.length)] as ApiFaultKind;
     const plan = this.plan(kind, config);
     this.injected[plan.kind === 'reject' ? kind : plan.kind] =
       (this.injected[plan.kind === 'reject' ? kind : plan.kind] ?? 0) + 1;
     return plan;
   }
 
-  private plan(kind: FaultKind, config: FaultConfig): FaultPlan {
+  private plan(kind: ApiFaultKind, config: FaultConfig): FaultPlan {
     switch (kind) {
       case 'reset':
         return this.random() < 0.5 ? { kind: 'reset-before' } : { kind: 'reset-after' };

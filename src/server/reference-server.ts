@@ -39,7 +39,7 @@ export interface ReferenceServer {
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const state = new ServerState(options.clock);
-  const tax = taxModule(state);
+  const tax = taxModule(state, options.webhooks);
   const audit = auditModule(state);
   const botCheck = botCheckModule(state);
   const modules: ServerModule[] = [

@@ -20,8 +20,12 @@ export interface ServerStats {
   requestsByRoute: Record<string, number>;
   validationsProcessed: number;
   idempotentReplays: number;
+  /** Webhook events delivered (a 2xx answer), once per delivery. */
   webhooksSent: number;
+  /** Webhook deliveries given up: every attempt failed, the queue was full, or lost by a fault. */
   webhooksFailed: number;
+  /** Webhook delivery attempts made, first attempts and retries. */
+  webhookAttempts: number;
   verificationFetches: number;
 }
 
@@ -32,6 +36,7 @@ function emptyStats(): ServerStats {
     idempotentReplays: 0,
     webhooksSent: 0,
     webhooksFailed: 0,
+    webhookAttempts: 0,
     verificationFetches: 0,
   };
 }

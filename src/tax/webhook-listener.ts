@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
@@ -15,8 +16,11 @@ export interface WebhookListenerOptions {
   /** Largest accepted body; larger requests get 413. Default 1 MiB. */
   maxBodyBytes?: number;
   /**
-   * Most connections open at once; further ones are closed on arrival (a sender retries them).
-   * Keeps the listener's descriptors bounded whatever a sender does. Default 64.
+   * Most connections open at once, so the listener's descriptors stay bounded whatever a sender
+   * does. When a new connection comes and the listener is full, an idle one (kept alive between
+   * requests, or one that never sent a complete request) is closed to make room, oldest first, so
+   * a local process holding idle connections cannot block deliveries; only when every connection
+   * is busy with a request is the new one closed (the sender retries it). Default 64.
    */
   maxConnections?: number;
   /**
@@ -79,6 +83,39 @@ function randomHex(bytes: number): string {
 }
 
 /**
+ * Keeps at most `max` connections open: a connection past it closes the oldest idle one (no
+ * request in progress), or is itself closed when every open one is busy.
+ */
+function boundConnections(server: Server, max: number): void {
+  const open = new Set<Socket>();
+  const busy = new WeakSet<Socket>();
+  server.on('connection', (socket: Socket) => {
+    if (open.size >= max) {
+      let idle: Socket | undefined;
+      for (const candidate of open) {
+        if (!busy.has(candidate)) {
+          idle = candidate;
+          break;
+        }
+      }
+      if (!idle) {
+        socket.destroy();
+        return;
+      }
+      open.delete(idle);
+      idle.destroy();
+    }
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.add(socket);
+    res.once('close', () => busy.delete(socket));
+  });
+}
+
+/**
  * Receives webhook events on a local port. Only POSTs to the random path token are accepted,
  * under a `Host` of the bound name or a loopback name with the port (else 403), and bodies are
  * bounded. The service does not specify webhook signing, so an event proves nothing by
@@ -130,7 +167,7 @@ export async function listenForWebhooks(options: WebhookListenerOptions): Promis
   });
   // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;
   // the limits below stop a sender that does not (or one that stalls) from exhausting descriptors.
-  server.maxConnections = options.maxConnections ?? 64;
+  boundConnections(server, options.maxConnections ?? 64);
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeHttp, listenHttp } from '../../src/core/listen.js';
 import { ServerState } from '../../src/server/state.js';
-import { WebhookSender } from '../../src/server/tax/webhook-sender.js';
+import { DEFAULT_RETRY_DELAYS_MS, WebhookSender } from '../../src/server/tax/webhook-sender.js';
 
 /** A receiver that answers `status` and records connections, requests and the most in flight. */
 async function receiver(status: number) {
@@ -56,15 +56,15 @@ describe('webhook deliveries reuse a bounded number of keep-alive connections', 
   });
 });
 
-describe('a failing endpoint is tried `attempts` times per event, then counted as failed', () => {
+describe('a failing endpoint is tried once plus once per retry delay, then counted as failed', () => {
   it('answers 500: two attempts each, all failed', async () => {
     const { url, seen } = await receiver(500);
-    const { state, s } = sender({ concurrency: 2, attempts: 2 });
+    const { state, s } = sender({ concurrency: 2, retryDelaysMs: [0] });
     s.endpoints.push(url);
     for (let i = 0; i < 4; i++) s.send({ eventType: 'test', i });
     await s.drain();
     expect(seen.requests).toBe(8);
-    expect(state.stats).toMatchObject({ webhooksSent: 0, webhooksFailed: 4 });
+    expect(state.stats).toMatchObject({ webhooksSent: 0, webhooksFailed: 4, webhookAttempts: 8 });
   });
 });
 
@@ -90,5 +90,164 @@ describe('a reset drops the events not yet sent', () => {
     await s.drain();
     expect(seen.requests).toBe(1);
     expect(s.endpoints).toEqual([]);
+  });
+});
+
+/** A retry timer that records each delay and fires on the next turn instead of waiting. */
+function capturingTimer() {
+  const delays: number[] = [];
+  const timer = (callback: () => void, ms: number) => {
+    delays.push(ms);
+    const handle = setImmediate(callback);
+    return () => clearImmediate(handle);
+  };
+  return { delays, timer };
+}
+
+describe('failed attempts are retried on the documented backoff schedule', () => {
+  it('the default schedule is 1 s, 5 s, 30 s, 2 min, 10 min: six attempts, then failed', async () => {
+    const { url, seen } = await receiver(503);
+    const { delays, timer } = capturingTimer();
+    const { state, s } = sender({ timer });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await s.drain();
+    expect(delays).toEqual([...DEFAULT_RETRY_DELAYS_MS]);
+    expect(seen.requests).toBe(6);
+    expect(state.stats).toMatchObject({ webhookAttempts: 6, webhooksFailed: 1, webhooksSent: 0 });
+    expect(s.deliveries()[0]).toMatchObject({ state: 'failed', attempts: 6, lastStatus: 503 });
+  });
+
+  it('a retry does not hold a connection slot while it waits', async () => {
+    const { url, seen } = await receiver(500);
+    const pending: Array<() => void> = [];
+    const { state, s } = sender({
+      concurrency: 1,
+      retryDelaysMs: [60_000],
+      timer: (callback) => {
+        pending.push(callback);
+        return () => {};
+      },
+    });
+    s.endpoints.push(url);
+    for (let i = 0; i < 5; i++) s.send({ eventType: 'test', i });
+    // All five first attempts are made although each waits a minute for its retry.
+    await vi.waitFor(() => expect(pending).toHaveLength(5));
+    expect(seen.requests).toBe(5);
+    expect(s.deliveries(10).map((d) => d.state)).toEqual(Array(5).fill('retrying'));
+    for (const fire of pending.splice(0)) fire();
+    await s.drain();
+    expect(state.stats).toMatchObject({ webhookAttempts: 10, webhooksFailed: 5 });
+  });
+});
+
+describe('webhook delivery faults: a failed attempt (500 or reset), a lost event, a duplicate', () => {
+  it('webhookStatus500 at rate 1 fails every attempt without reaching the endpoint', async () => {
+    const { url, seen } = await receiver(200);
+    const { state, s } = sender({ retryDelaysMs: [0, 0] });
+    state.faults.configure({ rate: 1, kinds: ['webhookStatus500'], seed: 1 });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await s.drain();
+    expect(seen.requests).toBe(0);
+    expect(state.stats).toMatchObject({ webhookAttempts: 3, webhooksFailed: 1 });
+    expect(s.deliveries()[0]).toMatchObject({ state: 'failed', lastStatus: 500 });
+  });
+
+  it('webhookReset cuts the request in half; the retry delivers it', async () => {
+    const { url } = await receiver(200);
+    const { state, s } = sender({ retryDelaysMs: [0] });
+    state.faults.configure({ rate: 1, kinds: ['webhookReset'], seed: 1 });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    // Only the first attempt is faulted: switch faults off before the retry fires.
+    await vi.waitFor(() => expect(state.stats.webhookAttempts).toBe(1));
+    state.faults.configure(undefined);
+    await s.drain();
+    expect(s.deliveries()[0]).toMatchObject({ state: 'delivered', attempts: 2 });
+  });
+
+  it('webhookLost: the event is never delivered and never retried', async () => {
+    const { url, seen } = await receiver(200);
+    const { state, s } = sender({});
+    state.faults.configure({ rate: 1, kinds: ['webhookLost'], seed: 1 });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await s.drain();
+    expect(seen.requests).toBe(0);
+    expect(s.deliveries()[0]).toMatchObject({ state: 'lost', attempts: 0 });
+    expect(state.stats.webhooksFailed).toBe(1);
+  });
+
+  it('webhookDuplicate delivers the same body twice', async () => {
+    const { url, seen } = await receiver(200);
+    const { state, s } = sender({});
+    state.faults.configure({ rate: 1, kinds: ['webhookDuplicate'], seed: 1 });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await s.drain();
+    expect(seen.requests).toBe(2);
+    expect(state.stats).toMatchObject({ webhooksSent: 1, webhookAttempts: 2 });
+  });
+
+  it('API fault kinds never touch deliveries, and webhook kinds never touch API requests', () => {
+    const state = new ServerState();
+    state.faults.configure({ rate: 1, kinds: ['webhookLost'], seed: 1 });
+    expect(state.faults.next()).toEqual({ kind: 'none' });
+    state.faults.configure({ rate: 1, kinds: ['status500'], seed: 1 });
+    expect(state.faults.nextDelivery()).toBeUndefined();
+  });
+});
+
+describe('each delivery has a record: newest first, bounded, redeliverable', () => {
+  it('keeps only the newest `maxRecords`, lists newest first, filters by state', async () => {
+    const { url } = await receiver(200);
+    const { s } = sender({ maxRecords: 3 });
+    s.endpoints.push(url);
+    for (let i = 0; i < 5; i++) s.send({ eventType: `t${i}` });
+    await s.drain();
+    const list = s.deliveries(10);
+    expect(list.map((d) => d.eventType)).toEqual(['t4', 't3', 't2']);
+    expect(list[0]).toMatchObject({ id: 'dlv_5', eventId: 'evt_5', url, state: 'delivered', attempts: 1 });
+    expect(s.deliveries(1)).toHaveLength(1);
+    expect(s.deliveries(10, 'failed')).toEqual([]);
+  });
+
+  it('redeliver sends an ended delivery again; unknown ids are 404', async () => {
+    const { url, seen } = await receiver(200);
+    const { s } = sender({});
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await s.drain();
+    expect(s.redeliver('dlv_1')).toMatchObject({ id: 'dlv_1', eventType: 'test' });
+    await s.drain();
+    expect(seen.requests).toBe(2);
+    expect(s.deliveries()[0]).toMatchObject({ state: 'delivered', attempts: 2 });
+    expect(() => s.redeliver('dlv_99')).toThrow(/No webhook delivery/);
+    expect(() => s.redeliver('../../etc')).toThrow(/No webhook delivery/);
+  });
+
+  it('redeliver of a delivery still under way is refused (409)', async () => {
+    const { url } = await receiver(500);
+    const { s } = sender({ retryDelaysMs: [60_000], timer: () => () => {} });
+    s.endpoints.push(url);
+    s.send({ eventType: 'test' });
+    await vi.waitFor(() => expect(s.deliveries()[0]?.state).toBe('retrying'));
+    expect(() => s.redeliver('dlv_1')).toThrow(expect.objectContaining({ status: 409 }));
+    s.close();
+  });
+});
+
+describe('retries waiting count against the queue bound', () => {
+  it('with one waiting retry and maxQueued 1, the next event is dropped', async () => {
+    const { url } = await receiver(500);
+    const { state, s } = sender({ maxQueued: 1, retryDelaysMs: [60_000], timer: () => () => {} });
+    s.endpoints.push(url);
+    s.send({ eventType: 'first' });
+    await vi.waitFor(() => expect(s.deliveries()[0]?.state).toBe('retrying'));
+    s.send({ eventType: 'second' });
+    expect(s.deliveries()[0]).toMatchObject({ eventType: 'second', state: 'dropped' });
+    expect(state.stats.webhooksFailed).toBe(1);
+    s.close();
   });
 });

@@ -25,6 +25,7 @@ interface BatchFlags {
   listen: string;
   register?: string;
   waitTimeout: string;
+  reconcileAfter: string;
   force?: boolean;
   fileMode?: string;
   encoding?: string;
@@ -55,6 +56,14 @@ export function progressText(event: Extract<BatchFileEvent, { type: 'row' }>): s
   return `batch: ${head}, ${counts.rejected ?? 0} rejected, ${counts.failed ?? 0} failed, ${number.format(rowsPerSecond)} rows/s`;
 }
 
+/** The spinner text while waiting: `waiting: 4,000 / 10,000 outcomes (40 %), 1,234/s, ETA 0:05`. */
+export function waitingText(event: Extract<BatchFileEvent, { type: 'outcomes' }>): string {
+  const { done, awaited, perSecond } = event;
+  const percent = awaited > 0 ? Math.min(Math.floor((done * 100) / awaited), 100) : 100;
+  const eta = perSecond > 0 && done < awaited ? `, ETA ${clock((awaited - done) / perSecond)}` : '';
+  return `waiting: ${number.format(done)} / ${number.format(awaited)} outcomes (${percent} %), ${number.format(perSecond)}/s${eta}`;
+}
+
 function parseListen(value: string): { host: string; port: number } {
   const match = /^(.*):(\d+)$/.exec(value);
   if (!match) throw new UsageError(`--listen takes HOST:PORT, got '${value}'`);
@@ -73,6 +82,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
   const concurrency = parseIntOption(flags.concurrency, '--concurrency', 1, 64);
   const waitTimeoutMs = parseIntOption(flags.waitTimeout, '--wait-timeout', 1) * 1000;
+  const quietMs = parseIntOption(flags.reconcileAfter, '--reconcile-after', 0, 86_400) * 1000;
   const mode = precheckMode(flags.precheck);
   const listen = parseListen(flags.listen);
   const fileMode = parseFileMode(flags.fileMode);
@@ -85,6 +95,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
   const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');
+  let shownTenth = 0;
   const onProgress = (event: BatchFileEvent) => {
     if (event.type === 'columns') {
       if (event.ignored.length)
@@ -100,9 +111,31 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
       );
     } else if (event.type === 'row') {
       progress.update(() => progressText(event));
-    } else {
-      progress.stop();
-      ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`);
+    } else if (event.type === 'waiting') {
+      progress.print(() =>
+        ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
+      );
+    } else if (event.type === 'outcomes') {
+      // On a terminal the display shows it; otherwise one line per tenth of the rows awaited.
+      if (progress.live) progress.update(() => waitingText(event));
+      else if (event.awaited > 0) {
+        const tenth = Math.floor((event.done * 10) / event.awaited);
+        if (tenth > shownTenth) {
+          shownTenth = tenth;
+          ctx.info(waitingText(event));
+        }
+      }
+    } else if (event.type === 'reconciling') {
+      const why = {
+        quiet: `no completion for ${quietMs / 1000} s`,
+        resumed: 'their completions went to the interrupted run',
+        timeout: `--wait-timeout of ${waitTimeoutMs / 1000} s is up`,
+      }[event.reason];
+      progress.print(() =>
+        ctx.info(
+          `asking the service about ${event.rows} row(s) without an outcome (${why}); nothing is validated twice`,
+        ),
+      );
     }
   };
 
@@ -126,6 +159,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
       wait: flags.wait && {
         ...listen,
         timeoutMs: waitTimeoutMs,
+        quietMs,
         register: sandbox ? (url) => sandbox.admin.addWebhookEndpoint(url) : flags.register,
       },
       signal: ctx.io.signal,
@@ -158,7 +192,9 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     `batch: ${result.rowsDone} rows (${summary || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
   );
   if (flags.wait && result.outstanding > 0) {
-    ctx.warn(`${result.outstanding} row(s) have no outcome after ${waitTimeoutMs / 1000} s`);
+    ctx.warn(
+      `${result.outstanding} row(s) still pending after ${waitTimeoutMs / 1000} s${out ? '; run the same command with --resume to finish them' : ''}`,
+    );
     return EXIT.FAILURE;
   }
   return counts.failed ? EXIT.FAILURE : EXIT.OK;

@@ -175,7 +175,18 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     )
     .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
     .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
-    .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('300'))
+    .addOption(
+      new Option(
+        '--wait-timeout <seconds>',
+        'how long --wait waits for outcomes; rows still without one end as pending (--resume finishes them)',
+      ).default('300'),
+    )
+    .addOption(
+      new Option(
+        '--reconcile-after <seconds>',
+        'with --wait: when no completion came for this long, ask the service about the missing rows (same idempotency keys)',
+      ).default('10'),
+    )
     .addOption(
       new Option(
         '--encoding <name>',

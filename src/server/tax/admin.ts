@@ -1,16 +1,29 @@
 import { z } from 'zod';
+import { toIssues } from '../../core/zod-issues.js';
 import { PROVIDERS } from '../../tax/enums.js';
 import { adminBody } from '../admin-core.js';
 import { sendJson } from '../http-io.js';
 import { HttpProblem } from '../problem.js';
 import type { Route } from '../router.js';
 import type { ProviderMode, TaxStore } from './store.js';
-import type { WebhookSender } from './webhook-sender.js';
+import type { DeliveryState, WebhookDeliveryRecord } from './webhook-deliveries.js';
+import type { WebhookRetrySettings, WebhookSender } from './webhook-sender.js';
 
 /** Body of `POST /__admin/providers/{provider}`. */
 export const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
 /** Body of `POST` and `DELETE /__admin/webhook-endpoints`. */
 export const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
+const DELIVERY_STATES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'dropped', 'lost'] as const;
+/** Query of `GET /__admin/webhook-deliveries`. */
+export const DeliveriesQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  state: z.enum(DELIVERY_STATES).optional(),
+});
+/** Body of `POST /__admin/webhook-retries`. */
+export const WebhookRetriesBody = z.strictObject({
+  retryDelaysMs: z.array(z.number().int().min(0).max(86_400_000)).max(20).optional(),
+  timeoutMs: z.number().int().min(1).max(600_000).optional(),
+});
 
 /** In-process admin operations of the tax-validation API (same as its `/__admin` routes). */
 export interface TaxAdmin {
@@ -22,8 +35,14 @@ export interface TaxAdmin {
   removeWebhookEndpoint(url: string): boolean;
   /** The registered webhook endpoints. */
   webhookEndpoints(): string[];
-  /** Resolves when every webhook delivery started so far has ended. */
+  /** Resolves when every webhook delivery started so far has ended (retries included). */
   drainWebhooks(): Promise<void>;
+  /** The newest webhook deliveries first (at most `limit`, default 100), optionally in one state. */
+  webhookDeliveries(limit?: number, state?: DeliveryState): WebhookDeliveryRecord[];
+  /** Sends an ended delivery again (`HttpProblem` 404 unknown, 409 still under way). */
+  redeliverWebhook(id: string): WebhookDeliveryRecord;
+  /** Changes the webhook retry schedule and attempt timeout; returns the settings in force. */
+  configureWebhookRetries(settings: Partial<WebhookRetrySettings>): WebhookRetrySettings;
 }
 
 /** The admin operations over the store and the webhook sender. */
@@ -44,12 +63,17 @@ export function taxAdmin(store: TaxStore, webhooks: WebhookSender): TaxAdmin {
     },
     webhookEndpoints: () => [...webhooks.endpoints],
     drainWebhooks: () => webhooks.drain(),
+    webhookDeliveries: (limit, state) => webhooks.deliveries(limit, state),
+    redeliverWebhook: (id) => webhooks.redeliver(id),
+    configureWebhookRetries: (settings) => webhooks.configureRetries(settings),
   };
 }
 
 /**
  * `POST /__admin/providers/{provider}`; `POST`, `GET` and `DELETE /__admin/webhook-endpoints`
- * (DELETE names the URL as `?url=` or in a `{ "url" }` body; 404 when it is not registered).
+ * (DELETE names the URL as `?url=` or in a `{ "url" }` body; 404 when it is not registered);
+ * `GET /__admin/webhook-deliveries` (`?limit=1..1000`, default 100, `&state=`), newest first;
+ * `POST /__admin/webhook-deliveries/{id}/redeliver`; `GET` and `POST /__admin/webhook-retries`.
  */
 export function taxAdminRoutes(admin: TaxAdmin): Route[] {
   return [
@@ -112,6 +136,31 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
         if (!admin.removeWebhookEndpoint(url)) throw new HttpProblem(404, `No webhook endpoint ${url}`);
         sendJson(res, 200, { url, endpoints: admin.webhookEndpoints() });
       },
+    },
+    {
+      method: 'GET',
+      pattern: '/__admin/webhook-deliveries',
+      handle: ({ res, query }) => {
+        const parsed = DeliveriesQuery.safeParse(Object.fromEntries(query));
+        if (!parsed.success) throw new HttpProblem(422, 'Invalid query', toIssues(parsed.error));
+        sendJson(res, 200, { deliveries: admin.webhookDeliveries(parsed.data.limit, parsed.data.state) });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: '/__admin/webhook-deliveries/:id/redeliver',
+      handle: ({ res, params }) => sendJson(res, 202, admin.redeliverWebhook(params.id as string)),
+    },
+    {
+      method: 'GET',
+      pattern: '/__admin/webhook-retries',
+      handle: ({ res }) => sendJson(res, 200, admin.configureWebhookRetries({})),
+    },
+    {
+      method: 'POST',
+      pattern: '/__admin/webhook-retries',
+      handle: async ({ req, res }) =>
+        sendJson(res, 200, admin.configureWebhookRetries(await adminBody(req, WebhookRetriesBody))),
     },
   ];
 }

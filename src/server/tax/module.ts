@@ -4,12 +4,15 @@ import { type TaxAdmin, taxAdmin, taxAdminRoutes } from './admin.js';
 import { Completer } from './completion.js';
 import { taxRoutes } from './routes.js';
 import { TaxStore } from './store.js';
-import { WebhookSender } from './webhook-sender.js';
+import { WebhookSender, type WebhookSenderOptions } from './webhook-sender.js';
 
 /** The tax-validation API: its store, its five endpoints, webhook delivery and admin controls. */
-export function taxModule(state: ServerState): ServerModule & { admin: TaxAdmin } {
+export function taxModule(
+  state: ServerState,
+  webhookOptions?: WebhookSenderOptions,
+): ServerModule & { admin: TaxAdmin } {
   const store = new TaxStore(state);
-  const webhooks = new WebhookSender(state);
+  const webhooks = new WebhookSender(state, webhookOptions);
   const completer = new Completer(store, webhooks);
   const admin = taxAdmin(store, webhooks);
   return {

@@ -1,36 +1,65 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
+import {
+  Delivery,
+  DeliveryLog,
+  type DeliveryState,
+  type WebhookDeliveryRecord,
+} from './webhook-deliveries.js';
+
+/**
+ * The retry schedule: the wait before the 2nd, 3rd, ... attempt of a delivery whose attempt
+ * failed (network error, timeout, or an answer other than 2xx): 1 s, 5 s, 30 s, 2 min, 10 min,
+ * so six attempts over about 13 minutes, then the delivery is `failed`.
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1000, 5000, 30_000, 120_000, 600_000];
+
+/** Schedules a retry; returns a function that cancels it. Injected by tests to capture the delays. */
+export type DeliveryTimer = (callback: () => void, ms: number) => () => void;
+
+const realTimer: DeliveryTimer = (callback, ms) => {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+};
 
 /** Options of {@link WebhookSender}. */
 export interface WebhookSenderOptions {
   /** Deliveries in flight per endpoint, which is also its number of keep-alive sockets. Default 8. */
   concurrency?: number;
-  /** Deliveries waiting per endpoint; past it new events are dropped and counted as failed. Default 100000. */
+  /**
+   * Deliveries waiting per endpoint (queued or waiting for a retry); past it new events are
+   * dropped (state `dropped`, counted in `webhooksFailed`). Default 100000.
+   */
   maxQueued?: number;
-  /** Attempts per delivery (network error, timeout or non-2xx answer). Default 3. */
-  attempts?: number;
+  /** Waits before each retry, ms; its length is the number of retries. Default {@link DEFAULT_RETRY_DELAYS_MS}. */
+  retryDelaysMs?: readonly number[];
   /** Time allowed to one attempt, ms. Default 5000. */
   timeoutMs?: number;
+  /** Deliveries kept for `GET /__admin/webhook-deliveries` (the newest). Default 1000. */
+  maxRecords?: number;
+  /** Schedules retries. Default `setTimeout`. */
+  timer?: DeliveryTimer;
+}
+
+/** The retry settings `GET`/`POST /__admin/webhook-retries` read and change. */
+export interface WebhookRetrySettings {
+  retryDelaysMs: number[];
+  timeoutMs: number;
 }
 
 /**
- * One endpoint's deliveries: a FIFO of bodies and a keep-alive agent whose socket count equals
- * the number of deliveries allowed in flight, so the sockets (and descriptors) used by webhooks
- * stay bounded whatever the number of events.
+ * One endpoint's deliveries: a FIFO and a keep-alive agent whose socket count equals the number
+ * of deliveries allowed in flight, so the sockets (and descriptors) used stay bounded.
  */
-/** One event waiting for (or in) delivery to one endpoint. */
-interface Delivery {
-  id: string;
-  eventType: string;
-  body: string;
-}
-
 class EndpointQueue {
   readonly agent: HttpAgent;
-  private readonly bodies: Delivery[] = [];
+  private readonly items: Delivery[] = [];
   private head = 0;
   active = 0;
+  /** Deliveries waiting for a retry timer. */
+  waiting = 0;
 
   constructor(
     readonly url: URL,
@@ -41,35 +70,37 @@ class EndpointQueue {
   }
 
   get queued(): number {
-    return this.bodies.length - this.head;
+    return this.items.length - this.head;
   }
 
-  push(body: Delivery): void {
-    this.bodies.push(body);
+  push(delivery: Delivery): void {
+    this.items.push(delivery);
   }
 
   shift(): Delivery | undefined {
-    if (this.head >= this.bodies.length) return undefined;
-    const body = this.bodies[this.head] as Delivery;
+    if (this.head >= this.items.length) return undefined;
+    const delivery = this.items[this.head] as Delivery;
     this.head += 1;
     // Compact now and then so a long run does not keep every delivered body alive.
-    if (this.head > 1024 && this.head * 2 > this.bodies.length) {
-      this.bodies.splice(0, this.head);
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items.splice(0, this.head);
       this.head = 0;
     }
-    return body;
+    return delivery;
   }
 
   clear(): void {
-    this.bodies.length = 0;
+    this.items.length = 0;
     this.head = 0;
   }
 }
 
-/** POSTs `body` on `agent`; resolves with the status once the answer has been read. */
-function post(queue: EndpointQueue, body: string, timeoutMs: number): Promise<number> {
+type AttemptEnd = { status: number } | { error: string };
+
+/** POSTs `body`; resolves with the status once the answer has been read, or with the error. */
+function post(queue: EndpointQueue, body: string, timeoutMs: number, reset = false): Promise<AttemptEnd> {
   const send = queue.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<AttemptEnd>((resolve) => {
     const req = send(
       queue.url,
       {
@@ -83,31 +114,48 @@ function post(queue: EndpointQueue, body: string, timeoutMs: number): Promise<nu
         signal: AbortSignal.timeout(timeoutMs),
       },
       (res) => {
-        res.on('error', reject);
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', (error) => resolve({ error: errorName(error) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
         res.resume();
       },
     );
-    req.on('error', reject);
-    req.end(body);
+    req.on('error', (error) => resolve({ error: errorName(error) }));
+    if (!reset) {
+      req.end(body);
+      return;
+    }
+    // An injected reset: the endpoint sees half a request, then the connection drops.
+    req.write(body.slice(0, Math.floor(body.length / 2)), () =>
+      setImmediate(() => req.destroy(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))),
+    );
   });
 }
 
+function errorName(error: Error): string {
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
+  return (error as NodeJS.ErrnoException).code ?? error.name;
+}
+
 /**
- * Delivers webhook events to the endpoints registered with `POST /__admin/webhook-endpoints`.
- * Each endpoint has a bounded queue served by a fixed number of keep-alive connections, so a
- * run of any size reuses the same few sockets instead of opening one per event.
+ * Delivers webhook events to the endpoints registered with `POST /__admin/webhook-endpoints`, the
+ * way a real service does: each endpoint has a bounded queue served by a fixed number of
+ * keep-alive connections, a failed attempt is retried on a backoff schedule, and every delivery
+ * has a record (the newest are kept for the read API).
  */
 export class WebhookSender {
   endpoints: string[] = [];
   private readonly queues = new Map<string, EndpointQueue>();
   private readonly idle: Array<() => void> = [];
+  private readonly retryTimers = new Set<() => void>();
+  private readonly log: DeliveryLog;
   private readonly concurrency: number;
   private readonly maxQueued: number;
-  private readonly attempts: number;
-  private readonly timeoutMs: number;
+  private readonly timer: DeliveryTimer;
+  private retryDelaysMs: number[];
+  private timeoutMs: number;
+  private seq = 0;
+  private eventSeq = 0;
   private closed = false;
-  private deliveries = 0;
 
   constructor(
     private readonly state: ServerState,
@@ -115,31 +163,86 @@ export class WebhookSender {
   ) {
     this.concurrency = options.concurrency ?? 8;
     this.maxQueued = options.maxQueued ?? 100_000;
-    this.attempts = options.attempts ?? 3;
-    this.timeoutMs = options.timeoutMs ?? 5000;
+    const initial = {
+      retryDelaysMs: [...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS)],
+      timeoutMs: options.timeoutMs ?? 5000,
+    };
+    this.retryDelaysMs = initial.retryDelaysMs;
+    this.timeoutMs = initial.timeoutMs;
+    this.timer = options.timer ?? realTimer;
+    this.log = new DeliveryLog(options.maxRecords);
     state.onReset(() => {
       this.endpoints = [];
       // Events not yet sent belong to the state that was just reset.
-      for (const queue of this.queues.values()) queue.clear();
+      for (const queue of this.queues.values()) {
+        queue.clear();
+        queue.waiting = 0;
+      }
+      for (const cancel of this.retryTimers) cancel();
+      this.retryTimers.clear();
+      this.log.clear();
+      // The schedule the admin API set goes back to the server's own.
+      this.configureRetries(initial);
       this.settle();
     });
   }
 
-  /** Queues `payload` for every endpoint: POST, JSON, up to `attempts` tries. */
+  /**
+   * Queues `payload` for every endpoint (one delivery per endpoint). The payload object is kept
+   * as given (its strings are the stored result's own) and serialized per attempt, so a waiting
+   * delivery costs ~150 bytes, not a JSON text.
+   */
   send(payload: Record<string, unknown>): void {
     if (this.closed || this.endpoints.length === 0) return;
-    const body = JSON.stringify(payload);
-    const eventType = String(payload.eventType ?? '');
+    const eventType = String(payload.eventType);
+    this.eventSeq += 1;
     for (const url of this.endpoints) {
       const queue = this.queueFor(url);
-      if (queue.queued >= this.maxQueued) {
-        this.state.stats.webhooksFailed += 1;
+      this.seq += 1;
+      const delivery = new Delivery(this.seq, this.eventSeq, url, eventType, payload, this.state.clock.now());
+      this.log.add(delivery);
+      if (queue.queued + queue.waiting >= this.maxQueued) {
+        this.end(delivery, 'dropped');
         continue;
       }
-      this.deliveries += 1;
-      queue.push({ id: `whd_${this.deliveries}`, eventType, body });
+      queue.push(delivery);
       this.pump(queue);
     }
+  }
+
+  /** The newest deliveries first, at most `limit`, optionally only those in `state`. */
+  deliveries(limit = 100, state?: DeliveryState): WebhookDeliveryRecord[] {
+    return this.log.list(limit, state);
+  }
+
+  /**
+   * Sends a delivery that ended (delivered, failed, dropped or lost) again, with a fresh retry
+   * schedule. 404 when the id is unknown (or no longer among the newest), 409 while it is under way.
+   */
+  redeliver(id: string): WebhookDeliveryRecord {
+    const delivery = this.log.get(id);
+    if (!delivery) throw new HttpProblem(404, `No webhook delivery ${id} (only the newest are kept)`);
+    if (delivery.pending) throw new HttpProblem(409, `Webhook delivery ${id} is still ${delivery.state}`);
+    delivery.state = 'queued';
+    delivery.retries = 0;
+    delivery.updatedAt = this.state.clock.now();
+    const queue = this.queueFor(delivery.url);
+    queue.push(delivery);
+    this.pump(queue);
+    this.publish(delivery);
+    return delivery.record();
+  }
+
+  /** The retry schedule and the time allowed to one attempt. */
+  get retrySettings(): WebhookRetrySettings {
+    return { retryDelaysMs: [...this.retryDelaysMs], timeoutMs: this.timeoutMs };
+  }
+
+  /** Changes the schedule for the retries scheduled from now on. */
+  configureRetries(settings: Partial<WebhookRetrySettings>): WebhookRetrySettings {
+    if (settings.retryDelaysMs) this.retryDelaysMs = [...settings.retryDelaysMs];
+    if (settings.timeoutMs !== undefined) this.timeoutMs = settings.timeoutMs;
+    return this.retrySettings;
   }
 
   private queueFor(url: string): EndpointQueue {
@@ -154,10 +257,10 @@ export class WebhookSender {
   /** Starts deliveries while the endpoint has a free slot and waiting events. */
   private pump(queue: EndpointQueue): void {
     while (queue.active < this.concurrency && !this.closed) {
-      const body = queue.shift();
-      if (body === undefined) break;
+      const delivery = queue.shift();
+      if (delivery === undefined) break;
       queue.active += 1;
-      void this.deliver(queue, body).finally(() => {
+      void this.attempt(queue, delivery).finally(() => {
         queue.active -= 1;
         this.pump(queue);
         this.settle();
@@ -165,43 +268,79 @@ export class WebhookSender {
     }
   }
 
-  private async deliver(queue: EndpointQueue, delivery: Delivery): Promise<void> {
-    const report = (attempts: number, status: number | null, error: string | null, state: string) =>
-      this.state.events.publish('webhook', {
-        id: delivery.id,
-        url: queue.url.href,
-        eventType: delivery.eventType,
-        attempts,
-        lastStatus: status,
-        lastError: error,
-        state,
-      });
-    for (let attempt = 1; attempt <= this.attempts && !this.closed; attempt++) {
-      let status: number | null = null;
-      let error: string | null = null;
-      try {
-        status = await post(queue, delivery.body, this.timeoutMs);
-        if (status >= 200 && status < 300) {
-          this.state.stats.webhooksSent += 1;
-          report(attempt, status, null, 'delivered');
-          return;
-        }
-      } catch (cause) {
-        // Retried below: a listener that is not up yet, or a kept-alive socket it just closed.
-        error = (cause as NodeJS.ErrnoException).code ?? (cause as Error).name;
+  /** One attempt; a failure schedules the next one, or ends the delivery as `failed`. */
+  private async attempt(queue: EndpointQueue, delivery: Delivery): Promise<void> {
+    const fault = this.state.faults.nextDelivery();
+    if (fault === 'webhookLost') return this.end(delivery, 'lost');
+    delivery.state = 'sending';
+    this.countAttempt(delivery);
+    const end =
+      fault === 'webhookStatus500'
+        ? { status: 500 }
+        : await this.post(queue, delivery, fault === 'webhookReset');
+    if (this.closed) return;
+    delivery.lastStatus = 'status' in end ? end.status : 0;
+    delivery.lastError = 'error' in end ? end.error : undefined;
+    if ('status' in end && end.status >= 200 && end.status < 300) {
+      this.end(delivery, 'delivered');
+      // A delivery whose answer was lost on the way back: the sender delivers it once more.
+      if (fault === 'webhookDuplicate') {
+        this.countAttempt(delivery);
+        await this.post(queue, delivery, false);
       }
-      report(attempt, status, error, attempt < this.attempts ? 'retrying' : 'failed');
-      if (attempt < this.attempts) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      return;
     }
-    this.state.stats.webhooksFailed += 1;
+    const delay = this.retryDelaysMs[delivery.retries];
+    if (delay === undefined) return this.end(delivery, 'failed');
+    delivery.retries += 1;
+    delivery.state = 'retrying';
+    delivery.nextAttemptAt = this.state.clock.now() + delay;
+    delivery.updatedAt = this.state.clock.now();
+    this.publish(delivery);
+    queue.waiting += 1;
+    const cancel = this.timer(() => {
+      this.retryTimers.delete(cancel);
+      queue.waiting -= 1;
+      if (this.closed) return;
+      delivery.state = 'queued';
+      queue.push(delivery);
+      this.pump(queue);
+    }, delay);
+    this.retryTimers.add(cancel);
+  }
+
+  private post(queue: EndpointQueue, delivery: Delivery, reset: boolean): Promise<AttemptEnd> {
+    return post(queue, JSON.stringify(delivery.payload), this.timeoutMs, reset);
+  }
+
+  private countAttempt(delivery: Delivery): void {
+    delivery.attempts += 1;
+    this.state.stats.webhookAttempts += 1;
+  }
+
+  private end(delivery: Delivery, state: 'delivered' | 'failed' | 'dropped' | 'lost'): void {
+    delivery.state = state;
+    delivery.updatedAt = this.state.clock.now();
+    if (state === 'delivered') this.state.stats.webhooksSent += 1;
+    else this.state.stats.webhooksFailed += 1;
+    this.publish(delivery);
+  }
+
+  /**
+   * Tells the console (event bus) where a delivery stands. Only the changes a person acts on:
+   * waiting for a retry, ended, sent again; not every attempt, so a million deliveries stay cheap.
+   */
+  private publish(delivery: Delivery): void {
+    this.state.events.publish('webhook', delivery.record());
   }
 
   private get busy(): boolean {
-    for (const queue of this.queues.values()) if (queue.active > 0 || queue.queued > 0) return true;
+    for (const queue of this.queues.values())
+      if (queue.active > 0 || queue.queued > 0 || queue.waiting > 0) return true;
     return false;
   }
 
-  /** Wakes `drain()` callers once nothing is queued or in flight. */
+  /** Wakes `drain()` callers once nothing is queued, in flight or waiting for a retry. */
   private settle(): void {
     if (this.busy) return;
     for (const wake of this.idle.splice(0)) wake();
@@ -213,11 +352,14 @@ export class WebhookSender {
     await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  /** Drops waiting events and closes every connection. */
+  /** Drops waiting events and retries, and closes every connection. */
   close(): void {
     this.closed = true;
+    for (const cancel of this.retryTimers) cancel();
+    this.retryTimers.clear();
     for (const queue of this.queues.values()) {
       queue.clear();
+      queue.waiting = 0;
       queue.agent.destroy();
     }
     this.settle();

@@ -1,49 +1,86 @@
-import { type BatchRowResult, resultDetails } from '../batch/types.js';
+import { resultDetails } from '../batch/types.js';
 import type { ValidationResult } from '../response-schemas.js';
 import { listenForWebhooks, type WebhookListener } from '../webhook-listener.js';
+import type { RowOutcome } from './outcome-journal.js';
+import { RequestIndex } from './request-index.js';
 
 /** Confirmations in flight at most, by default. */
 export const MAX_CONFIRMATIONS = 16;
-
-/** What a confirmed result sets on its row. */
-type Summary = Pick<
-  BatchRowResult,
-  | 'validationResultId'
-  | 'outcome'
-  | 'provider'
-  | 'registryCompanyName'
-  | 'companyNameMatch'
-  | 'addressMatch'
-  | 'checkedAt'
->;
+/** Result ids waiting for a confirmation slot at most; past it the listener holds its answer. */
+export const MAX_QUEUED_CONFIRMATIONS = 1024;
+/** Outcomes kept for rows not yet known to be submitted, at most (the oldest are dropped). */
+export const MAX_EARLY_OUTCOMES = 10_000;
 
 /** What the joiner needs of the tax client. */
 export interface ResultFetcher {
   getResult(validationResultId: string): Promise<ValidationResult>;
 }
 
+/** The outcome of a row whose result is known. */
+export function summaryOf(result: ValidationResult): RowOutcome {
+  return {
+    status: 'completed',
+    validationResultId: result.validationResultId,
+    outcome: result.outcome,
+    provider: result.provider ?? null,
+    ...resultDetails(result),
+  };
+}
+
+/** Options of {@link CompletionJoiner}. */
+export interface CompletionJoinerOptions {
+  /** Confirmations (`getResult` calls) in flight at most. Default 16. */
+  maxFetches?: number;
+  /** Result ids queued behind them at most. Default 1024. */
+  maxQueued?: number;
+  /** Called once per row when its outcome is known (a duplicate event never calls it twice). */
+  onOutcome(row: number, outcome: RowOutcome): void;
+}
+
 /**
  * Joins webhook completions back to rows: each `completed` event is confirmed by fetching its
- * result, whose `validationRequestId` names the row. Events may arrive before the row is known
- * to be submitted; they are parked until it is.
+ * result, whose `validationRequestId` names the row. Memory stays bounded whatever arrives: a row
+ * waiting costs about 25 bytes (see {@link RequestIndex}); at most `maxFetches` confirmations run and `maxQueued` wait, and
+ * past that the listener holds its answers (the sender's connections fill, so its own bounded
+ * queue takes the backlog); outcomes that arrive before their row is known to be submitted are
+ * parked, at most {@link MAX_EARLY_OUTCOMES} of them (a dropped one is found by reconciliation).
  */
 export class CompletionJoiner {
-  private readonly waiting = new Map<string, BatchRowResult>();
-  private readonly early = new Map<string, Summary>();
+  /** The row of each submitted request (by its validationRequestId), while it waits. */
+  private readonly index = new RequestIndex();
+  /** 1 for each row waiting for its outcome, by row number. */
+  private waitingRows = new Uint8Array(1024);
+  private waitingCount = 0;
+  private readonly early = new Map<string, RowOutcome>();
   private readonly fetches = new Set<Promise<void>>();
-  /** Result ids waiting for a free confirmation slot. */
   private readonly queued: string[] = [];
-  private notify: () => void = () => {};
+  private readonly roomWaiters: Array<() => void> = [];
+  private readonly maxFetches: number;
+  private readonly maxQueued: number;
   private peak = 0;
-  private settled: () => void = () => {};
+  private closed = false;
+  private settled: Array<() => void> = [];
+  /** Called after every outcome and every event (the wait phase listens). */
+  onActivity: () => void = () => {};
+  /** Set by the wait phase while it sleeps. */
+  onWake: () => void = () => {};
+  /** `Date.now()` of the last webhook event or outcome. */
+  lastActivityAt = Date.now();
+  /** Rows tracked from an earlier run (their webhooks went to another listener). */
+  stale = 0;
   listener: WebhookListener | undefined;
+  /** Rows that got their outcome. */
+  answered = 0;
+  /** Confirmations that failed (the row stays waiting; reconciliation finds it). */
   errors = 0;
 
   constructor(
     private readonly tax: ResultFetcher,
-    /** Confirmations (`getResult` calls) in flight at most. Default 16. */
-    private readonly maxFetches = MAX_CONFIRMATIONS,
-  ) {}
+    private readonly options: CompletionJoinerOptions,
+  ) {
+    this.maxFetches = options.maxFetches ?? MAX_CONFIRMATIONS;
+    this.maxQueued = options.maxQueued ?? MAX_QUEUED_CONFIRMATIONS;
+  }
 
   async listen(host: string, port: number): Promise<string> {
     this.listener = await listenForWebhooks({
@@ -51,42 +88,44 @@ export class CompletionJoiner {
       port,
       onEvent: (event) => {
         if (!event.known || event.eventType !== 'taxvalidation.validation.completed') return;
-        this.confirm((event as { validationResultId: string }).validationResultId);
+        this.touch();
+        return this.confirm((event as { validationResultId: string }).validationResultId);
       },
     });
     return this.listener.url;
   }
 
+  private touch(): void {
+    this.lastActivityAt = Date.now();
+    this.onActivity();
+  }
+
   /**
-   * Fetches a result and fills in its row (or parks it). At most `maxFetches` run at once; the
-   * rest queue (ids only), so a burst of webhooks never opens a connection per event.
+   * Queues a confirmation of a result; resolves once it is queued, which waits while the queue is
+   * full (the listener answers the webhook then, so the sender slows down).
    */
-  confirm(validationResultId: string): void {
-    if (this.fetches.size >= this.maxFetches) {
-      this.queued.push(validationResultId);
-      return;
+  async confirm(validationResultId: string): Promise<void> {
+    while (this.fetches.size >= this.maxFetches && this.queued.length >= this.maxQueued) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+      if (this.closed) return;
     }
+    if (this.fetches.size < this.maxFetches) this.start(validationResultId);
+    else this.queued.push(validationResultId);
+  }
+
+  private start(validationResultId: string): void {
     const work = this.tax
       .getResult(validationResultId)
-      .then((result) => {
-        const summary: Summary = {
-          validationResultId,
-          outcome: result.outcome,
-          provider: result.provider ?? null,
-          ...resultDetails(result),
-        };
-        const row = this.waiting.get(result.validationRequestId);
-        if (row) this.complete(row, summary);
-        else this.early.set(result.validationRequestId, summary);
-      })
+      .then((result) => this.resolve(result.validationRequestId, summaryOf(result)))
       .catch(() => {
         this.errors += 1;
       })
       .finally(() => {
         this.fetches.delete(work);
         const next = this.queued.shift();
-        if (next !== undefined) this.confirm(next);
-        else if (this.fetches.size === 0) this.settled();
+        if (next !== undefined) this.start(next);
+        this.roomWaiters.shift()?.();
+        if (this.fetches.size === 0) for (const wake of this.settled.splice(0)) wake();
       });
     this.fetches.add(work);
     this.peak = Math.max(this.peak, this.fetches.size);
@@ -97,51 +136,87 @@ export class CompletionJoiner {
     return this.peak;
   }
 
-  private complete(row: BatchRowResult, summary: Summary) {
-    row.status = 'completed';
-    Object.assign(row, summary);
-    if (row.validationRequestId) this.waiting.delete(row.validationRequestId);
-    this.notify();
-  }
-
-  /** Registers a submitted row; a replayed row with a known result is fetched right away. */
-  track(row: BatchRowResult): void {
-    if (row.status !== 'submitted' || !row.validationRequestId) return;
-    const parked = this.early.get(row.validationRequestId);
-    this.waiting.set(row.validationRequestId, row);
-    if (parked) {
-      this.early.delete(row.validationRequestId);
-      this.complete(row, parked);
+  /** Gives a waiting row its outcome (or parks it until the row is tracked). */
+  resolve(validationRequestId: string, summary: RowOutcome): void {
+    const row = this.index.get(validationRequestId);
+    if (row !== undefined) {
+      // A row already answered (a duplicate event, or reconciled first) is left as it is.
+      this.finish(row, summary, validationRequestId);
       return;
     }
-    const known = (row as { knownResultId?: string }).knownResultId;
-    if (known) this.confirm(known);
+    this.early.set(validationRequestId, summary);
+    if (this.early.size > MAX_EARLY_OUTCOMES) {
+      const oldest = this.early.keys().next().value;
+      if (oldest !== undefined) this.early.delete(oldest);
+    }
   }
 
+  /** Whether `row` still waits for its outcome. */
+  isWaiting(row: number): boolean {
+    return row < this.waitingRows.length && this.waitingRows[row] === 1;
+  }
+
+  /**
+   * Gives a waiting row its outcome, once: a row already answered is left as it is.
+   * `validationRequestId` (the answer's) lets the index forget the row.
+   */
+  finish(row: number, outcome: RowOutcome, validationRequestId?: string): void {
+    if (validationRequestId !== undefined && this.index.get(validationRequestId) === row)
+      this.index.delete(validationRequestId);
+    if (!this.isWaiting(row)) return;
+    this.waitingRows[row] = 0;
+    this.waitingCount -= 1;
+    this.answered += 1;
+    this.options.onOutcome(row, outcome);
+    this.touch();
+  }
+
+  /**
+   * Registers a submitted row. `knownResultId` (a replay whose result exists) is confirmed right
+   * away; `stale` marks a row of an earlier run, whose completion went to another listener.
+   */
+  track(row: number, validationRequestId: string, knownResultId?: string, stale = false): void {
+    if (this.isWaiting(row)) return;
+    if (row >= this.waitingRows.length) {
+      const grown = new Uint8Array(Math.max(row + 1, this.waitingRows.length * 2));
+      grown.set(this.waitingRows);
+      this.waitingRows = grown;
+    }
+    this.waitingRows[row] = 1;
+    this.waitingCount += 1;
+    this.index.set(validationRequestId, row);
+    if (stale) this.stale += 1;
+    const parked = this.early.get(validationRequestId);
+    if (parked) {
+      this.early.delete(validationRequestId);
+      this.finish(row, parked, validationRequestId);
+      return;
+    }
+    if (knownResultId) void this.confirm(knownResultId);
+  }
+
+  /** Rows still without an outcome. */
   get outstanding(): number {
-    return this.waiting.size;
+    return this.waitingCount;
   }
 
-  /** Resolves when every tracked row has an outcome, or after `timeoutMs`, or on abort. */
-  async wait(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.waiting.size === 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, timeoutMs);
-      function finish() {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', finish);
-        resolve();
-      }
-      signal?.addEventListener('abort', finish, { once: true });
-      this.notify = () => {
-        if (this.waiting.size === 0) finish();
-      };
-    });
-    // Let the confirmations under way (and queued behind them) finish.
-    if (this.fetches.size > 0) await new Promise<void>((resolve) => (this.settled = resolve));
+  /** The rows still without an outcome, in row order. */
+  outstandingRows(): number[] {
+    const rows: number[] = [];
+    for (let row = 0; row < this.waitingRows.length && rows.length < this.waitingCount; row++)
+      if (this.waitingRows[row] === 1) rows.push(row);
+    return rows;
+  }
+
+  /** Resolves when no confirmation is in flight or queued. */
+  async idle(): Promise<void> {
+    if (this.fetches.size === 0) return;
+    await new Promise<void>((resolve) => this.settled.push(resolve));
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.listener?.close();
+    for (const wake of this.roomWaiters.splice(0)) wake();
   }
 }

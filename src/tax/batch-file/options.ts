@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { SyncPolicy } from '../../core/checkpoint.js';
 import type { RequestOptions } from '../../core/http.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
+import type { WaitProgress } from './wait-phase.js';
 
 /** Where `wait` listens for webhooks and how long it waits. */
 export interface BatchFileWaitOptions {
@@ -16,8 +17,22 @@ export interface BatchFileWaitOptions {
    * the `listening` progress event carries the URL for the caller to register.
    */
   register?: string | URL | ((url: string) => void | Promise<void>);
-  /** How long to wait for the outcomes after the last row was sent, in ms. Default 300000 (5 min). */
+  /**
+   * How long to wait for the outcomes after the last row was sent, in ms. Rows still without one
+   * are asked about once more (see `quietMs`), then reported as `pending`. Default 300000 (5 min).
+   */
   timeoutMs?: number;
+  /**
+   * Reconciliation: when no completion has arrived for this long, the rows still waiting are asked
+   * about through the service's idempotency: each row's original request is sent again with its
+   * `idempotencyKey`, which answers with the stored result once done (no second validation). Rows
+   * of an earlier run (resume) are asked about at once. Default 10000 (10 s).
+   */
+  quietMs?: number;
+  /** Reconciliation requests in flight at most. Default 16. */
+  reconcileConcurrency?: number;
+  /** Wait before asking again about rows still PENDING, in ms; doubles each round up to 30 s. Default 1000. */
+  pendingBackoffMs?: number;
 }
 
 /** Options of `client.tax.runBatchFile`. */
@@ -141,7 +156,8 @@ export type BatchFileEvent =
       /** Submitted rows still without an outcome. */
       outstanding: number;
       timeoutMs: number;
-    };
+    }
+  | WaitProgress;
 
 /** What a finished batch file run did. */
 export interface BatchFileResult {
@@ -149,7 +165,7 @@ export interface BatchFileResult {
   rowsDone: number;
   /** Rows per status; `completed:<outcome>` for completed rows. */
   counts: Record<string, number>;
-  /** With `wait`: submitted rows that had no outcome when the wait timed out. Otherwise 0. */
+  /** With `wait`: rows still without an outcome when the wait timed out (status `pending`). Otherwise 0. */
   outstanding: number;
   /** Whether this run continued an earlier one. */
   resumed: boolean;

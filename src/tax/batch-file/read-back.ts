@@ -1,41 +1,40 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
 import type { BatchRowResult } from '../batch/types.js';
 import { OUTPUT_COLUMNS } from './row-output.js';
 
-/** A row of an earlier run as its results file holds it: the outcome and the input's cells. */
-export interface KeptRow {
-  result: BatchRowResult;
-  record: string[];
-}
-
 /**
- * Rows of an earlier run, read back from the first `upTo` bytes of its joined NDJSON or CSV
- * results (see `RowOutput`); `inputHeader` is the input's header row.
+ * The row results of a joined NDJSON or CSV results file (see `RowOutput`), read back streamed
+ * from its first `upTo` bytes, without the input's cells (`inputWidth` columns of a CSV line).
  */
-export async function readBackRows(
+export async function* readBackResults(
   path: string,
   csv: boolean,
   upTo: number,
-  inputHeader: readonly string[],
-): Promise<KeptRow[]> {
-  const text = (await readFile(path)).subarray(0, upTo).toString('utf8');
-  if (!csv)
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const { input, ...result } = JSON.parse(line) as BatchRowResult & { input?: Record<string, string> };
-        return { result, record: inputHeader.map((name) => input?.[name] ?? '') };
+  inputWidth: number,
+): AsyncGenerator<BatchRowResult> {
+  if (upTo <= 0) return;
+  const source = createReadStream(path, { start: 0, end: upTo - 1 });
+  try {
+    if (!csv) {
+      for await (const line of createInterface({ input: source, crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (!line) continue;
+        const { input: _input, ...result } = JSON.parse(line) as BatchRowResult & { input?: unknown };
+        yield result;
+      }
+      return;
+    }
+    const { parse } = await import('csv-parse');
+    const parser = source.pipe(parse({ from_line: 2, relax_column_count: true }));
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      const row: Record<string, unknown> = {};
+      OUTPUT_COLUMNS.forEach((c, i) => {
+        const value = cells[inputWidth + i];
+        if (value !== undefined && value !== '') row[c] = c === 'row' ? Number(value) : value;
       });
-  const { parse } = await import('csv-parse/sync');
-  const records = parse(text, { from_line: 2, relax_column_count: true }) as string[][];
-  const width = inputHeader.length;
-  return records.map((cells) => {
-    const row: Record<string, unknown> = {};
-    OUTPUT_COLUMNS.forEach((c, i) => {
-      const value = cells[width + i];
-      if (value !== undefined && value !== '') row[c] = c === 'row' ? Number(value) : value;
-    });
-    return { result: row as unknown as BatchRowResult, record: cells.slice(0, width) };
-  });
+      yield row as unknown as BatchRowResult;
+    }
+  } finally {
+    source.destroy();
+  }
 }

@@ -1,12 +1,14 @@
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
-import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
+import { checkRow } from '../batch/runner.js';
+import type { BatchRowResult, BatchSender, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { openCsv, recordToRequest } from './csv-input.js';
+import { type ColumnMap, openCsv, recordToRequest } from './csv-input.js';
 import { encodingName, inspectInput } from './encoding.js';
 import {
   BatchFileFailedError,
@@ -15,21 +17,23 @@ import {
   BatchInterruptedError,
 } from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
+import { countKey, mergeOutcomes } from './merge-outcomes.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
+import { OutcomeJournal, Scratch } from './outcome-journal.js';
 import { checkBatchPaths } from './paths.js';
-import { type KeptRow, readBackRows } from './read-back.js';
+import { readBackResults } from './read-back.js';
+import { type RowRequest, reconcile } from './reconcile.js';
 import { RowOutput, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
+import { DEFAULT_QUIET_MS, waitForOutcomes } from './wait-phase.js';
 
 /** What a batch file run needs of the tax client. */
-export interface BatchFileClient extends ResultFetcher {
+export interface BatchFileClient extends ResultFetcher, Pick<BatchSender, 'validate'> {
   runBatch(rows: AsyncIterable<unknown>, options: RunBatchOptions): AsyncIterable<BatchRowResult>;
 }
 
 /** Default wait for outcomes: 5 minutes. */
 const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
-
-const countKey = (r: BatchRowResult) => (r.status === 'completed' ? `completed:${r.outcome}` : r.status);
 
 /**
  * Validates every row of a CSV file, file to file: results, rejects and a state file, checkpointed
@@ -106,8 +110,16 @@ async function runPrepared(
         },
       )
     : undefined;
-  // A device or FIFO (`/dev/stdout`) is a stream: no state, and with `wait` written once at the end.
-  const outFileNow = outFile?.seekable || !wait ? outFile : undefined;
+  // With `wait`, the outcomes that arrive go to a journal in a private scratch folder, and the
+  // results of the submitting pass to a draft: the output file itself, or, for a stream (or a
+  // device such as /dev/stdout), a private file; the final results are merged from both at the end.
+  const scratch = wait ? new Scratch() : undefined;
+  const streamDraft =
+    scratch && (stream || (outFile && !outFile.seekable))
+      ? await DurableOutput.open(scratch.path('draft'), undefined, { mode: 0o600 })
+      : undefined;
+  const lines = wait ? (outFile?.seekable ? outFile : streamDraft) : outFile;
+  const journal = scratch ? new OutcomeJournal(scratch.path('outcomes'), rowsTotal ?? 0) : undefined;
   const keptState = statePath && outFile?.seekable ? statePath : undefined;
   const counts: Record<string, number> = { ...state?.counts };
   const skipRows = state?.rowsDone ?? 0;
@@ -130,20 +142,41 @@ async function runPrepared(
     state: snapshot,
     policy: { everySteps: Number.POSITIVE_INFINITY, everyMs: 1000, ...options.sync },
   });
+  const runOptions: RunBatchOptions = {
+    strategy: options.strategy,
+    chunkSize: options.chunkSize,
+    concurrency: options.concurrency,
+    precheck: options.precheck,
+    timeoutMs: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    deadlineMs: options.deadlineMs,
+    runId,
+    skipRows,
+    signal,
+  };
 
-  const joiner = wait ? new CompletionJoiner(tax) : undefined;
+  const joiner =
+    journal &&
+    new CompletionJoiner(tax, {
+      onOutcome: (row, outcome) => {
+        // Without a draft the counts are kept here; with one they are recounted by the merge.
+        if (journal.add(row, outcome) && !lines) {
+          counts.submitted = (counts.submitted ?? 1) - 1;
+          const key = outcome.status === 'completed' ? `completed:${outcome.outcome}` : outcome.status;
+          counts[key] = (counts[key] ?? 0) + 1;
+        }
+      },
+    });
   // Removes the endpoint registered through a reference server's admin API when the run ends.
   let unregister: (() => Promise<void>) | undefined;
   try {
     if (!state) {
       if (csvOut) {
-        if (outFileNow) await outFileNow.append(output.header());
-        else if (stream && !joiner) stream.write(output.header());
+        if (lines) await lines.append(output.header());
+        else if (stream && !wait) stream.write(output.header());
       }
       await rejectsFile?.append(rejectsHeader(columns.header));
     }
-    const kept: KeptRow[] =
-      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes, columns.header) : [];
     if (joiner && wait) {
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
       const { register } = wait;
@@ -153,7 +186,11 @@ async function runPrepared(
         unregister = () => unregisterWebhookEndpoint(register, url).catch(() => {});
       }
       onProgress?.({ type: 'listening', url, registered: register !== undefined });
-      for (const row of kept) joiner.track(row.result);
+      // Rows an earlier run left without an outcome: their completions went to its listener.
+      if (state && outPath)
+        for await (const kept of readBackResults(outPath, csvOut, state.outBytes, columns.header.length))
+          if ((kept.status === 'submitted' || kept.status === 'pending') && kept.validationRequestId)
+            joiner.track(kept.row, kept.validationRequestId, undefined, true);
     }
 
     const recordsOf = new Map<number, string[]>();
@@ -174,18 +211,7 @@ async function runPrepared(
     await checkpoints.commit();
     const started = Date.now();
     try {
-      for await (const result of tax.runBatch(requests(), {
-        strategy: options.strategy,
-        chunkSize: options.chunkSize,
-        concurrency: options.concurrency,
-        precheck: options.precheck,
-        timeoutMs: options.timeoutMs,
-        maxRetries: options.maxRetries,
-        deadlineMs: options.deadlineMs,
-        runId,
-        skipRows,
-        signal,
-      })) {
+      for await (const result of tax.runBatch(requests(), runOptions)) {
         const record = recordsOf.get(result.row);
         recordsOf.delete(result.row);
         if (result.status === 'rejected' && rejectsFile) {
@@ -201,13 +227,15 @@ async function runPrepared(
         }
         const key = countKey(result);
         counts[key] = (counts[key] ?? 0) + 1;
-        if (joiner) {
-          kept.push({ result, record: record ?? [] });
-          joiner.track(result);
-        }
+        if (joiner && result.status === 'submitted' && result.validationRequestId)
+          joiner.track(
+            result.row,
+            result.validationRequestId,
+            (result as { knownResultId?: string }).knownResultId,
+          );
         const line = output.line(result, record);
-        if (outFileNow) await outFileNow.append(line);
-        else if (stream && !joiner) stream.write(line);
+        if (lines) await lines.append(line);
+        else if (stream && !wait) stream.write(line);
         rowsDone = result.row;
         await checkpoints.step();
         const rowsPerSecond = Math.round(((rowsDone - skipRows) * 1000) / Math.max(Date.now() - started, 1));
@@ -230,31 +258,98 @@ async function runPrepared(
     }
     await checkpoints.commit();
 
-    if (joiner) {
-      const timeoutMs = wait?.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+    let outstanding = 0;
+    if (joiner && wait && journal) {
+      const timeoutMs = wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
       onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
-      await joiner.wait(timeoutMs, signal);
-      const text = output.header() + kept.map((k) => output.line(k.result, k.record)).join('');
-      for (const key of Object.keys(counts)) delete counts[key];
-      for (const { result: r } of kept) counts[countKey(r)] = (counts[countKey(r)] ?? 0) + 1;
-      if (outFile && !outFile.seekable) await outFile.append(text);
-      else if (outPath) {
-        await outFile?.close();
-        await replaceFileAtomic(outPath, text, options.fileMode ?? DEFAULT_FILE_MODE);
-        if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: Buffer.byteLength(text) });
-      } else stream?.write(text);
+      const end = await waitForOutcomes(joiner, {
+        timeoutMs,
+        quietMs: wait.quietMs ?? DEFAULT_QUIET_MS,
+        signal,
+        onProgress: (event) => onProgress?.(event),
+        reconcile: (deadline) =>
+          reconcile(tax, joiner, {
+            requests: (rows) => rowRequests(input.path, encoding, columns, rows, runOptions, runId),
+            concurrency: wait.reconcileConcurrency,
+            backoffMs: wait.pendingBackoffMs,
+            deadline,
+            signal,
+            request: { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries },
+          }),
+      });
+      outstanding = joiner.outstanding;
+      await joiner.close();
+      const final = end !== 'aborted';
+      if (lines) {
+        await lines.flush();
+        for (const key of Object.keys(counts)) delete counts[key];
+        const merged = mergeOutcomes({
+          draft: { path: lines.path, bytes: lines.size, csv: csvOut },
+          output,
+          records: (await openCsv(input.path, encoding)).records,
+          journal,
+          final,
+          counts,
+        });
+        if (outFile?.seekable && outPath) {
+          await outFile.close();
+          let bytes = 0;
+          const counted = async function* () {
+            for await (const chunk of merged) {
+              bytes += Buffer.byteLength(chunk);
+              yield chunk;
+            }
+          };
+          await replaceFileAtomic(outPath, counted(), options.fileMode ?? DEFAULT_FILE_MODE);
+          if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: bytes });
+        } else if (outFile) {
+          for await (const chunk of merged) await outFile.append(chunk);
+        } else if (stream) {
+          for await (const chunk of merged) if (!stream.write(chunk)) await once(stream, 'drain');
+        }
+      } else if (final && outstanding > 0) {
+        counts.submitted = (counts.submitted ?? outstanding) - outstanding;
+        counts.pending = outstanding;
+      }
+      if (!final) throw new BatchInterruptedError(rowsDone, keptState);
     }
     return {
       rowsDone,
       counts,
-      outstanding: joiner?.outstanding ?? 0,
+      outstanding,
       resumed: state !== undefined,
       statePath: keptState,
     };
   } finally {
     await unregister?.();
     await joiner?.close();
+    journal?.close();
+    await streamDraft?.close().catch(() => {});
+    scratch?.remove();
     await outFile?.close().catch(() => {});
     await rejectsFile?.close().catch(() => {});
+  }
+}
+
+/** The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent. */
+async function* rowRequests(
+  path: string,
+  encoding: Awaited<ReturnType<typeof inspectInput>>['encoding'],
+  columns: ColumnMap,
+  rows: readonly number[],
+  runOptions: RunBatchOptions,
+  runId: string,
+): AsyncGenerator<RowRequest> {
+  if (rows.length === 0) return;
+  const { records } = await openCsv(path, encoding);
+  let row = 0;
+  let next = 0;
+  for await (const record of records) {
+    row += 1;
+    if (row !== rows[next]) continue;
+    next += 1;
+    const slot = checkRow(row, recordToRequest(record, columns), runOptions, runId);
+    yield { row, request: 'request' in slot ? slot.request : undefined };
+    if (next >= rows.length) break;
   }
 }

@@ -14,7 +14,8 @@ import {
   resultDetails,
 } from './types.js';
 
-interface Pending {
+/** A row that passed the local checks, with the exact request to send. */
+export interface Pending {
   row: number;
   request: ValidationRequest & { idempotencyKey: string };
 }
@@ -46,8 +47,11 @@ function failingIndexes(error: UnprocessableEntityError): Map<number, string> {
   return out;
 }
 
-/** Checks one input row locally; a result when it is rejected, the keyed request otherwise. */
-function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
+/**
+ * Checks one input row locally; a result when it is rejected, the keyed request otherwise. The
+ * same row, options and run id always give the same request (reconciliation resends it).
+ */
+export function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
   if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
   const parsed = ValidationRequest.safeParse(input);
   if (!parsed.success) {

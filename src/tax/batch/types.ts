@@ -3,8 +3,11 @@ import type { PrecheckMode } from '../precheck-mode.js';
 import type { ValidationRequest } from '../request-schemas.js';
 import type { BatchAccepted, PendingValidation, ValidationResult } from '../response-schemas.js';
 
-/** Status of one input row in a batch run. */
-export type BatchRowStatus = 'submitted' | 'completed' | 'rejected' | 'failed';
+/**
+ * Status of one input row in a batch run. `pending`: submitted, and still without an outcome when
+ * a waiting run's `timeoutMs` was up (a later resume with `wait` asks the service about it).
+ */
+export type BatchRowStatus = 'submitted' | 'completed' | 'rejected' | 'failed' | 'pending';
 
 /** What happened to one input row. Rows come back in input order. */
 export interface BatchRowResult {

@@ -1,0 +1,96 @@
+// Batch with --wait: `svc batch FILE --out OUT --wait --register URL` against `svc serve` with
+// 20 % of webhook delivery attempts failing (500, reset, lost), the server's default retry
+// schedule. Every row must end with an outcome, each validated once (the server's stats say so);
+// reported: rows/s from spawn to exit, and the CLI's peak RSS (goal: under 250 MB).
+import { createReadStream, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { loadLibrary, missingCommand } from '../lib/available.js';
+import { writeBatchCsv } from '../lib/batch-input.js';
+import { runNodeOk } from '../lib/child.js';
+import { limitRow, reportRow, unavailableRow, withScratch } from '../lib/rows.js';
+import { SVC_BIN, withServer } from '../lib/server.js';
+
+const KEY = 'ak_demo_project';
+const RSS_LIMIT_MB = 250;
+const FAULTS = { rate: 0.2, kinds: ['webhookStatus500', 'webhookReset', 'webhookLost'], seed: 22 };
+
+export const name = 'batch-wait';
+
+/**
+ * Counts the result lines of an NDJSON output by status, streamed (the file may hold a million lines).
+ * @param {string} path
+ */
+async function tally(path) {
+  /** @type {Record<string, number>} */
+  const counts = {};
+  for await (const line of createInterface({ input: createReadStream(path) })) {
+    if (!line) continue;
+    const status = JSON.parse(line).status;
+    counts[status] = (counts[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** @param {{ quick: boolean, log: (line: string) => void }} ctx */
+export async function run({ quick, log }) {
+  const count = quick ? 50_000 : 1_000_000;
+  const scenario = `batch --wait ${count.toLocaleString('en-US')} rows, 20 % webhook faults`;
+  const missing = await missingCommand(['batch'], ['--wait', '--reconcile-after']);
+  const { lib, why } = await loadLibrary();
+  if (missing || !lib?.precheck) {
+    const reason = missing ?? why ?? 'precheck is not exported';
+    return {
+      rows: [unavailableRow(`${scenario}: rate`, `RSS < ${RSS_LIMIT_MB} MB`, reason)],
+      raw: { missing: reason },
+    };
+  }
+  return withServer({}, (server) =>
+    withScratch(name, async (dir) => {
+      const csv = join(dir, 'rows.csv');
+      await writeBatchCsv(csv, count, lib.precheck);
+      const out = join(dir, 'out.ndjson');
+      await server.admin('/reset');
+      await server.admin('/faults', FAULTS);
+      const args = [SVC_BIN, '-q', 'batch', csv, '--out', out, '--wait', '--register', server.url];
+      const r = await runNodeOk('svc batch --wait', args, {
+        env: { SVC_BASE_URL: server.url, SVC_API_KEY: KEY },
+      });
+      const counts = await tally(out);
+      const stats = await server.admin('/stats');
+      rmSync(out, { force: true });
+      rmSync(`${out}.state.json`, { force: true });
+      const result = {
+        count,
+        wallMs: r.wallMs,
+        rowsPerSec: (count * 1000) / r.wallMs,
+        peakRssMb: r.peakRssMb,
+        counts,
+        validationsProcessed: stats.validationsProcessed,
+        idempotentReplays: stats.idempotentReplays,
+        webhooksSent: stats.webhooksSent,
+        webhooksFailed: stats.webhooksFailed,
+        webhookAttempts: stats.webhookAttempts,
+        faultsInjected: stats.faultsInjected,
+      };
+      log(`  batch-wait ours: ${JSON.stringify(result)}`);
+      if (counts.completed !== count || stats.validationsProcessed !== count)
+        throw new Error(`not every row answered once: ${JSON.stringify(result)}`);
+      return {
+        rows: [
+          reportRow({
+            scenario: `${scenario}: rate`,
+            ours: { name: 'ours', value: result.rowsPerSec, unit: 'rows/s' },
+          }),
+          limitRow({
+            scenario: `${scenario}: peak RSS`,
+            ours: { name: 'ours', value: r.peakRssMb, unit: 'MB' },
+            below: RSS_LIMIT_MB,
+            goal: `< ${RSS_LIMIT_MB} MB`,
+          }),
+        ],
+        raw: result,
+      };
+    }),
+  );
+}

@@ -1,0 +1,67 @@
+import type { BatchRowResult } from '../batch/types.js';
+import type { OutcomeJournal } from './outcome-journal.js';
+import { readBackResults } from './read-back.js';
+import type { RowOutput } from './row-output.js';
+
+/** Lines gathered into one chunk of about this many characters before it is written. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** The counting key of a row: its status, `completed:<outcome>` for completed rows. */
+export const countKey = (r: BatchRowResult) =>
+  r.status === 'completed' ? `completed:${r.outcome}` : r.status;
+
+/** Options of {@link mergeOutcomes}. */
+export interface MergeOptions {
+  /** The results as the submitting pass wrote them, and how many of its bytes count. */
+  draft: { path: string; bytes: number; csv: boolean };
+  output: RowOutput;
+  /** The input's records again, in row order (their cells are written as read, never re-read from the draft). */
+  records: AsyncIterable<string[]>;
+  journal: OutcomeJournal;
+  /** Whether the waiting is over: a row still without an outcome becomes `pending` (else stays `submitted`). */
+  final: boolean;
+  /** Filled with the rows per status of the merged results. */
+  counts: Record<string, number>;
+}
+
+/**
+ * The final results, streamed in chunks: every line of the draft with the outcome the journal
+ * holds for its row, in row order, memory bounded whatever the number of rows.
+ */
+export async function* mergeOutcomes(options: MergeOptions): AsyncGenerator<string> {
+  const { output, journal, counts } = options;
+  const records = options.records[Symbol.asyncIterator]();
+  let recordRow = 0;
+  let chunk = output.header();
+  try {
+    for await (const result of readBackResults(
+      options.draft.path,
+      options.draft.csv,
+      options.draft.bytes,
+      output.inputHeader.length,
+    )) {
+      let record: string[] | undefined;
+      while (recordRow < result.row) {
+        const next = await records.next();
+        if (next.done) break;
+        recordRow += 1;
+        if (recordRow === result.row) record = next.value;
+      }
+      if (result.status === 'submitted' || result.status === 'pending') {
+        const outcome = journal.get(result.row);
+        if (outcome) Object.assign(result, outcome);
+        else result.status = options.final ? 'pending' : 'submitted';
+      }
+      const key = countKey(result);
+      counts[key] = (counts[key] ?? 0) + 1;
+      chunk += output.line(result, record);
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
+  } finally {
+    await records.return?.();
+  }
+}
