@@ -40,7 +40,10 @@ export interface SyncOptions {
    * replaces them without it. Default false.
    */
   force?: boolean;
-  /** Mode of the files the sync creates (data files, manifests, state). Default 0o600 (owner only). */
+  /**
+   * Mode of the data files and manifests the sync creates. Default 0o600 (owner only). The state and
+   * the lock are always 0600 and the work folder `.sync-work` 0700, whatever this says.
+   */
   fileMode?: number;
   /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */
   signKey?: string | KeyObject;

@@ -81,7 +81,7 @@ export function readSyncState(dir: string): Promise<SyncState | undefined> {
   });
 }
 
-/** Replaces the sync state of `dir` atomically (file mode `mode`, default 0600). */
-export async function writeSyncState(dir: string, state: SyncState, mode?: number): Promise<void> {
-  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, mode);
+/** Replaces the sync state of `dir` atomically, always private (0600): it names the archive's head. */
+export async function writeSyncState(dir: string, state: SyncState): Promise<void> {
+  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, 0o600);
 }

@@ -1,4 +1,4 @@
-import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError } from '../core/errors/abort-error.js';
 import { OutputPathError } from '../core/errors/output-path-error.js';
@@ -19,6 +19,8 @@ import { emptySyncState, readSyncState, writeSyncState } from './sync-state.js';
 
 /** Where a run keeps its export and the export's state until the run is finished. */
 const WORK_DIR = '.sync-work';
+/** Mode of the work folder: owner only. */
+const WORK_DIR_MODE = 0o700;
 
 /**
  * One sync run into `options.dir`, under its lock: plan the run from the server's now (or take
@@ -78,10 +80,12 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
             throw refuseOverwrite(path);
         }
       }
-      await writeSyncState(dir, { ...state, pending: plan }, fileMode);
+      await writeSyncState(dir, { ...state, pending: plan });
     }
     const work = join(dir, WORK_DIR);
-    await mkdir(work, { recursive: true });
+    // The export's parts are archive data before they are archived: owner only, like the files.
+    await mkdir(work, { recursive: true, mode: WORK_DIR_MODE });
+    await chmod(work, WORK_DIR_MODE);
     const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
     const partPath = `${base}.ndjson`;
     const exported = await api.exportEvents({
@@ -118,7 +122,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     const text = serializeManifest(body, key);
     const name = manifestName(plan.run);
     await writeFileAtomic(join(dir, name), text, fileMode);
-    await writeSyncState(dir, tally.finish({ name, sha256: sha256(text) }), fileMode);
+    await writeSyncState(dir, tally.finish({ name, sha256: sha256(text) }));
     await rm(work, { recursive: true, force: true });
     return {
       status: 'synced',
