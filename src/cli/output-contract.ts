@@ -19,7 +19,7 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   'audit export': ['ndjson'],
   'audit tail': ['ndjson'],
   'audit sync': [],
-  'audit verify': [],
+  'audit verify': ['json'],
   'captcha result': ['table', 'json', 'ndjson', 'csv'],
   'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
   'token decode': ['table', 'json', 'ndjson', 'csv'],

@@ -4,7 +4,7 @@ import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
 import { parseFileMode } from './output-flags.js';
 
 interface SyncFlags {
@@ -17,16 +17,6 @@ interface SyncFlags {
   pageSize?: string;
   force?: boolean;
   fileMode?: string;
-}
-
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A duration: a whole number with an optional unit (ms, s, m, h, d); no unit means seconds. */
-function parseDurationOption(value: string, option: string): number {
-  const match = /^(\d{1,12})(ms|s|m|h|d)?$/.exec(value.trim());
-  if (!match)
-    throw new UsageError(`${option} must be a duration such as 300, 90s, 5m, 1h or 2d, got '${value}'`);
-  return Number(match[1]) * (UNITS[match[2] ?? 's'] as number);
 }
 
 async function readKeyFile(path: string, option: string): Promise<string> {

@@ -49,5 +49,17 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     .addOption(
       new Option('--public-key <file>', 'Ed25519 public key (PEM): every manifest must be signed by it'),
     )
+    .addOption(
+      new Option(
+        '--max-age <duration>',
+        'fail when the newest run ends longer ago than this, e.g. 36h (catches lost or rolled-back runs)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--head <sha256>',
+        'fail unless the chain ends at the manifest with this sha256 (the head a sync printed)',
+      ),
+    )
     .action(run(async () => (await import('../commands/audit-verify.js')).auditVerify));
 }
