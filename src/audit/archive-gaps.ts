@@ -1,4 +1,6 @@
-import type { Manifest } from './manifest.js';
+import { z } from 'zod';
+import { ArchiveFileError, listArchive, readRegular } from './archive-files.js';
+import { Manifest, manifestRun } from './manifest.js';
 
 /** Why part of the archive may be missing. */
 export type GapCause = 'retention' | 'late' | 'conflict';
@@ -105,4 +107,36 @@ export class GapLedger {
   open(): ArchiveGap[] {
     return this.all().filter((gap) => gap.status === 'open');
   }
+}
+
+/** A manifest larger than this is not one (a run's manifest is a few kB). */
+export const MAX_MANIFEST_BYTES = 1 << 20;
+
+/**
+ * The gaps of an archive from its manifests, oldest first (only regular files are read); a
+ * manifest that cannot be read is skipped (`svc audit verify` reports it). `expired` names gaps a
+ * backfill found the API no longer holds.
+ */
+export async function readGaps(dir: string, expired: ReadonlySet<string> = new Set()): Promise<GapLedger> {
+  const ledger = new GapLedger(expired);
+  const names = (await listArchive(dir))
+    .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
+    .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
+    .sort((a, b) => a.run - b.run);
+  for (const { name } of names) {
+    try {
+      const manifest = Manifest.parse(
+        JSON.parse((await readRegular(dir, name, MAX_MANIFEST_BYTES)).toString('utf8')),
+      );
+      ledger.add(manifest, name);
+    } catch (error) {
+      if (
+        !(error instanceof ArchiveFileError) &&
+        !(error instanceof SyntaxError) &&
+        !(error instanceof z.ZodError)
+      )
+        throw error;
+    }
+  }
+  return ledger;
 }

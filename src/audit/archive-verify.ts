@@ -8,7 +8,7 @@ import {
   listArchive,
   readRegular,
 } from './archive-files.js';
-import { type ArchiveGap, GapLedger } from './archive-gaps.js';
+import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './archive-gaps.js';
 import { loadPublicKey, Manifest, type ManifestFile, manifestRun, signatureValid } from './manifest.js';
 import { sha256 } from './sync-files.js';
 import { readSyncState } from './sync-state.js';
@@ -91,8 +91,6 @@ export interface VerifyArchiveResult {
   head: { manifest: string; sha256: string; to: string } | null;
 }
 
-/** A manifest larger than this is not one (a run's manifest is a few kB). */
-const MAX_MANIFEST_BYTES = 1 << 20;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
@@ -110,7 +108,10 @@ export async function verifyAuditArchive(
 ): Promise<VerifyArchiveResult> {
   const { signal } = options;
   const key = options.publicKey === undefined ? undefined : loadPublicKey(options.publicKey);
-  const anchor = options.head?.trim().toLowerCase().replace(/^sha256:/, '');
+  const anchor = options.head
+    ?.trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
   if (anchor !== undefined && !SHA256_HEX.test(anchor))
     throw new SvcError('head must be the sha256 of a manifest: 64 hex digits', 'config');
   const problems: ArchiveProblem[] = [];
@@ -291,7 +292,11 @@ async function checkFile(
   }
   const lines = await countRegularLines(dir, file.name, file.name.endsWith('.gz'), signal);
   if (lines !== file.events)
-    report('count-mismatch', file.name, `holds ${lines ?? 'unreadable'} events, ${manifest} lists ${file.events}`);
+    report(
+      'count-mismatch',
+      file.name,
+      `holds ${lines ?? 'unreadable'} events, ${manifest} lists ${file.events}`,
+    );
 }
 
 /** `--head`: the chain must end at exactly the manifest whose sha256 the anchor names. */

@@ -20,6 +20,8 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   'audit tail': ['ndjson'],
   'audit sync': [],
   'audit verify': ['json'],
+  'audit gaps': ['json'],
+  'audit gaps ack': [],
   'captcha result': ['table', 'json', 'ndjson', 'csv'],
   'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
   'token decode': ['table', 'json', 'ndjson', 'csv'],

@@ -15,15 +15,19 @@ function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boole
   const first = result.chain.find((run) => run.kind === 'run');
   const last = result.head;
   if (first && last) ctx.info(`covers ${first.from} to ${last.to}`);
-  for (const hole of result.holes) ctx.info(`hole: nothing covers ${hole.from} to ${hole.to} (before ${hole.after})`);
+  for (const hole of result.holes)
+    ctx.info(`hole: nothing covers ${hole.from} to ${hole.to} (before ${hole.after})`);
   for (const gap of result.gaps) {
-    if (gap.status === 'repaired') ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) repaired by ${gap.resolvedBy}`);
+    if (gap.status === 'repaired')
+      ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) repaired by ${gap.resolvedBy}`);
     if (gap.status === 'acknowledged')
       ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) acknowledged in ${gap.resolvedBy}: ${gap.reason}`);
   }
   if (last) ctx.info(`head ${last.manifest} sha256:${last.sha256}`);
   if (result.ok) {
-    ctx.info(`archive whole: ${result.runs} runs, ${result.events} events${signed ? ', every manifest signed' : ''}`);
+    ctx.info(
+      `archive whole: ${result.runs} runs, ${result.events} events${signed ? ', every manifest signed' : ''}`,
+    );
   } else {
     ctx.info(`archive not whole: ${result.problems.length} problems in ${result.runs} runs`);
   }
@@ -39,7 +43,10 @@ export async function auditVerify(ctx: CommandContext, dir: unknown, options: un
   // Plain lines unless JSON is asked for with -o (held to the output contract either way).
   const json = ctx.format === 'json' && ctx.flags.output === 'json';
   const maxAgeMs = flags.maxAge === undefined ? undefined : parseDurationOption(flags.maxAge, '--max-age');
-  const head = flags.head?.trim().toLowerCase().replace(/^sha256:/, '');
+  const head = flags.head
+    ?.trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
   if (head !== undefined && !/^[0-9a-f]{64}$/.test(head))
     throw new UsageError(`--head must be the sha256 a sync printed (64 hex digits), got '${flags.head}'`);
   let publicKey: string | undefined;
