@@ -1,3 +1,4 @@
+export type { ArchiveGap, GapCause } from './audit/archive-gaps.js';
 export type {
   ArchiveProblem,
   ArchiveProblemKind,
@@ -33,7 +34,6 @@ export {
   SystemActor,
   UserActor,
 } from './audit/schemas.js';
-export type { ArchiveGap, GapCause } from './audit/archive-gaps.js';
 export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync-gaps.js';
 export type { SyncOptions, SyncResult } from './audit/sync-options.js';
 export {

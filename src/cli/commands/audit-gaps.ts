@@ -44,9 +44,15 @@ export async function auditGaps(ctx: CommandContext, options: unknown): Promise<
 }
 
 /** `svc audit gaps ack GAP --reason TEXT --dir DIR`: recorded in the next run's manifest. Exit 0, or 2 for an unknown gap. */
-export async function auditGapsAck(ctx: CommandContext, gap: unknown, options: unknown): Promise<number> {
+export async function auditGapsAck(
+  ctx: CommandContext,
+  gap: unknown,
+  options: unknown,
+  command?: { parent?: { opts(): { dir?: string } } | null },
+): Promise<number> {
   const flags = options as { dir?: string; reason: string };
-  const dir = dirFlag(flags);
+  // `--dir` after `ack` is parsed by `gaps`, which takes the same option.
+  const dir = dirFlag({ dir: flags.dir ?? command?.parent?.opts().dir });
   const found = await acknowledgeAuditGap(dir, String(gap), flags.reason).catch(
     (error: Error & { code?: string }) => {
       throw error.code === 'config' ? new UsageError(error.message) : error;

@@ -85,9 +85,7 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
       "acknowledge a gap that cannot be repaired; recorded (and signed) in the next run's manifest",
     )
     .argument('<gap>', 'the gap, as svc audit gaps lists it (e.g. run3.late1)')
-    .addOption(
-      new Option('--dir <dir>', 'archive directory written by `svc audit sync`').makeOptionMandatory(),
-    )
+    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync`'))
     .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory())
     .action(run(async () => (await import('../commands/audit-gaps.js')).auditGapsAck));
 }
