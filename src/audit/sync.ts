@@ -130,7 +130,9 @@ async function carryOut(
   );
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
-  const countMatches = totalElements === written.file.events + written.alreadyArchived + conflicts;
+  // What the API sent, in range or not, must add up to its own count.
+  const countMatches =
+    totalElements === written.file.events + written.alreadyArchived + conflicts + written.outOfRange;
   const repairs = plan.repairs ?? [];
   const body: Omit<Manifest, 'signature'> = {
     version: 1,
