@@ -11,7 +11,14 @@ import { hashFile, TMP_SUFFIX } from './sync-files.js';
 import { iso } from './sync-options.js';
 import { inRange } from './sync-plan.js';
 import type { PendingRun, SyncState } from './sync-state.js';
-import { contentKey, EventWindow, idKey, type KnownEvents, type WindowEvent } from './sync-window.js';
+import {
+  contentKey,
+  type EventWindow,
+  idKey,
+  type KnownEvents,
+  WindowBuilder,
+  type WindowEvent,
+} from './sync-window.js';
 
 /** The run's file as listed in the manifest, and what was left out of it. */
 export interface Written {
@@ -201,7 +208,7 @@ export class RunTally {
   private readonly current: SyncState['ranges'][number];
   private readonly fromMs: number;
   private readonly keepFromMs: number;
-  private readonly fresh: WindowEvent[] = [];
+  private readonly fresh = new WindowBuilder();
   private newest: SyncState['newest'];
   private newestMs: number;
 
@@ -227,7 +234,7 @@ export class RunTally {
 
   add(event: WindowEvent, line: () => string): void {
     const { occ } = event;
-    if (occ >= this.keepFromMs) this.fresh.push(event);
+    if (occ >= this.keepFromMs) this.fresh.push(occ, event.id, event.content);
     if (occ > this.newestMs) {
       const parsed = JSON.parse(line()) as { id: string; occurredAt: string };
       this.newest = { id: parsed.id, occurredAt: parsed.occurredAt };
@@ -251,7 +258,8 @@ export class RunTally {
       this.keepFromMs,
       this.state.recentFrom === null ? Number.NEGATIVE_INFINITY : Date.parse(this.state.recentFrom),
     );
-    const window = EventWindow.of(startMs, [...this.fresh, ...this.known.events()]);
+    this.known.addTo(this.fresh);
+    const window = this.fresh.build(startMs);
     const { recent: _legacy, ...state } = this.state;
     return {
       ...state,
