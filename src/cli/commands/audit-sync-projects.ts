@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { SyncOptions } from '../../audit/sync-options.js';
 import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
+import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
@@ -76,10 +77,18 @@ export async function auditSyncProjects(
   parallelFlag: string | undefined,
   shared: Omit<SyncOptions, 'dir'>,
   report: RunReporting,
+  signKeyPath?: string,
 ): Promise<number> {
   const parallel =
     parallelFlag === undefined ? DEFAULT_PROJECT_PARALLEL : parseIntOption(parallelFlag, '--parallel', 1, 64);
   const projects = await readProjects(ctx, file);
+  // A private key inside an archive would be copied wherever the archive goes, or replaced by it.
+  for (const project of projects) {
+    await checkDistinctPaths([
+      { name: `--projects ${project.name}`, path: project.dir, directory: true },
+      { name: '--sign-key', path: signKeyPath },
+    ]);
+  }
   const { apiKey: _key, auditApiKey: _audit, ...client } = await ctx.clientOptions();
   const codes: number[] = [];
   const heads: Array<Promise<void>> = [];

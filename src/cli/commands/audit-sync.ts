@@ -131,11 +131,15 @@ export async function auditSync(ctx: CommandContext, options: unknown): Promise<
     if (flags.dir !== undefined)
       throw new UsageError('--dir and --projects exclude each other: the file names each directory');
     const { auditSyncProjects } = await import('./audit-sync-projects.js');
-    return auditSyncProjects(ctx, flags.projects, flags.parallel, await syncOptions(flags), {
-      runLine,
-      runCode,
-      announceHead,
-    });
+    const reporting = { runLine, runCode, announceHead };
+    return auditSyncProjects(
+      ctx,
+      flags.projects,
+      flags.parallel,
+      await syncOptions(flags),
+      reporting,
+      flags.signKey,
+    );
   }
   if (flags.parallel !== undefined) throw new UsageError('--parallel goes with --projects');
   if (flags.dir === undefined || flags.dir.trim() === '')
