@@ -14,19 +14,22 @@ const T0 = Date.parse('2026-03-02T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 let dir: string;
 let client: SvcClient;
+let keyDir: string;
 let keys: { sign: string; verify: string };
 
 beforeEach(() => {
   ({ dir, client } = archiveScratch(server(), T0, 'svc-audit-gaps-'));
+  // The signing key lives outside the archive (sync refuses a key inside it).
+  keyDir = mkdtempSync(join(tmpdir(), 'svc-audit-gaps-keys-'));
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  keys = {
-    sign: join(dir, '..', `${dir.split('/').at(-1)}.sign.pem`),
-    verify: join(dir, '..', `${dir.split('/').at(-1)}.pub.pem`),
-  };
+  keys = { sign: join(keyDir, 'sign.pem'), verify: join(keyDir, 'verify.pem') };
   writeFileSync(keys.sign, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   writeFileSync(keys.verify, publicKey.export({ type: 'spki', format: 'pem' }));
 });
-afterEach(() => dropScratch(dir, client));
+afterEach(async () => {
+  await dropScratch(dir, client);
+  rmSync(keyDir, { recursive: true, force: true });
+});
 
 const add = (count: number, from: number, to: number) =>
   server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });

@@ -65,10 +65,8 @@ describe('one lock holder, always: a stale lock is taken over by exactly one of 
       await Promise.all(children.map((child) => ask(child, { op: 'release', dir })));
       expect(existsSync(join(dir, 'sync.lock'))).toBe(false);
     }
-    const counts = outcomes.reduce<Record<string, number>>(
-      (acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }),
-      {},
-    );
+    const counts: Record<string, number> = {};
+    for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
     expect(counts).toEqual({ 'lost/won': 200 });
   }, 120_000);
 });

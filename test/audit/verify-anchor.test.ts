@@ -69,7 +69,10 @@ function truncate(state: 'removed' | 'rewritten'): void {
   unlinkSync(join(dir, 'manifest-000003.json'));
   unlinkSync(join(dir, 'audit-000003.ndjson'));
   const statePath = join(dir, 'sync-state.json');
-  if (state === 'removed') return unlinkSync(statePath);
+  if (state === 'removed') {
+    unlinkSync(statePath);
+    return;
+  }
   const saved = JSON.parse(readFileSync(statePath, 'utf8'));
   saved.lastManifest = {
     name: 'manifest-000002.json',
