@@ -8,6 +8,15 @@ import type { SyncApi, SyncOptions } from './sync-options.js';
 import type { PendingRun, SyncState } from './sync-state.js';
 import { contentKey, idKey, type KnownEvents } from './sync-window.js';
 
+/** JSON of an archive file, or null when it is not JSON (verify reports such a file). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Archived events of a span, by id key: what a backfill of that span must not write again. */
 class SpanEvents implements KnownEvents {
   readonly byId = new Map<number, number>();
@@ -43,7 +52,7 @@ async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<Sp
       const input: Readable = file.name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
       for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
         if (line === '') continue;
-        const event = (JSON.parse(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
+        const event = (parseJson(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
         const occ = typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN;
         if (typeof event.id === 'string' && occ >= fromMs && occ <= toMs)
           found.byId.set(idKey(event.id), contentKey(line));
