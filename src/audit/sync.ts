@@ -235,6 +235,11 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     const state = (await readSyncState(dir)) ?? emptySyncState();
     const ctx: RunContext = { api, dir, options, key };
     const pending = state.pending;
+    if (options.backfill && pending && !pending.repairs)
+      throw new SvcError(
+        `${dir} holds an interrupted run: finish it with a sync without backfill first, then backfill`,
+        'config',
+      );
     if (pending?.repairs) {
       // An interrupted backfill run is finished first, with the archive it was planned against.
       const { known } = await planBackfill(api, dir, state, options, pending);
