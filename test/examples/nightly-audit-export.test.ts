@@ -105,7 +105,8 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       });
       child.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)));
     });
-  });
+    // A stale dist/ is rebuilt here, which takes longer than a hook's default time on a busy machine.
+  }, 180_000);
   afterAll(async () => {
     if (serve && serve.exitCode === null) {
       serve.kill('SIGTERM');
