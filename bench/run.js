@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'bundle-size',
   'precheck',
   'audit-export',
+  'audit-sync',
   'batch',
   'batch-wait',
   'botcheck',

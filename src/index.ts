@@ -1,6 +1,8 @@
+export type { ArchiveGap, GapCause } from './audit/archive-gaps.js';
 export type {
   ArchiveProblem,
   ArchiveProblemKind,
+  ArchiveRunCoverage,
   VerifyArchiveOptions,
   VerifyArchiveResult,
 } from './audit/archive-verify.js';
@@ -32,7 +34,17 @@ export {
   SystemActor,
   UserActor,
 } from './audit/schemas.js';
+export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync-gaps.js';
 export type { SyncOptions, SyncResult } from './audit/sync-options.js';
+export {
+  type AuditProject,
+  DEFAULT_PROJECT_PARALLEL,
+  type ProjectOutcome,
+  type ProjectSyncResult,
+  type SyncProjectsOptions,
+  type SyncProjectsSummary,
+  syncAuditProjects,
+} from './audit/sync-projects.js';
 export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
 export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './botcheck/answer-cache.js';

@@ -17,7 +17,10 @@
 # hole (a retention gap or late events, named on stderr and in the manifest); 75 interrupted (the
 # next run resumes); 1 verify found a problem (one line each on stdout), or svc failed (API,
 # network, I/O, or another sync holds the directory's lock); 2 usage. Once a hole is recorded,
-# verify keeps reporting it: the archive is not whole, and an auditor must hear about it.
+# verify keeps reporting it until `svc audit sync --backfill` repairs it or `svc audit gaps ack`
+# acknowledges it (recorded in the next manifest). The sync prints the archive's head
+# (`head sha256:...`) on stdout; `svc audit verify --head` checks the archive still ends there.
+# For many projects in one job, see github-actions.yml (`svc audit sync --projects`).
 set -euo pipefail
 
 archive_dir=${ARCHIVE_DIR:-audit-archive}

@@ -1,26 +1,32 @@
 import type { KeyObject } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { SvcError } from '../core/errors/svc-error.js';
-import { loadPublicKey, Manifest, manifestRun, signatureValid } from './manifest.js';
-import { hashFile, sha256 } from './sync-files.js';
+import {
+  ArchiveFileError,
+  checkAborted,
+  countRegularLines,
+  hashRegular,
+  listArchive,
+  readRegular,
+} from './archive-files.js';
+import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './archive-gaps.js';
+import { loadPublicKey, Manifest, type ManifestFile, manifestRun, signatureValid } from './manifest.js';
+import { sha256 } from './sync-files.js';
 import { readSyncState } from './sync-state.js';
 
-/** Kinds of problem `verifyArchive` reports. */
+/** Kinds of problem `verifyAuditArchive` reports. */
 export type ArchiveProblemKind =
   | 'missing-manifest'
   | 'bad-manifest'
   | 'broken-link'
   | 'missing-file'
   | 'changed-file'
+  | 'unsafe-file'
   | 'count-mismatch'
   | 'gap'
   | 'bad-signature'
-  | 'incomplete';
+  | 'incomplete'
+  | 'stale-head'
+  | 'head-mismatch';
 
 /** One problem, with a one-line message naming the file. */
 export interface ArchiveProblem {
@@ -37,6 +43,33 @@ export interface VerifyArchiveOptions {
    * signature by its private half. Default: signatures are not checked.
    */
   publicKey?: string | KeyObject;
+  /**
+   * Fail (`stale-head`) when the newest run's range ends longer ago than this many ms: a nightly
+   * job whose last runs were lost or rolled back is caught. Default: not checked.
+   */
+  maxAgeMs?: number;
+  /**
+   * The sha256 (hex) of the manifest the chain must end at, as the sync printed it (`head
+   * sha256:...`): fail (`head-mismatch`) when the newest manifest is another. Default: not checked.
+   */
+  head?: string;
+  /** The clock `maxAgeMs` is measured against (ms since the epoch). Default `Date.now`. */
+  now?: () => number;
+  /** Stops between reads with `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** One run of the chain: what it covers, by whom it was written. */
+export interface ArchiveRunCoverage {
+  run: number;
+  manifest: string;
+  /** sha256 (hex) of the manifest file: what the next manifest links to. */
+  sha256: string;
+  kind: 'run' | 'backfill';
+  /** The range the run covers (a backfill: the gap it fetched again). */
+  from: string;
+  to: string;
+  events: number;
 }
 
 /** What `verifyAuditArchive` found. */
@@ -48,58 +81,78 @@ export interface VerifyArchiveResult {
   /** Events the manifests list. */
   events: number;
   problems: ArchiveProblem[];
+  /** Each readable manifest of the chain, oldest first. */
+  chain: ArchiveRunCoverage[];
+  /** Time between consecutive regular runs that no run covers. */
+  holes: Array<{ from: string; to: string; after: string }>;
+  /** Every gap the manifests recorded, repaired, acknowledged or open. */
+  gaps: ArchiveGap[];
+  /** The newest manifest (the head of the chain), null when there is none. */
+  head: { manifest: string; sha256: string; to: string } | null;
 }
 
-async function countLines(path: string, gzip: boolean): Promise<number> {
-  const file = createReadStream(path);
-  const input: Readable = gzip ? file.pipe(createGunzip()) : file;
-  let lines = 0;
-  for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-    if (line !== '') lines += 1;
-  }
-  return lines;
-}
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * Verifies a `sync` archive: re-hashes every file its manifests list, recounts their lines, walks
- * the manifest chain (each names the sha256 of the one before; the newest must match the sync
- * state), checks that consecutive runs' ranges meet, that each run's count matched the API, that
- * no run recorded a retention gap or late events, and, with a public key, every signature.
+ * Verifies a `sync` archive from its manifests alone: re-hashes every file they list (only
+ * regular files inside the archive are opened: no symlinks, FIFOs or devices), recounts their
+ * lines, walks the chain (each manifest names the sha256 of the one before), checks that
+ * consecutive runs' ranges meet, that each run's count matched the API, that every gap recorded
+ * was repaired or acknowledged later in the chain, with a public key every signature, and with
+ * `head`/`maxAgeMs` where the chain ends. The unsigned sync state is never trusted: it only adds
+ * problems (a head it names that the chain lacks).
  */
 export async function verifyAuditArchive(
   dir: string,
   options: VerifyArchiveOptions = {},
 ): Promise<VerifyArchiveResult> {
+  const { signal } = options;
   const key = options.publicKey === undefined ? undefined : loadPublicKey(options.publicKey);
+  const anchor = options.head
+    ?.trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
+  if (anchor !== undefined && !SHA256_HEX.test(anchor))
+    throw new SvcError('head must be the sha256 of a manifest: 64 hex digits', 'config');
   const problems: ArchiveProblem[] = [];
   const report = (kind: ArchiveProblemKind, file: string, message: string) =>
     problems.push({ kind, file, message: `${file}: ${message}` });
-  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+  const entries = await listArchive(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
       throw new SvcError(`${dir} is not a directory`, 'config');
     throw error;
   });
   const names = entries
-    .map((name) => ({ name, run: manifestRun(name) }))
+    .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
   const state = await readSyncState(dir).catch(() => undefined);
-  const lastRun = Math.max(
-    names.at(-1)?.run ?? 0,
-    state?.lastManifest ? (manifestRun(state.lastManifest.name) ?? 0) : 0,
-  );
+  const stateHead = state?.lastManifest ? (manifestRun(state.lastManifest.name) ?? 0) : 0;
+  const lastRun = names.at(-1)?.run ?? 0;
   const byRun = new Map(names.map((entry) => [entry.run, entry.name]));
-  let previous: { name: string; sha256: string; manifest: Manifest } | undefined;
+  const ledger = new GapLedger();
+  const chain: ArchiveRunCoverage[] = [];
+  const holes: VerifyArchiveResult['holes'] = [];
+  let previous: { name: string; sha256: string } | undefined;
+  let lastRegular: { run: number; to: string } | undefined;
   let events = 0;
-  let runs = 0;
   for (let run = 1; run <= lastRun; run++) {
+    checkAborted(signal);
     const name = byRun.get(run);
     if (name === undefined) {
       report('missing-manifest', `manifest-${String(run).padStart(6, '0')}.json`, `missing (run ${run})`);
       previous = undefined;
       continue;
     }
-    const bytes = await readFile(join(dir, name));
+    let bytes: Buffer;
+    try {
+      bytes = await readRegular(dir, name, MAX_MANIFEST_BYTES);
+    } catch (error) {
+      if (!(error instanceof ArchiveFileError)) throw error;
+      report('unsafe-file', name, error.message);
+      previous = undefined;
+      continue;
+    }
     let raw: Record<string, unknown>;
     let manifest: Manifest;
     try {
@@ -110,7 +163,6 @@ export async function verifyAuditArchive(
       previous = undefined;
       continue;
     }
-    runs += 1;
     const digest = sha256(bytes);
     if (manifest.run !== run) report('bad-manifest', name, `names run ${manifest.run}, expected ${run}`);
     if (run === 1 && manifest.previous !== null)
@@ -126,12 +178,18 @@ export async function verifyAuditArchive(
           name,
           `does not match the sha256 of ${previous.name} (it was changed or replaced)`,
         );
-      if (previous && previous.manifest.range.to !== manifest.range.from)
+    }
+    const backfill = manifest.kind === 'backfill';
+    if (!backfill) {
+      if (lastRegular && lastRegular.to !== manifest.range.from) {
         report(
           'gap',
           name,
-          `range starts at ${manifest.range.from} but run ${run - 1} ended at ${previous.manifest.range.to}`,
+          `range starts at ${manifest.range.from} but run ${lastRegular.run} ended at ${lastRegular.to}`,
         );
+        holes.push({ from: lastRegular.to, to: manifest.range.from, after: name });
+      }
+      lastRegular = { run, to: manifest.range.to };
     }
     if (key && !signatureValid(raw, key))
       report('bad-signature', name, 'signature missing or not made by the given key');
@@ -141,46 +199,126 @@ export async function verifyAuditArchive(
         name,
         `the API counted ${manifest.totalElements} events for ${manifest.query.from} to ${manifest.query.to}, the archive holds ${manifest.files.reduce((n, f) => n + f.events, 0) + manifest.alreadyArchived}`,
       );
-    if (manifest.retentionGap)
-      report(
-        'incomplete',
-        name,
-        `retention gap: events between ${manifest.retentionGap.from} and ${manifest.retentionGap.to} may have expired before any run read them`,
-      );
-    for (const hole of manifest.lateEvents)
-      report(
-        'incomplete',
-        name,
-        `${(hole.apiCount ?? 0) - (hole.archivedCount ?? 0)} late events between ${hole.from} and ${hole.to} are not in the archive`,
-      );
-    for (const file of manifest.files) {
-      events += file.events;
-      const path = join(dir, file.name);
-      let found: { sha256: string; bytes: number };
-      try {
-        found = await hashFile(path);
-      } catch {
-        report('missing-file', file.name, `missing (listed in ${name})`);
-        continue;
-      }
-      if (found.sha256 !== file.sha256 || found.bytes !== file.bytes) {
-        report('changed-file', file.name, `sha256 or size differs from ${name}`);
-        continue;
-      }
-      const lines = await countLines(path, file.name.endsWith('.gz')).catch(() => -1);
-      if (lines !== file.events)
-        report('count-mismatch', file.name, `holds ${lines} events, ${name} lists ${file.events}`);
+    ledger.add(manifest, name);
+    const listed = [...manifest.files, ...(manifest.conflicts ? [manifest.conflicts] : [])];
+    for (const file of listed) {
+      events += manifest.files.includes(file) ? file.events : 0;
+      await checkFile(dir, file, name, report, signal);
     }
-    previous = { name, sha256: digest, manifest };
+    chain.push({
+      run,
+      manifest: name,
+      sha256: digest,
+      kind: backfill ? 'backfill' : 'run',
+      from: manifest.range.from,
+      to: manifest.range.to,
+      events: manifest.files.reduce((n, f) => n + f.events, 0),
+    });
+    previous = { name, sha256: digest };
+  }
+  for (const gap of ledger.open()) {
+    const what =
+      gap.cause === 'retention'
+        ? `retention gap: events between ${gap.from} and ${gap.to} may have expired before any run read them`
+        : gap.cause === 'late'
+          ? `${gap.events} late events between ${gap.from} and ${gap.to} are not in the archive`
+          : `${gap.events} events came again with other content (kept in the run's conflicts file)`;
+    report(
+      'incomplete',
+      gap.manifest,
+      `${what} (gap ${gap.id}: repair with sync --backfill${gap.mayStillHold ? '' : ', which cannot fetch it'}, or acknowledge with gaps ack)`,
+    );
   }
   if (lastRun === 0)
     report('missing-manifest', '.', 'no manifest: not an archive written by sync, or an empty one');
-  const head = state?.lastManifest;
-  if (head && previous && previous.name === head.name && previous.sha256 !== head.sha256)
+  const newest = chain.at(-1);
+  const tip = newest && newest.run === lastRun ? newest : undefined;
+  const head = tip ? { manifest: tip.manifest, sha256: tip.sha256, to: lastRegular?.to ?? tip.to } : null;
+  if (stateHead > lastRun)
+    report(
+      'missing-manifest',
+      state?.lastManifest?.name ?? '.',
+      `missing: the sync state names it as the newest run, the archive ends at run ${lastRun}`,
+    );
+  const recorded = state?.lastManifest;
+  if (recorded && tip && tip.manifest === recorded.name && tip.sha256 !== recorded.sha256)
     report(
       'broken-link',
-      head.name,
+      recorded.name,
       'does not match the sha256 the sync state recorded (it was changed or replaced)',
     );
-  return { ok: problems.length === 0, runs, events, problems };
+  if (anchor !== undefined) checkAnchor(anchor, chain, head, report);
+  if (options.maxAgeMs !== undefined && head) {
+    const age = (options.now ?? Date.now)() - Date.parse(head.to);
+    if (age > options.maxAgeMs)
+      report(
+        'stale-head',
+        head.manifest,
+        `the newest run ends at ${head.to}, ${Math.round(age / 60_000)} min ago, longer than --max-age allows (runs lost or rolled back?)`,
+      );
+  }
+  return {
+    ok: problems.length === 0,
+    runs: chain.length,
+    events,
+    problems,
+    chain,
+    holes,
+    gaps: ledger.all(),
+    head,
+  };
+}
+
+/** Re-hashes and recounts one file a manifest lists. */
+async function checkFile(
+  dir: string,
+  file: ManifestFile,
+  manifest: string,
+  report: (kind: ArchiveProblemKind, file: string, message: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  let found: { sha256: string; bytes: number };
+  try {
+    found = await hashRegular(dir, file.name, signal);
+  } catch (error) {
+    if (!(error instanceof ArchiveFileError)) throw error;
+    if (error.message === 'missing') report('missing-file', file.name, `missing (listed in ${manifest})`);
+    else report('unsafe-file', file.name, `${error.message} (listed in ${manifest})`);
+    return;
+  }
+  if (found.sha256 !== file.sha256 || found.bytes !== file.bytes) {
+    report('changed-file', file.name, `sha256 or size differs from ${manifest}`);
+    return;
+  }
+  const lines = await countRegularLines(dir, file.name, file.name.endsWith('.gz'), signal);
+  if (lines !== file.events)
+    report(
+      'count-mismatch',
+      file.name,
+      `holds ${lines ?? 'unreadable'} events, ${manifest} lists ${file.events}`,
+    );
+}
+
+/** `--head`: the chain must end at exactly the manifest whose sha256 the anchor names. */
+function checkAnchor(
+  anchor: string,
+  chain: ArchiveRunCoverage[],
+  head: VerifyArchiveResult['head'],
+  report: (kind: ArchiveProblemKind, file: string, message: string) => void,
+): void {
+  if (head?.sha256 === anchor) return;
+  const earlier = chain.find((run) => run.sha256 === anchor);
+  const at = head?.manifest ?? '.';
+  if (earlier)
+    report(
+      'head-mismatch',
+      at,
+      `the chain ends after the anchored head ${earlier.manifest}: runs were added that the anchor does not know`,
+    );
+  else
+    report(
+      'head-mismatch',
+      at,
+      `the chain does not end at the anchored head (sha256 ${anchor.slice(0, 12)}...): runs were lost, rolled back or replaced`,
+    );
 }

@@ -38,6 +38,16 @@ export const Manifest = z.object({
   retentionGap: ArchiveHole.nullable(),
   /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
   lateEvents: z.array(ArchiveHole),
+  /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
+  kind: z.enum(['backfill']).optional(),
+  /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
+  repairs: z.array(z.string()).optional(),
+  /** Gaps acknowledged with `svc audit gaps ack` since the previous manifest, with the reason given. */
+  acknowledged: z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() })).optional(),
+  /** Events the API returned outside `query` (not written). */
+  outOfRange: z.number().int().nonnegative().optional(),
+  /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
+  conflicts: ManifestFile.nullable().optional(),
   /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
   previous: z.object({ name: z.string(), sha256: z.string() }).nullable(),
   /** Ed25519 signature (base64) of the manifest's JSON without this field. */
@@ -49,6 +59,9 @@ const pad = (run: number) => String(run).padStart(6, '0');
 
 /** `manifest-000001.json` for run 1. */
 export const manifestName = (run: number): string => `manifest-${pad(run)}.json`;
+
+/** `conflicts-000001.ndjson` for run 1: events whose id the archive holds with other content. */
+export const conflictsName = (run: number): string => `conflicts-${pad(run)}.ndjson`;
 
 /** `audit-000001.ndjson` (or `.ndjson.gz`) for run 1. */
 export const dataFileName = (run: number, gzip: boolean): string =>

@@ -1,10 +1,15 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SvcError } from '../core/errors/svc-error.js';
 
 /** Name of the lock file a sync holds in its directory while it runs. */
 const LOCK_FILE = 'sync.lock';
+/** Held (created exclusively) by the one process taking over a stale lock, for the few calls it takes. */
+const TAKEOVER_FILE = 'sync.lock.takeover';
+/** Mode of the lock files: owner only. */
+const LOCK_MODE = 0o600;
 
 interface LockOwner {
   pid: number;
@@ -21,9 +26,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function readOwner(path: string): Promise<LockOwner | undefined> {
+function parseOwner(text: string | undefined): LockOwner | undefined {
   try {
-    const owner = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
+    const owner = JSON.parse(text ?? '') as Partial<LockOwner>;
     return typeof owner.pid === 'number' && typeof owner.host === 'string'
       ? { pid: owner.pid, host: owner.host }
       : undefined;
@@ -32,31 +37,68 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
   }
 }
 
+const readText = (path: string) => readFile(path, 'utf8').catch(() => undefined);
+
 /**
- * Takes the lock of a sync directory: `sync.lock`, created exclusively, holding the pid and host
- * name. A lock left by a process of this host that no longer runs is stale and taken over; a lock
- * of a live process, of another host (a shared or restored directory), or one that cannot be read
- * is refused with an error naming the file to delete once no sync runs. Returns the release.
+ * Creates `path` holding `text` only when it does not exist, never half-written: the text goes to a
+ * private file of this process first, then is hard-linked to `path` (atomic, fails when it exists).
+ */
+async function createExclusive(path: string, text: string, token: string): Promise<boolean> {
+  const own = `${path}.${token}`;
+  await writeFile(own, text, { flag: 'wx', mode: LOCK_MODE });
+  try {
+    await link(own, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(own, { force: true });
+  }
+}
+
+function lockedError(dir: string, path: string, owner: LockOwner | undefined): SvcError {
+  const who = owner ? `process ${owner.pid} on ${owner.host}` : 'an unknown process';
+  return new SvcError(
+    `${dir} is locked by ${who} (${path}); two syncs cannot share a directory. If no sync runs, delete the lock file`,
+    'locked',
+  );
+}
+
+/**
+ * Takes the lock of a sync directory: `sync.lock` (mode 0600), created exclusively and complete
+ * (hard link of a private file), holding the pid, host name and a token of this holder. A lock left
+ * by a process of this host that no longer runs is stale and taken over atomically: only the holder
+ * of `sync.lock.takeover` (created exclusively) may remove it, and only when it still holds the
+ * very bytes found stale; then the lock is created exclusively again, so of any number of
+ * processes taking over the same stale lock exactly one gets it. A lock of a live process, of
+ * another host (a shared or restored directory), or one that cannot be read is refused with an
+ * error naming the file to delete once no sync runs. Returns the release, which removes the lock
+ * only while it is still this holder's.
  */
 export async function acquireSyncLock(dir: string): Promise<() => Promise<void>> {
   const path = join(dir, LOCK_FILE);
-  const me: LockOwner = { pid: process.pid, host: hostname() };
-  for (let attempt = 0; ; attempt++) {
+  const token = randomUUID();
+  const text = `${JSON.stringify({ pid: process.pid, host: hostname(), token })}\n`;
+  const release = async () => {
+    if ((await readText(path)) === text) await rm(path, { force: true });
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await createExclusive(path, text, token)) return release;
+    const seen = await readText(path);
+    if (seen === undefined) continue; // released meanwhile: try again
+    const owner = parseOwner(seen);
+    const stale = owner !== undefined && owner.host === hostname() && !alive(owner.pid);
+    if (!stale) throw lockedError(dir, path, owner);
+    const guard = join(dir, TAKEOVER_FILE);
+    if (!(await createExclusive(guard, text, token)))
+      throw lockedError(dir, guard, parseOwner(await readText(guard)));
     try {
-      await writeFile(path, `${JSON.stringify(me)}\n`, { flag: 'wx' });
-      return () => rm(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // Nobody else removes a lock while this process holds the guard: unchanged bytes are still the stale lock.
+      if ((await readText(path)) === seen) await rm(path, { force: true });
+    } finally {
+      await rm(guard, { force: true });
     }
-    const owner = await readOwner(path);
-    const stale = owner !== undefined && owner.host === me.host && !alive(owner.pid);
-    if (!stale || attempt > 0) {
-      const who = owner ? `process ${owner.pid} on ${owner.host}` : 'an unknown process';
-      throw new SvcError(
-        `${dir} is locked by ${who} (${path}); two syncs cannot share a directory. If no sync runs, delete the lock file`,
-        'locked',
-      );
-    }
-    await rm(path, { force: true });
   }
+  throw lockedError(dir, path, parseOwner(await readText(path)));
 }

@@ -40,7 +40,10 @@ export interface SyncOptions {
    * replaces them without it. Default false.
    */
   force?: boolean;
-  /** Mode of the files the sync creates (data files, manifests, state). Default 0o600 (owner only). */
+  /**
+   * Mode of the data files and manifests the sync creates. Default 0o600 (owner only). The state and
+   * the lock are always 0600 and the work folder `.sync-work` 0700, whatever this says.
+   */
   fileMode?: number;
   /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */
   signKey?: string | KeyObject;
@@ -48,6 +51,13 @@ export interface SyncOptions {
   pageSize?: number;
   /** Earlier runs re-counted at the API for events that arrived after the overlap. Default 100. */
   lateCheckRuns?: number;
+  /**
+   * Instead of the next run: fetch every open gap the manifests recorded (late events) again, each
+   * as a run of its own (kind `backfill`, chained and signed like any run), writing the events the
+   * archive lacks. A gap whose events the API no longer holds is left open (`expired`): acknowledge
+   * it with `acknowledgeGap`. Default false.
+   */
+  backfill?: boolean;
   /** Stops after the current page; rejects with `AbortError`, a rerun resumes the same run. */
   signal?: AbortSignal;
   /** Called after every page of the run's export. */
@@ -56,8 +66,11 @@ export interface SyncOptions {
 
 /** What a sync run did. */
 export interface SyncResult {
-  /** `synced`: a run was written; `up-to-date`: nothing new yet (no file, no manifest). */
-  status: 'synced' | 'up-to-date';
+  /**
+   * `synced`: a run was written; `up-to-date`: nothing new yet (no file, no manifest);
+   * `backfilled`: `backfill` wrote runs for gaps (or found none it could repair).
+   */
+  status: 'synced' | 'up-to-date' | 'backfilled';
   run: number | null;
   /** Range covered by the run (`up-to-date`: where the next run starts, and `to` null), and the server's now it was computed from. */
   from: string;
@@ -76,6 +89,21 @@ export interface SyncResult {
   resumed: boolean;
   retentionGap: ArchiveHole | null;
   lateEvents: ArchiveHole[];
+  /** Events the API returned outside the run's range: counted, not written. */
+  outOfRange: number;
+  /** Events whose id the archive holds with other content (kept in `conflictsFile`). */
+  conflicts: number;
+  conflictsFile: string | null;
+  /** Gaps this run's manifest records as acknowledged (`acknowledgeGap`). */
+  acknowledged: string[];
+  /** `backfill`: gaps repaired, and gaps whose events the API no longer holds (acknowledge them). */
+  repaired: string[];
+  expired: string[];
+  /**
+   * The newest manifest and the sha256 of its file: the head to anchor outside the archive
+   * (`verifyAuditArchive(dir, { head })`). Null while the archive has no run.
+   */
+  head: { manifest: string; sha256: string } | null;
 }
 
 /** The audit API calls a sync uses. */

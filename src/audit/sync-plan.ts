@@ -9,7 +9,8 @@ import {
   type SyncApi,
   type SyncOptions,
 } from './sync-options.js';
-import type { ArchiveHole, PendingRun, SyncState } from './sync-state.js';
+import { type ArchiveHole, type PendingRun, type SyncState, stateWindow } from './sync-state.js';
+import type { EventWindow } from './sync-window.js';
 
 async function countAt(api: SyncApi, from: string, to: string, signal?: AbortSignal): Promise<number> {
   const page = await api.listEvents({ from, to, pageSize: 1 }, { signal });
@@ -53,6 +54,7 @@ export const inRange = (range: { from: string; to: string }, index: number, occ:
 async function findLateEvents(
   api: SyncApi,
   state: SyncState,
+  window: EventWindow,
   queryFromMs: number,
   limit: number,
   signal?: AbortSignal,
@@ -66,10 +68,9 @@ async function findLateEvents(
     const fromMs = index === 0 ? Date.parse(range.from) : Date.parse(range.from) + 1;
     const toMs = Math.min(Date.parse(range.to), queryFromMs - 1);
     if (fromMs > toMs) continue;
-    const inOverlap = state.recent.filter((e) => {
-      const occ = Date.parse(e.occurredAt);
-      return occ >= queryFromMs && inRange(range, index, occ);
-    }).length;
+    let inOverlap = 0;
+    for (const event of window.events())
+      if (event.occ >= queryFromMs && inRange(range, index, event.occ)) inOverlap += 1;
     const archivedCount = range.events - inOverlap;
     const apiCount = await countAt(api, iso(fromMs), iso(toMs), signal);
     if (apiCount > archivedCount) holes.push({ from: iso(fromMs), to: iso(toMs), apiCount, archivedCount });
@@ -101,7 +102,14 @@ export async function planRun(
   const queryFromMs = state.watermark ? Math.min(fromMs, Math.max(known, fromMs - overlap)) : fromMs;
   const to = iso(toMs);
   const retentionGap = await findRetentionGap(api, state, to, options.signal);
-  const lateEvents = await findLateEvents(api, state, queryFromMs, lateLimit, options.signal);
+  const lateEvents = await findLateEvents(
+    api,
+    state,
+    stateWindow(state),
+    queryFromMs,
+    lateLimit,
+    options.signal,
+  );
   const plan: PendingRun = {
     run: state.runs + 1,
     from,

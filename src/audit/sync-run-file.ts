@@ -1,67 +1,111 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
-import { dataFileName, type ManifestFile } from './manifest.js';
+import { conflictsName, dataFileName, type ManifestFile } from './manifest.js';
 import { hashFile, TMP_SUFFIX } from './sync-files.js';
 import { iso } from './sync-options.js';
 import { inRange } from './sync-plan.js';
 import type { PendingRun, SyncState } from './sync-state.js';
+import {
+  contentKey,
+  type EventWindow,
+  idKey,
+  type KnownEvents,
+  WindowBuilder,
+  type WindowEvent,
+} from './sync-window.js';
 
-/** The run's file as listed in the manifest, and how many events earlier runs held already. */
+/** The run's file as listed in the manifest, and what was left out of it. */
 export interface Written {
   file: ManifestFile;
+  /** Events of the query the archive held already (same id, same content), this run's repeats included. */
   alreadyArchived: number;
+  /** Events the API returned outside the query's range (or without an id and a time): not written. */
+  outOfRange: number;
+  /** Events whose id the archive holds with other content, written to the conflicts file; null when none. */
+  conflicts: ManifestFile | null;
+}
+
+/** What becomes of each line of the export. */
+enum Fate {
+  Write = 0,
+  Already = 1,
+  OutOfRange = 2,
+  Conflict = 3,
+}
+
+/** A growable column of numbers. */
+class Column {
+  data = new Float64Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Float64Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
 }
 
 /**
- * Copies the export's lines to the run's file, leaving out ids the archive holds already, and
- * hands each written event to `onEvent`. The output depends only on the export and the state, so
- * a rerun writes the same bytes.
+ * First pass over the export: each line's fate. An event outside `[queryFrom, to]` is out of
+ * range; of several lines with one id the first is the event and a later one with other content
+ * a conflict (the same content: a repeat); an id the window holds is archived already, or a
+ * conflict when its content differs.
  */
-export async function writeRunFile(
-  dir: string,
+async function decide(
   partPath: string,
   plan: PendingRun,
-  known: ReadonlySet<string>,
-  onEvent: (id: string, occurredAt: string) => void,
-  /** Mode of the run's file. Default 0600. */
-  mode = DEFAULT_FILE_MODE,
-): Promise<Written> {
-  const name = dataFileName(plan.run, plan.gzip);
-  const path = join(dir, name);
-  const tmp = `${path}${TMP_SUFFIX}`;
-  let count = 0;
-  let alreadyArchived = 0;
-  let first: string | null = null;
-  let last: string | null = null;
-  async function* lines() {
-    const reader = createInterface({
-      input: createReadStream(partPath),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    for await (const line of reader) {
-      if (line === '') continue;
-      const event = JSON.parse(line) as { id?: unknown; occurredAt?: unknown };
-      const id = typeof event.id === 'string' ? event.id : undefined;
-      const occurredAt = typeof event.occurredAt === 'string' ? event.occurredAt : null;
-      if (id !== undefined && known.has(id)) {
-        alreadyArchived += 1;
-        continue;
-      }
-      count += 1;
-      first ??= occurredAt;
-      last = occurredAt;
-      if (id !== undefined && occurredAt !== null) onEvent(id, occurredAt);
-      yield `${line}\n`;
-    }
+  known: KnownEvents,
+): Promise<{ fates: Uint8Array; occ: Float64Array; ids: Float64Array; contents: Float64Array }> {
+  const fromMs = Date.parse(plan.queryFrom);
+  const toMs = Date.parse(plan.to);
+  const ids = new Column();
+  const contents = new Column();
+  const occs = new Column();
+  const fateList: number[] = [];
+  const reader = createInterface({ input: createReadStream(partPath), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of reader) {
+    if (line === '') continue;
+    const event = (JSON.parse(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
+    const occ = typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN;
+    const ok = typeof event.id === 'string' && !Number.isNaN(occ) && occ >= fromMs && occ <= toMs;
+    fateList.push(ok ? Fate.Write : Fate.OutOfRange);
+    ids.push(ok ? idKey(event.id as string) : -1);
+    contents.push(ok ? contentKey(line) : 0);
+    occs.push(ok ? occ : 0);
   }
-  const out = createWriteStream(tmp, { flags: 'wx', mode });
-  if (plan.gzip) await pipeline(lines, createGzip(), out);
-  else await pipeline(lines, out);
+  const n = fateList.length;
+  const fates = Uint8Array.from(fateList);
+  const id = ids.data.subarray(0, n);
+  const content = contents.data.subarray(0, n);
+  // Lines in id order (file order among equal ids): a later line of an id is a repeat or a conflict.
+  const order = Uint32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (id[a] as number) - (id[b] as number) || a - b,
+  );
+  let first = -1;
+  for (const i of order) {
+    if (fates[i] !== Fate.Write) continue;
+    if (first >= 0 && id[first] === id[i]) {
+      fates[i] = content[first] === content[i] ? Fate.Already : Fate.Conflict;
+      continue;
+    }
+    first = i;
+    const archived = known.content(id[i] as number);
+    // Content key 0: an event of an older state, whose content is not known.
+    if (archived !== undefined)
+      fates[i] = archived === 0 || archived === content[i] ? Fate.Already : Fate.Conflict;
+  }
+  return { fates, occ: occs.data.subarray(0, n), ids: id, contents: content };
+}
+
+async function finishFile(tmp: string, path: string, mode: number): Promise<void> {
   const handle = await open(tmp, 'r+');
   try {
     await handle.chmod(mode);
@@ -70,26 +114,109 @@ export async function writeRunFile(
     await handle.close();
   }
   await rename(tmp, path);
+}
+
+/**
+ * Copies the export's lines to the run's file, leaving out ids the archive holds already and
+ * events outside the query's range; events whose id the archive holds with other content go to
+ * the run's conflicts file instead. Hands each written event to `onEvent`. The output depends only
+ * on the export and the state, so a rerun writes the same bytes.
+ */
+export async function writeRunFile(
+  dir: string,
+  partPath: string,
+  plan: PendingRun,
+  known: KnownEvents,
+  onEvent: (event: WindowEvent, line: () => string) => void,
+  /** Mode of the run's files. Default 0600. */
+  mode = DEFAULT_FILE_MODE,
+): Promise<Written> {
+  const { fates, occ, ids, contents } = await decide(partPath, plan, known);
+  const name = dataFileName(plan.run, plan.gzip);
+  const path = join(dir, name);
+  const tmp = `${path}${TMP_SUFFIX}`;
+  const conflictPath = join(dir, conflictsName(plan.run));
+  const conflictTmp = `${conflictPath}${TMP_SUFFIX}`;
+  const tally = { write: 0, already: 0, out: 0, conflict: 0 };
+  let first: string | null = null;
+  let last: string | null = null;
+  let lastWritten = -1;
+  for (let i = fates.length - 1; i >= 0 && lastWritten < 0; i--) if (fates[i] === Fate.Write) lastWritten = i;
+  // Opened at the first conflict: a run without one leaves no conflicts file.
+  let conflictOut: WriteStream | undefined;
+  async function* lines() {
+    const reader = createInterface({
+      input: createReadStream(partPath),
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    let i = 0;
+    for await (const line of reader) {
+      if (line === '') continue;
+      const fate = fates[i];
+      const at = i;
+      i += 1;
+      if (fate === Fate.Already) tally.already += 1;
+      else if (fate === Fate.OutOfRange) tally.out += 1;
+      else if (fate === Fate.Conflict) {
+        tally.conflict += 1;
+        conflictOut ??= createWriteStream(conflictTmp, { flags: 'wx', mode });
+        if (!conflictOut.write(`${line}\n`)) await once(conflictOut, 'drain');
+      } else {
+        tally.write += 1;
+        first ??= (JSON.parse(line) as { occurredAt: string }).occurredAt;
+        onEvent(
+          { occ: occ[at] as number, id: ids[at] as number, content: contents[at] as number },
+          () => line,
+        );
+        if (at === lastWritten) last = (JSON.parse(line) as { occurredAt: string }).occurredAt;
+        yield `${line}\n`;
+      }
+    }
+  }
+  const out = createWriteStream(tmp, { flags: 'wx', mode });
+  if (plan.gzip) await pipeline(lines, createGzip(), out);
+  else await pipeline(lines, out);
+  await finishFile(tmp, path, mode);
   const { sha256: digest, bytes } = await hashFile(path);
+  let conflicts: ManifestFile | null = null;
+  if (conflictOut) {
+    const stream = conflictOut;
+    await new Promise<void>((resolve, reject) =>
+      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+    await finishFile(conflictTmp, conflictPath, mode);
+    const found = await hashFile(conflictPath);
+    conflicts = {
+      name: conflictsName(plan.run),
+      ...found,
+      events: tally.conflict,
+      firstOccurredAt: null,
+      lastOccurredAt: null,
+    };
+  }
   return {
-    file: { name, bytes, sha256: digest, events: count, firstOccurredAt: first, lastOccurredAt: last },
-    alreadyArchived,
+    file: { name, bytes, sha256: digest, events: tally.write, firstOccurredAt: first, lastOccurredAt: last },
+    alreadyArchived: tally.already,
+    outOfRange: tally.out,
+    conflicts,
   };
 }
 
-/** Builds the state after a run from the events it writes: ids of the new overlap window, counts per range. */
+/** Builds the state after a run from the events it writes: the new overlap window, counts per range. */
 export class RunTally {
   private readonly ranges: SyncState['ranges'];
   private readonly current: SyncState['ranges'][number];
   private readonly fromMs: number;
   private readonly keepFromMs: number;
-  private readonly fresh: SyncState['recent'] = [];
+  private readonly fresh = new WindowBuilder();
   private newest: SyncState['newest'];
+  private newestMs: number;
 
   constructor(
     private readonly state: SyncState,
     private readonly plan: PendingRun,
     overlapMs: number,
+    private readonly known: EventWindow,
   ) {
     this.ranges = state.ranges.map((range) => ({ ...range }));
     for (const hole of plan.lateEvents) {
@@ -102,12 +229,17 @@ export class RunTally {
     this.fromMs = Date.parse(plan.from);
     this.keepFromMs = Date.parse(plan.to) - overlapMs;
     this.newest = state.newest;
+    this.newestMs = state.newest ? Date.parse(state.newest.occurredAt) : Number.NEGATIVE_INFINITY;
   }
 
-  add(id: string, occurredAt: string): void {
-    const occ = Date.parse(occurredAt);
-    if (occ >= this.keepFromMs) this.fresh.push({ id, occurredAt });
-    if (!this.newest || occ > Date.parse(this.newest.occurredAt)) this.newest = { id, occurredAt };
+  add(event: WindowEvent, line: () => string): void {
+    const { occ } = event;
+    if (occ >= this.keepFromMs) this.fresh.push(occ, event.id, event.content);
+    if (occ > this.newestMs) {
+      const parsed = JSON.parse(line()) as { id: string; occurredAt: string };
+      this.newest = { id: parsed.id, occurredAt: parsed.occurredAt };
+      this.newestMs = occ;
+    }
     if (occ > this.fromMs || (this.state.runs === 0 && occ >= this.fromMs)) {
       this.current.events += 1;
       return;
@@ -121,23 +253,21 @@ export class RunTally {
   }
 
   finish(manifest: { name: string; sha256: string }): SyncState {
-    const recent = [
-      ...this.fresh,
-      ...this.state.recent.filter((e) => Date.parse(e.occurredAt) >= this.keepFromMs),
-    ];
+    // Events older than the previous window were forgotten: the known window cannot grow backwards.
+    const startMs = Math.max(
+      this.keepFromMs,
+      this.state.recentFrom === null ? Number.NEGATIVE_INFINITY : Date.parse(this.state.recentFrom),
+    );
+    this.known.addTo(this.fresh);
+    const window = this.fresh.build(startMs);
+    const { recent: _legacy, ...state } = this.state;
     return {
-      ...this.state,
+      ...state,
       runs: this.plan.run,
       watermark: this.plan.to,
       lastManifest: manifest,
-      recent,
-      // Ids older than the previous window were forgotten: the known window cannot grow backwards.
-      recentFrom: iso(
-        Math.max(
-          this.keepFromMs,
-          this.state.recentFrom === null ? -Infinity : Date.parse(this.state.recentFrom),
-        ),
-      ),
+      window: window.encode(),
+      recentFrom: iso(startMs),
       newest: this.newest,
       ranges: [...this.ranges, this.current],
       pending: null,

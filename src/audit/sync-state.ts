@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readStateFile } from '../core/checkpoint.js';
 import { writeFileAtomic } from './sync-files.js';
+import { EventWindow, idKey } from './sync-window.js';
 
 /** Name of the state file of a sync directory. */
 const SYNC_STATE_FILE = 'sync-state.json';
@@ -32,6 +33,8 @@ export const PendingRun = z.object({
   gzip: z.boolean(),
   retentionGap: ArchiveHole.nullable(),
   lateEvents: z.array(ArchiveHole),
+  /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
+  repairs: z.array(z.string()).optional(),
 });
 export type PendingRun = z.infer<typeof PendingRun>;
 
@@ -44,8 +47,17 @@ export const SyncState = z.object({
   watermark: Stamp.nullable(),
   /** File name and sha256 of the newest manifest: the head of the chain. */
   lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
-  /** Ids of archived events inside the overlap window before the watermark (bounded by it). */
-  recent: z.array(z.object({ id: z.string(), occurredAt: Stamp })),
+  /** Before version 0.2: the ids of the overlap window one by one; read once, then kept in `window`. */
+  recent: z.array(z.object({ id: z.string(), occurredAt: Stamp })).optional(),
+  /**
+   * The archived events of the overlap window (from `recentFrom` to the watermark), 14 bytes each
+   * in base64: see {@link EventWindow}. About 18.7 MB for 1,000,000 events.
+   */
+  window: z.string().default(''),
+  /** Gaps acknowledged with `svc audit gaps ack`, recorded in the next manifest. */
+  acks: z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp })).default([]),
+  /** Gaps a backfill found the API no longer holds (advice for `svc audit gaps`). */
+  expired: z.array(z.string()).default([]),
   /**
    * Start of the window `recent` covers. A later run never re-reads before it: with a longer
    * overlap it would meet archived events whose ids are no longer known, and write them again.
@@ -65,7 +77,9 @@ export const emptySyncState = (): SyncState => ({
   runs: 0,
   watermark: null,
   lastManifest: null,
-  recent: [],
+  window: '',
+  acks: [],
+  expired: [],
   recentFrom: null,
   newest: null,
   ranges: [],
@@ -81,7 +95,16 @@ export function readSyncState(dir: string): Promise<SyncState | undefined> {
   });
 }
 
-/** Replaces the sync state of `dir` atomically (file mode `mode`, default 0600). */
-export async function writeSyncState(dir: string, state: SyncState, mode?: number): Promise<void> {
-  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, mode);
+/** Replaces the sync state of `dir` atomically, always private (0600): it names the archive's head. */
+export async function writeSyncState(dir: string, state: SyncState): Promise<void> {
+  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, 0o600);
+}
+
+/** The overlap window of a state (a state of an older version: its id list, content unknown). */
+export function stateWindow(state: SyncState): EventWindow {
+  const startMs = state.recentFrom === null ? 0 : Date.parse(state.recentFrom);
+  if (!state.recent?.length) return EventWindow.decode(startMs, state.window);
+  // Content key 0: unknown, so the event is taken as the same whatever comes with its id.
+  const legacy = state.recent.map((e) => ({ occ: Date.parse(e.occurredAt), id: idKey(e.id), content: 0 }));
+  return EventWindow.of(startMs, [...EventWindow.decode(startMs, state.window).events(), ...legacy]);
 }

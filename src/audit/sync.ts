@@ -1,9 +1,19 @@
-import { access, mkdir, rm, stat } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError } from '../core/errors/abort-error.js';
 import { OutputPathError } from '../core/errors/output-path-error.js';
+import { SvcError } from '../core/errors/svc-error.js';
 import { refuseOverwrite } from '../core/output-file.js';
-import { dataFileName, loadPrivateKey, type Manifest, manifestName, serializeManifest } from './manifest.js';
+import {
+  conflictsName,
+  dataFileName,
+  loadPrivateKey,
+  type Manifest,
+  manifestName,
+  serializeManifest,
+} from './manifest.js';
+import { planBackfill } from './sync-backfill.js';
 import { removeStaleTemporaries, sha256, writeFileAtomic } from './sync-files.js';
 import { acquireSyncLock } from './sync-lock.js';
 import {
@@ -14,25 +24,208 @@ import {
   type SyncResult,
 } from './sync-options.js';
 import { planRun } from './sync-plan.js';
-import { RunTally, writeRunFile } from './sync-run-file.js';
-import { emptySyncState, readSyncState, writeSyncState } from './sync-state.js';
+import { RunTally, type Written, writeRunFile } from './sync-run-file.js';
+import {
+  emptySyncState,
+  type PendingRun,
+  readSyncState,
+  type SyncState,
+  stateWindow,
+  writeSyncState,
+} from './sync-state.js';
+import { type KnownEvents, MAX_WINDOW_MS } from './sync-window.js';
 
 /** Where a run keeps its export and the export's state until the run is finished. */
 const WORK_DIR = '.sync-work';
+/** Mode of the work folder: owner only. */
+const WORK_DIR_MODE = 0o700;
+
+/** A result with nothing done yet, for `dir` in `state`. */
+function idle(state: SyncState, from: string, serverNow: string): SyncResult {
+  return {
+    status: 'up-to-date',
+    run: null,
+    from,
+    to: null,
+    serverNow,
+    file: null,
+    manifest: null,
+    events: 0,
+    alreadyArchived: 0,
+    totalElements: null,
+    countMatches: true,
+    resumed: false,
+    retentionGap: null,
+    lateEvents: [],
+    outOfRange: 0,
+    conflicts: 0,
+    conflictsFile: null,
+    acknowledged: [],
+    repaired: [],
+    expired: [],
+    head: state.lastManifest
+      ? { manifest: state.lastManifest.name, sha256: state.lastManifest.sha256 }
+      : null,
+  };
+}
+
+/** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
+async function refuseForeign(dir: string, plan: PendingRun): Promise<void> {
+  for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run), conflictsName(plan.run)]) {
+    const path = join(dir, name);
+    const there = await access(path).then(
+      () => true,
+      () => false,
+    );
+    if (there) throw refuseOverwrite(path);
+  }
+}
+
+interface RunContext {
+  api: SyncApi;
+  dir: string;
+  options: SyncOptions;
+  key: KeyObject | undefined;
+}
+
+/**
+ * Carries out a planned run (regular or backfill): exports its query range (resumable), writes
+ * the run's file (and conflicts file), the manifest last, then the state `next` computes.
+ */
+async function carryOut(
+  ctx: RunContext,
+  state: SyncState,
+  plan: PendingRun,
+  known: KnownEvents,
+  tally: RunTally | undefined,
+  resumed: boolean,
+): Promise<SyncResult> {
+  const { api, dir, options } = ctx;
+  const { fileMode, signal } = options;
+  const work = join(dir, WORK_DIR);
+  // The export's parts are archive data before they are archived: owner only, like the files.
+  await mkdir(work, { recursive: true, mode: WORK_DIR_MODE });
+  await chmod(work, WORK_DIR_MODE);
+  const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
+  const partPath = `${base}.ndjson`;
+  const exported = await api.exportEvents({
+    from: plan.queryFrom,
+    to: plan.to,
+    output: partPath,
+    statePath: `${base}.state.json`,
+    // The work folder is the run's own, under the lock: what is there belongs to this run.
+    force: true,
+    ...(fileMode !== undefined && { fileMode }),
+    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+    ...(signal && { signal }),
+    ...(options.onProgress && { onProgress: options.onProgress }),
+  });
+  const written: Written = await writeRunFile(
+    dir,
+    partPath,
+    plan,
+    known,
+    (event, line) => tally?.add(event, line),
+    fileMode,
+  );
+  const conflicts = written.conflicts?.events ?? 0;
+  const totalElements = exported.totalElements;
+  // What the API sent, in range or not, must add up to its own count.
+  const countMatches =
+    totalElements === written.file.events + written.alreadyArchived + conflicts + written.outOfRange;
+  const repairs = plan.repairs ?? [];
+  const body: Omit<Manifest, 'signature'> = {
+    version: 1,
+    run: plan.run,
+    range: { from: plan.from, to: plan.to },
+    query: { from: plan.queryFrom, to: plan.to },
+    serverNow: plan.serverNow,
+    files: [written.file],
+    totalElements,
+    alreadyArchived: written.alreadyArchived,
+    countMatches,
+    retentionGap: plan.retentionGap,
+    lateEvents: plan.lateEvents,
+    ...(plan.repairs && { kind: 'backfill' as const, repairs: countMatches ? repairs : [] }),
+    ...(state.acks.length > 0 && { acknowledged: state.acks }),
+    ...(written.outOfRange > 0 && { outOfRange: written.outOfRange }),
+    ...(written.conflicts && { conflicts: written.conflicts }),
+    previous: state.lastManifest,
+  };
+  const text = serializeManifest(body, ctx.key);
+  const name = manifestName(plan.run);
+  await writeFileAtomic(join(dir, name), text, fileMode);
+  const head = { name, sha256: sha256(text) };
+  const next: SyncState = tally
+    ? tally.finish(head)
+    : { ...state, runs: plan.run, lastManifest: head, pending: null };
+  await writeSyncState(dir, { ...next, acks: [] });
+  await rm(work, { recursive: true, force: true });
+  return {
+    status: plan.repairs ? 'backfilled' : 'synced',
+    run: plan.run,
+    from: plan.from,
+    to: plan.to,
+    serverNow: plan.serverNow,
+    file: written.file.name,
+    manifest: name,
+    events: written.file.events,
+    alreadyArchived: written.alreadyArchived,
+    totalElements,
+    countMatches,
+    resumed,
+    retentionGap: plan.retentionGap,
+    lateEvents: plan.lateEvents,
+    outOfRange: written.outOfRange,
+    conflicts,
+    conflictsFile: written.conflicts?.name ?? null,
+    acknowledged: state.acks.map((ack) => ack.gap),
+    repaired: countMatches ? repairs : [],
+    expired: [],
+    head: { manifest: name, sha256: head.sha256 },
+  };
+}
+
+/** Backfill: one run per open gap the API still holds; gaps it no longer holds are noted as expired. */
+async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> {
+  let state = start;
+  const repaired: string[] = [];
+  const expired: string[] = [];
+  let last: SyncResult | undefined;
+  for (;;) {
+    const next = await planBackfill(ctx.api, ctx.dir, state, ctx.options);
+    if (next.expired) {
+      expired.push(next.expired);
+      state = { ...state, expired: [...state.expired, next.expired] };
+      await writeSyncState(ctx.dir, state);
+      continue;
+    }
+    if (!next.plan) break;
+    if (!ctx.options.force) await refuseForeign(ctx.dir, next.plan);
+    await writeSyncState(ctx.dir, { ...state, pending: next.plan });
+    last = await carryOut(ctx, state, next.plan, next.known, undefined, false);
+    repaired.push(...last.repaired);
+    state = (await readSyncState(ctx.dir)) ?? state;
+    // A gap the run could not repair (the API's count moved) is not tried again in this call.
+    if (last.repaired.length === 0) break;
+  }
+  const result = last ?? idle(state, state.watermark ?? '', '');
+  return { ...result, status: 'backfilled', repaired, expired };
+}
 
 /**
  * One sync run into `options.dir`, under its lock: plan the run from the server's now (or take
  * over the pending one), export the query range through `exportEvents` (resumable), write the
  * run's file without ids archived already, write the manifest last, then move the state on.
  * Every step after the plan is deterministic, so a run killed anywhere and rerun leaves the same
- * bytes as one that was never interrupted.
+ * bytes as one that was never interrupted. With `backfill`, the recorded gaps are fetched instead.
  */
 export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncResult> {
   const { dir, signal } = options;
   const overlapMs = nonNegative(options.overlapMs, DEFAULT_SYNC_OVERLAP_MS, 'overlapMs');
+  if (overlapMs > MAX_WINDOW_MS) throw new SvcError('overlapMs must be at most 49 days', 'config');
   const key = options.signKey === undefined ? undefined : loadPrivateKey(options.signKey);
   if (signal?.aborted) throw new AbortError('The sync was interrupted before it started');
-  const { fileMode } = options;
   const there = await stat(dir).catch(() => undefined);
   if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
   await mkdir(dir, { recursive: true });
@@ -40,102 +233,34 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   try {
     await removeStaleTemporaries(dir);
     const state = (await readSyncState(dir)) ?? emptySyncState();
-    const resumed = state.pending !== null;
-    let plan = state.pending;
+    const ctx: RunContext = { api, dir, options, key };
+    const pending = state.pending;
+    if (options.backfill && pending && !pending.repairs)
+      throw new SvcError(
+        `${dir} holds an interrupted run: finish it with a sync without backfill first, then backfill`,
+        'config',
+      );
+    if (pending?.repairs) {
+      // An interrupted backfill run is finished first, with the archive it was planned against.
+      const { known } = await planBackfill(api, dir, state, options, pending);
+      const result = await carryOut(ctx, state, pending, known, undefined, true);
+      if (!options.backfill) return result;
+    }
+    if (options.backfill) return await backfill(ctx, (await readSyncState(dir)) ?? state);
+    let plan = pending;
     let serverNow = plan?.serverNow ?? '';
     if (!plan) {
       const planned = await planRun(api, state, options);
       serverNow = planned.serverNow;
-      if (!planned.plan) {
-        return {
-          status: 'up-to-date',
-          run: null,
-          from: planned.from,
-          to: null,
-          serverNow,
-          file: null,
-          manifest: null,
-          events: 0,
-          alreadyArchived: 0,
-          totalElements: null,
-          countMatches: true,
-          resumed: false,
-          retentionGap: null,
-          lateEvents: [],
-        };
-      }
+      if (!planned.plan) return idle(state, planned.from, serverNow);
       plan = planned.plan;
-      if (!options.force) {
-        // A new run's files must not exist yet: anything there is not this archive's own.
-        for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run)]) {
-          const path = join(dir, name);
-          if (
-            await access(path).then(
-              () => true,
-              () => false,
-            )
-          )
-            throw refuseOverwrite(path);
-        }
-      }
-      await writeSyncState(dir, { ...state, pending: plan }, fileMode);
+      if (!options.force) await refuseForeign(dir, plan);
+      await writeSyncState(dir, { ...state, pending: plan });
     }
-    const work = join(dir, WORK_DIR);
-    await mkdir(work, { recursive: true });
-    const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
-    const partPath = `${base}.ndjson`;
-    const exported = await api.exportEvents({
-      from: plan.queryFrom,
-      to: plan.to,
-      output: partPath,
-      statePath: `${base}.state.json`,
-      // The work folder is the run's own, under the lock: what is there belongs to this run.
-      force: true,
-      ...(fileMode !== undefined && { fileMode }),
-      ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-      ...(signal && { signal }),
-      ...(options.onProgress && { onProgress: options.onProgress }),
-    });
-    const tally = new RunTally(state, plan, overlapMs);
-    const known = new Set(state.recent.map((event) => event.id));
-    const written = await writeRunFile(dir, partPath, plan, known, (id, at) => tally.add(id, at), fileMode);
-    const totalElements = exported.totalElements;
-    const countMatches = totalElements === written.file.events + written.alreadyArchived;
-    const body: Omit<Manifest, 'signature'> = {
-      version: 1,
-      run: plan.run,
-      range: { from: plan.from, to: plan.to },
-      query: { from: plan.queryFrom, to: plan.to },
-      serverNow: plan.serverNow,
-      files: [written.file],
-      totalElements,
-      alreadyArchived: written.alreadyArchived,
-      countMatches,
-      retentionGap: plan.retentionGap,
-      lateEvents: plan.lateEvents,
-      previous: state.lastManifest,
-    };
-    const text = serializeManifest(body, key);
-    const name = manifestName(plan.run);
-    await writeFileAtomic(join(dir, name), text, fileMode);
-    await writeSyncState(dir, tally.finish({ name, sha256: sha256(text) }), fileMode);
-    await rm(work, { recursive: true, force: true });
-    return {
-      status: 'synced',
-      run: plan.run,
-      from: plan.from,
-      to: plan.to,
-      serverNow,
-      file: written.file.name,
-      manifest: name,
-      events: written.file.events,
-      alreadyArchived: written.alreadyArchived,
-      totalElements,
-      countMatches,
-      resumed,
-      retentionGap: plan.retentionGap,
-      lateEvents: plan.lateEvents,
-    };
+    const known = stateWindow(state);
+    const tally = new RunTally(state, plan, overlapMs, known);
+    const result = await carryOut(ctx, state, plan, known, tally, pending !== null);
+    return { ...result, serverNow };
   } finally {
     await release();
   }

@@ -182,10 +182,19 @@ export class CommandContext {
     return escapeForTerminal(redact(line, this.secrets));
   }
 
+  /** Keys a command read from elsewhere (a projects file's variables), redacted like the others. */
+  private readonly extraSecrets: string[] = [];
+
+  /** Adds a key to {@link secrets}, so no output line shows it. */
+  addSecret(key: string): void {
+    this.extraSecrets.push(key);
+  }
+
   /** Every key this run knows, for redaction (as sent: trimmed). */
   get secrets(): string[] {
     const p = this.profileValues ?? {};
     return [
+      ...this.extraSecrets,
       this.flags.apiKey,
       this.io.env.SVC_API_KEY,
       this.io.env.SVC_AUDIT_API_KEY,

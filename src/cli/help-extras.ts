@@ -47,8 +47,21 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc audit export --out events.ndjson    # again after exit 75: resumes',
   ],
   'audit tail': ['svc audit tail', 'svc audit tail --interval 30 --since 2026-01-31T00:00:00Z'],
-  'audit sync': ['svc audit sync --dir audit/', 'svc audit sync --dir audit/ --gzip --sign-key sync.key'],
-  'audit verify': ['svc audit verify audit/', 'svc audit verify audit/ --public-key sync.pub'],
+  'audit sync': [
+    'svc audit sync --dir audit/ --gzip --sign-key sync.key',
+    'svc audit sync --dir audit/ --backfill --sign-key sync.key  # repair gaps',
+    'svc audit sync --projects projects.json --parallel 4',
+  ],
+  'audit verify': [
+    'svc audit verify audit/ --public-key sync.pub',
+    'svc audit verify audit/ --head "$HEAD" --max-age 36h  # HEAD: from the sync',
+    'svc audit verify audit/ -o json',
+  ],
+  'audit gaps': ['svc audit gaps --dir audit/', 'svc audit gaps --dir audit/ -o json'],
+  'audit gaps ack': [
+    'svc audit gaps ack run3.late1 --reason "expired" --dir audit/',
+    'svc audit gaps ack run5.conflicts --reason "checked by hand" --dir audit/',
+  ],
   'captcha result': [
     'svc captcha result "$TOKEN"',
     'svc captcha result "$VERIFICATION_ID" --policy threshold:0.3',

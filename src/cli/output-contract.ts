@@ -19,7 +19,9 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   'audit export': ['ndjson'],
   'audit tail': ['ndjson'],
   'audit sync': [],
-  'audit verify': [],
+  'audit verify': ['json'],
+  'audit gaps': ['json'],
+  'audit gaps ack': [],
   'captcha result': ['table', 'json', 'ndjson', 'csv'],
   'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
   // Without -o: the token alone on stdout, for $(svc captcha token).

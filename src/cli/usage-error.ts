@@ -36,3 +36,13 @@ export function parseTimestampOption(value: string, option: string): string {
     );
   return new Date(Date.parse(trimmed)).toISOString();
 }
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses a duration option: a whole number with an optional unit (ms, s, m, h, d; no unit means seconds), into ms. */
+export function parseDurationOption(value: string, option: string): number {
+  const match = /^(\d{1,12})(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!match)
+    throw new UsageError(`${option} must be a duration such as 300, 90s, 5m, 1h or 2d, got '${value}'`);
+  return Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] as number);
+}

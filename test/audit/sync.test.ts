@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -165,6 +165,30 @@ describe('a sync directory is locked while a run holds it', () => {
   it('refuses a lock of another host', async () => {
     writeFileSync(join(dir, 'sync.lock'), JSON.stringify({ pid: 2 ** 30, host: 'elsewhere.invalid' }));
     await expect(sync({ since: iso(T0 - HOUR) })).rejects.toBeInstanceOf(SvcError);
+  });
+});
+
+describe('bounded, private state: .sync-work is 0700, lock and state 0600 whatever --file-mode says', () => {
+  it('keeps the work folder, the state and the lock owner-only, the data files at fileMode', async () => {
+    add(50, T0 - 2 * HOUR, T0 - HOUR);
+    const controller = new AbortController();
+    const modes: Record<string, number> = {};
+    const stopped = sync({
+      since: iso(T0 - 3 * HOUR),
+      pageSize: 10,
+      fileMode: 0o640,
+      signal: controller.signal,
+      onProgress: () => {
+        for (const name of ['.sync-work', 'sync.lock', 'sync-state.json'])
+          modes[name] = statSync(join(dir, name)).mode & 0o777;
+        controller.abort();
+      },
+    });
+    await expect(stopped).rejects.toBeInstanceOf(AbortError);
+    expect(modes).toEqual({ '.sync-work': 0o700, 'sync.lock': 0o600, 'sync-state.json': 0o600 });
+    const done = await sync({ fileMode: 0o640 });
+    expect(statSync(join(dir, done.file as string)).mode & 0o777).toBe(0o640);
+    expect(statSync(join(dir, 'sync-state.json')).mode & 0o777).toBe(0o600);
   });
 });
 

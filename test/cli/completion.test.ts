@@ -133,7 +133,15 @@ describe('the bash script is valid bash and completes commands, subcommands, opt
   it.skipIf(!HAS_BASH)('completes like a user would see it', async () => {
     const text = await script('bash');
     expect(bashComplete(text, ['au'])).toEqual(['audit']);
-    expect(bashComplete(text, ['audit', ''])).toEqual(['list', 'export', 'tail', 'sync', 'verify', 'help']);
+    expect(bashComplete(text, ['audit', ''])).toEqual([
+      'list',
+      'export',
+      'tail',
+      'sync',
+      'verify',
+      'gaps',
+      'help',
+    ]);
     expect(bashComplete(text, ['audit', 'export', '--g'])).toEqual(['--gzip']);
     expect(bashComplete(text, ['-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
     // Option values are not mistaken for commands; global options work after a command.

@@ -1,6 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -22,11 +30,14 @@ let baseUrl = '';
 let work = '';
 
 async function admin(path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${baseUrl}/__admin${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const send = () =>
+    fetch(`${baseUrl}/__admin${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  // A kept-alive connection the server closed while a long step ran fails once; a new one does not.
+  const res = await send().catch(send);
   expect(res.ok).toBe(true);
   return res.json().catch(() => undefined);
 }
@@ -94,7 +105,8 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       });
       child.once('exit', (code) => reject(new Error(`svc serve exited ${code}`)));
     });
-  });
+    // A stale dist/ is rebuilt here, which takes longer than a hook's default time on a busy machine.
+  }, 180_000);
   afterAll(async () => {
     if (serve && serve.exitCode === null) {
       serve.kill('SIGTERM');
@@ -145,7 +157,9 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
     await admin('/clock', { advanceMs: HOUR });
     const broken = await runScript(keys);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toBe('audit-000001.ndjson.gz: sha256 or size differs from manifest-000001.json\n');
+    expect(broken.stdout).toMatch(
+      /^audit-000001\.ndjson\.gz: sha256 or size differs from manifest-000001\.json$/m,
+    );
     expect(broken.stderr).toContain('verify found problems');
   });
 
@@ -178,38 +192,221 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
     expect(stderr).toMatch(/^svc: .*403/m);
     expect(stderr).not.toContain(DEMO.expiredKey);
   });
+
+  it('--projects: 20 projects made with POST /__admin/projects, each into its own directory; a 402 stops no other', async () => {
+    const now = await serverNow();
+    const projects: Array<{ name: string; dir: string; keyEnv: string }> = [];
+    const env: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) {
+      const name = `client-${String(i).padStart(2, '0')}`;
+      // The tenth project's plan has no audit log: every call is 402.
+      const made = (await admin('/projects', { name, ...(i === 9 && { plan: 'basic' }) })) as {
+        projectId: string;
+        apiKey: string;
+      };
+      await admin('/audit-events', {
+        count: 10 + i,
+        projectId: made.projectId,
+        from: iso(now - 3 * HOUR),
+        to: iso(now - HOUR),
+      });
+      projects.push({ name, dir: join('archives', name), keyEnv: `KEY_${i}` });
+      env[`KEY_${i}`] = made.apiKey;
+    }
+    writeFileSync(join(work, 'projects.json'), JSON.stringify(projects));
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'audit',
+        'sync',
+        '--projects',
+        'projects.json',
+        '--parallel',
+        '4',
+        '--since',
+        iso(now - 4 * HOUR),
+      ],
+      {
+        cwd: work,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          NO_COLOR: '1',
+          SVC_BASE_URL: baseUrl,
+          ...env,
+        },
+      },
+    );
+    const output = collectOutput(child);
+    const code = await exited(child);
+    const { stdout, stderr } = output();
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^warning: client-09: failed: .*402|^warning: client-09: failed: .*audit log/m);
+    expect(stderr).toMatch(/^20 projects: 19 ok, 0 not whole, 1 failed$/m);
+    expect(stdout.trimEnd().split('\n')).toHaveLength(19);
+    for (const [i, project] of projects.entries()) {
+      if (i === 9) continue;
+      const ids = readFileSync(join(work, project.dir, 'audit-000001.ndjson'), 'utf8')
+        .trimEnd()
+        .split('\n');
+      expect(ids).toHaveLength(10 + i);
+      expect(stdout).toMatch(
+        new RegExp(`^head sha256:[0-9a-f]{64} manifest-000001\\.json ${project.name}$`, 'm'),
+      );
+    }
+    for (const key of Object.values(env)) expect(stderr + stdout).not.toContain(key);
+  });
+
+  it('the workflow run steps, as written, against svc serve: new runs only, the archive kept through a gap', async () => {
+    const yml = readFileSync(join(DIR, 'github-actions.yml'), 'utf8');
+    const now = await serverNow();
+    const made: Record<string, string> = {};
+    for (const name of ['shop', 'billing']) {
+      const project = (await admin('/projects', { name })) as { projectId: string; apiKey: string };
+      made[name] = project.projectId;
+      await admin('/audit-events', {
+        count: 30,
+        projectId: project.projectId,
+        from: iso(now - 20 * HOUR),
+        to: iso(now - HOUR),
+      });
+      (made as Record<string, string>)[`key:${name}`] = project.apiKey;
+    }
+    // The checkout: the projects file of the example and svc as npm ci installs it.
+    writeFileSync(join(work, 'audit-projects.json'), readFileSync(join(DIR, 'audit-projects.json')));
+    const bin = join(work, 'node_modules', '.bin');
+    spawnSync('mkdir', ['-p', bin, join(work, 'runner')]);
+    writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NO_COLOR: '1',
+      RUNNER_TEMP: join(work, 'runner'),
+      GITHUB_STEP_SUMMARY: join(work, 'runner', 'summary.md'),
+      SVC_BASE_URL: baseUrl,
+      SVC_KEY_SHOP: made['key:shop'] as string,
+      SVC_KEY_BILLING: made['key:billing'] as string,
+      AUDIT_SIGN_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    };
+    /** One night: every run block in order, as GitHub would (a failed step skips the rest but the `always()` ones). */
+    const night = () => {
+      rmSync(join(work, 'runner', 'new-runs'), { recursive: true, force: true });
+      const codes: Record<string, number | null> = {};
+      let failed = false;
+      for (const block of runBlocks(yml)) {
+        if (failed && !block.always) continue;
+        const run = spawnSync('bash', ['-e', '-c', block.script], { cwd: work, env, encoding: 'utf8' });
+        codes[block.name] = run.status;
+        if (run.status !== 0) failed = true;
+      }
+      return codes;
+    };
+    const newRuns = () =>
+      spawnSync('find', ['.', '-type', 'f'], { cwd: join(work, 'runner', 'new-runs'), encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .sort();
+
+    const first = night();
+    expect(Object.values(first)).toEqual([0, 0, 0, 0, 0]);
+    expect(statSync(join(work, 'runner', 'audit-sign.pem')).mode & 0o777).toBe(0o600);
+    expect(newRuns()).toEqual([
+      './audit-archive/billing/audit-000001.ndjson.gz',
+      './audit-archive/billing/manifest-000001.json',
+      './audit-archive/shop/audit-000001.ndjson.gz',
+      './audit-archive/shop/manifest-000001.json',
+    ]);
+    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toMatch(
+      /audit archive `audit-archive\/shop` \(shop\): head `sha256:/,
+    );
+
+    // The next night, shop gets events recorded late, after the overlap: a gap. Verify fails the job,
+    // but the new runs are still collected (and the archive saved).
+    await admin('/clock', { advanceMs: 24 * HOUR });
+    await admin('/audit-events', {
+      count: 2,
+      projectId: made.shop,
+      from: iso(now - 10 * HOUR),
+      to: iso(now - 9 * HOUR),
+    });
+    const second = night();
+    expect(second).toEqual({
+      'Write the signing key': 0,
+      'List the archive before the run': 0,
+      'Sync every project': 0,
+      'Verify every archive': 1,
+      'Collect the new runs': 0,
+    });
+    expect(newRuns()).toEqual([
+      './audit-archive/billing/audit-000002.ndjson.gz',
+      './audit-archive/billing/manifest-000002.json',
+      './audit-archive/shop/audit-000002.ndjson.gz',
+      './audit-archive/shop/manifest-000002.json',
+    ]);
+  });
 });
 
-describe('example nightly-audit-export/github-actions.yml runs the script as it expects', () => {
+/** The `run: |` blocks of the workflow, in order, with the name of their step (a small parser for this subset of YAML). */
+function runBlocks(yml: string): Array<{ name: string; script: string; always: boolean }> {
+  const lines = yml.split('\n');
+  const blocks: Array<{ name: string; script: string; always: boolean }> = [];
+  let name = '';
+  let always = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const step = /^\s+- (?:name: (.*)|uses: .*|run: .*)$/.exec(line);
+    if (step) {
+      name = step[1] ?? '';
+      always = false;
+    }
+    if (/^\s+if: always\(\)$/.test(line)) always = true;
+    const block = /^(\s+)run: \|$/.exec(line);
+    if (!block) continue;
+    const indent = (block[1] as string).length;
+    const body: string[] = [];
+    for (i += 1; i < lines.length; i++) {
+      const next = lines[i] as string;
+      if (next.trim() !== '' && next.length - next.trimStart().length <= indent) break;
+      body.push(next.slice(indent + 2));
+    }
+    i -= 1;
+    blocks.push({ name, script: `${body.join('\n').trimEnd()}\n`, always });
+  }
+  return blocks;
+}
+
+describe('example nightly-audit-export/github-actions.yml: current, one job for many projects', () => {
   const yml = readFileSync(join(DIR, 'github-actions.yml'), 'utf8');
 
-  it('nightly, on Node 20, from the lockfile', () => {
+  it('nightly, Node 24, current action majors, from the lockfile', () => {
     expect(yml).toMatch(/schedule:\n\s+- cron: ["']\d+ \d+ \* \* \*["']/);
-    expect(yml).toMatch(/uses: actions\/setup-node@v\d+\n\s+with:\n\s+node-version: 20/);
+    expect(yml).toMatch(/uses: actions\/setup-node@v5\n\s+with:\n\s+node-version: 24/);
+    expect(yml).toContain('uses: actions/checkout@v5');
+    expect(yml).toContain('uses: actions/upload-artifact@v5');
+    expect(yml).toMatch(/uses: actions\/cache\/(restore|save)@v4/);
+    expect(yml).not.toMatch(/@v[0-3]\b/);
     expect(yml).toContain('- run: npm ci');
   });
 
-  it('one matrix entry per project: its own key, archive directory, cache and concurrency group', () => {
-    expect(yml).toMatch(/matrix:\n\s+project: \[/);
-    // A GitHub expression, `${{ inner }}`.
-    const gh = (inner: string) => `$${'{{'} ${inner} }}`;
-    const project = gh('matrix.project');
-    expect(yml).toContain(
-      `SVC_API_KEY: ${gh("secrets[format('SVC_API_KEY_{0}', matrix.project)] || secrets.SVC_API_KEY")}`,
-    );
-    expect(yml).toContain(`SVC_BASE_URL: ${gh('secrets.SVC_BASE_URL')}`);
-    expect(yml).toContain(`ARCHIVE_DIR: audit-archive/${project}`);
-    expect(yml).toContain(`group: audit-archive-${project}`);
-    expect(yml).toMatch(
-      /uses: actions\/cache\/restore@v\d+\n\s+with:\n\s+path: audit-archive\/\$\{\{ matrix\.project \}\}/,
-    );
-    // Saved always (an interrupted run must be resumable), never with the lock.
-    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/cache\/save@v\d+/);
-    expect(yml).toContain(`!audit-archive/${project}/sync.lock`);
-    // The variables the workflow sets are the ones the script reads.
-    const script = readFileSync(SCRIPT, 'utf8');
-    expect(script).toContain(`$${'{'}ARCHIVE_DIR:-`);
-    expect(script).toMatch(/svc\[@\]\}" "\$\{sync_args\[@\]\}"/);
-    expect(script).toContain('verify_args=(audit verify "$archive_dir")');
+  it('keeps the archive and uploads the new runs even when a run reports a gap; never caches the lock', () => {
+    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/cache\/save@v4/);
+    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v5/);
+    expect(yml).toContain('!audit-archive/**/sync.lock');
+    expect(yml).not.toContain('if: success()');
+    const blocks = runBlocks(yml);
+    expect(blocks.map((b) => [b.name, b.always])).toEqual([
+      ['Write the signing key', false],
+      ['List the archive before the run', false],
+      ['Sync every project', false],
+      ['Verify every archive', true],
+      ['Collect the new runs', true],
+    ]);
+    // Keys come from secrets into the variables audit-projects.json names; never into the file.
+    const projects = JSON.parse(readFileSync(join(DIR, 'audit-projects.json'), 'utf8')) as Array<{
+      keyEnv: string;
+    }>;
+    for (const { keyEnv } of projects) expect(yml).toContain(`${keyEnv}: $${'{{'} secrets.${keyEnv} }}`);
   });
 });

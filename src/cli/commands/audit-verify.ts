@@ -1,31 +1,70 @@
 import { readFile } from 'node:fs/promises';
-import { verifyAuditArchive } from '../../audit/archive-verify.js';
+import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive-verify.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { UsageError } from '../usage-error.js';
+import { parseDurationOption, UsageError } from '../usage-error.js';
 
-/**
- * `svc audit verify DIR`: one line per problem on stdout; exit 0 only when the archive is whole,
- * 1 when any problem was found or a file cannot be read, 2 when DIR is not a directory.
- */
-export async function auditVerify(ctx: CommandContext, dir: unknown, options: unknown): Promise<number> {
-  const { publicKey: keyFile } = options as { publicKey?: string };
-  let publicKey: string | undefined;
-  if (keyFile !== undefined) {
-    try {
-      publicKey = await readFile(keyFile, 'utf8');
-    } catch {
-      throw new UsageError(`--public-key: cannot read ${keyFile}`);
-    }
+interface VerifyFlags {
+  publicKey?: string;
+  maxAge?: string;
+  head?: string;
+}
+
+/** What a run of verify says on stderr after the problems: coverage, gaps resolved, the head. */
+function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boolean): void {
+  const first = result.chain.find((run) => run.kind === 'run');
+  const last = result.head;
+  if (first && last) ctx.info(`covers ${first.from} to ${last.to}`);
+  for (const hole of result.holes)
+    ctx.info(`hole: nothing covers ${hole.from} to ${hole.to} (before ${hole.after})`);
+  for (const gap of result.gaps) {
+    if (gap.status === 'repaired')
+      ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) repaired by ${gap.resolvedBy}`);
+    if (gap.status === 'acknowledged')
+      ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) acknowledged in ${gap.resolvedBy}: ${gap.reason}`);
   }
-  const result = await verifyAuditArchive(String(dir), publicKey === undefined ? {} : { publicKey });
-  for (const problem of result.problems) ctx.io.stdout.write(`${problem.message}\n`);
+  if (last) ctx.info(`head ${last.manifest} sha256:${last.sha256}`);
   if (result.ok) {
     ctx.info(
-      `archive whole: ${result.runs} runs, ${result.events} events${publicKey ? ', every manifest signed' : ''}`,
+      `archive whole: ${result.runs} runs, ${result.events} events${signed ? ', every manifest signed' : ''}`,
     );
-    return EXIT.OK;
+  } else {
+    ctx.info(`archive not whole: ${result.problems.length} problems in ${result.runs} runs`);
   }
-  ctx.info(`archive not whole: ${result.problems.length} problems in ${result.runs} runs`);
-  return EXIT.FAILURE;
+}
+
+/**
+ * `svc audit verify DIR`: one line per problem on stdout (or, with `-o json`, the whole result as
+ * one JSON object); exit 0 only when the archive is whole, 1 when any problem was found or a file
+ * cannot be read, 2 on a usage error, 130 when interrupted.
+ */
+export async function auditVerify(ctx: CommandContext, dir: unknown, options: unknown): Promise<number> {
+  const flags = options as VerifyFlags;
+  // Plain lines unless JSON is asked for with -o (held to the output contract either way).
+  const json = ctx.format === 'json' && ctx.flags.output === 'json';
+  const maxAgeMs = flags.maxAge === undefined ? undefined : parseDurationOption(flags.maxAge, '--max-age');
+  const head = flags.head
+    ?.trim()
+    .toLowerCase()
+    .replace(/^sha256:/, '');
+  if (head !== undefined && !/^[0-9a-f]{64}$/.test(head))
+    throw new UsageError(`--head must be the sha256 a sync printed (64 hex digits), got '${flags.head}'`);
+  let publicKey: string | undefined;
+  if (flags.publicKey !== undefined) {
+    try {
+      publicKey = await readFile(flags.publicKey, 'utf8');
+    } catch {
+      throw new UsageError(`--public-key: cannot read ${flags.publicKey}`);
+    }
+  }
+  const result = await verifyAuditArchive(String(dir), {
+    ...(publicKey !== undefined && { publicKey }),
+    ...(maxAgeMs !== undefined && { maxAgeMs }),
+    ...(head !== undefined && { head }),
+    ...(ctx.io.signal && { signal: ctx.io.signal }),
+  });
+  if (json) ctx.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else for (const problem of result.problems) ctx.io.stdout.write(`${problem.message}\n`);
+  summary(ctx, result, publicKey !== undefined);
+  return result.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -3,18 +3,26 @@ import type { Runner } from '../action.js';
 import { Option } from '../commander.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
-/** `svc audit sync|verify`: the incremental, verifiable archive. */
+/** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */
 export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
   audit
     .command('sync')
     .description(
       'everything new since the last run into DIR: one NDJSON file and one hash-chained manifest per run; resumable',
     )
+    .addOption(new Option('--dir <dir>', 'archive directory (files, manifests, sync state, lock)'))
     .addOption(
       new Option(
-        '--dir <dir>',
-        'archive directory (files, manifests, sync state, lock)',
-      ).makeOptionMandatory(),
+        '--projects <file>',
+        'many projects in one run: JSON [{name, dir, keyEnv}] (keyEnv: the variable holding the key)',
+      ),
+    )
+    .addOption(new Option('--parallel <n>', 'with --projects: projects synced at once, 1 to 64 (default 4)'))
+    .addOption(
+      new Option(
+        '--backfill',
+        'fetch again the gaps of late events the API still holds, each as a run of its own',
+      ),
     )
     .addOption(
       new Option(
@@ -49,5 +57,35 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     .addOption(
       new Option('--public-key <file>', 'Ed25519 public key (PEM): every manifest must be signed by it'),
     )
+    .addOption(
+      new Option(
+        '--max-age <duration>',
+        'fail when the newest run ends longer ago than this, e.g. 36h (catches lost or rolled-back runs)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--head <sha256>',
+        'fail unless the chain ends at the manifest with this sha256 (the head a sync printed)',
+      ),
+    )
     .action(run(async () => (await import('../commands/audit-verify.js')).auditVerify));
+
+  const gaps = audit
+    .command('gaps')
+    .description(
+      'the gaps a sync archive recorded: range, cause, whether the API may still hold them, status',
+    )
+    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync` (required)'))
+    .action(run(async () => (await import('../commands/audit-gaps.js')).auditGaps));
+
+  gaps
+    .command('ack')
+    .description(
+      "acknowledge a gap that cannot be repaired; recorded (and signed) in the next run's manifest",
+    )
+    .argument('<gap>', 'the gap, as svc audit gaps lists it (e.g. run3.late1)')
+    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync`'))
+    .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory())
+    .action(run(async () => (await import('../commands/audit-gaps.js')).auditGapsAck));
 }

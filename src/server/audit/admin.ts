@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   AuditTimestamp,
@@ -8,7 +9,7 @@ import {
 } from '../../audit/query.js';
 import { AuditEvent } from '../../audit/schemas.js';
 import { toIssues } from '../../core/zod-issues.js';
-import { DEMO } from '../fixtures.js';
+import { BASIC_PLAN, DEMO, FULL_PLAN } from '../fixtures.js';
 import { readJson, sendJson } from '../http-io.js';
 import { HttpProblem } from '../problem.js';
 import type { Route } from '../router.js';
@@ -22,7 +23,28 @@ const ScopeFields = {
   /** Whose events: the project (default `demo`) or the agency (default `demo-agency`). */
   scope: z.enum(['project', 'agency']).default('project'),
   ownerId: z.string().min(1).max(200).optional(),
+  /** A project made with `POST /__admin/projects` (the same as `scope: project, ownerId`). */
+  projectId: z.string().min(1).max(200).optional(),
 };
+
+/** Body of `POST /__admin/projects`. */
+export const ProjectBody = z.strictObject({
+  name: z.string().min(1).max(200),
+  /** `business` (default: audit log, 90 days' retention) or `basic` (no audit log: every audit call is 402). */
+  plan: z.enum(['business', 'basic']).default('business'),
+});
+
+/** `POST /__admin/projects`: a new project with its own key and its own audit events. */
+export type CreateProject = z.input<typeof ProjectBody>;
+
+/** What `POST /__admin/projects` answers. */
+export interface CreatedProject {
+  projectId: string;
+  /** The project's API key (tax validation and audit log). */
+  apiKey: string;
+  name: string;
+  plan: 'business' | 'basic';
+}
 
 /** Body of `POST /__admin/audit-events` that generates events. */
 export const GenerateBody = z
@@ -80,10 +102,14 @@ function parseAdd(raw: unknown): {
       issues,
     );
   }
-  const { scope, ownerId } = parsed.data;
+  const { scope, ownerId, projectId } = parsed.data;
+  if (projectId !== undefined && (scope !== 'project' || ownerId !== undefined))
+    throw new HttpProblem(422, 'Invalid admin request: projectId goes without scope agency and ownerId', [
+      { path: 'projectId', message: 'projectId names the owner: leave out scope and ownerId' },
+    ]);
   const owner: AuditOwner = {
     kind: scope,
-    id: ownerId ?? (scope === 'agency' ? DEMO.agencyId : DEMO.projectId),
+    id: projectId ?? ownerId ?? (scope === 'agency' ? DEMO.agencyId : DEMO.projectId),
   };
   // Explicit events are stored as sent (the parsed copy would reorder keys).
   if (explicit) return { owner, events: (raw as { events: Array<Record<string, unknown>> }).events };
@@ -103,6 +129,8 @@ export interface AuditAdmin {
   seedDemoData(options?: DemoDataOptions): void;
   /** Adds audit events: `{count, scope, from?, to?}` generated deterministically, or `{events}` as given. */
   addAuditEvents(input: GenerateAuditEvents | AddAuditEvents): AuditEventsAdded;
+  /** Makes a project with its own key (`{name, plan?}`); gone after a reset. */
+  createProject(input: CreateProject): CreatedProject;
 }
 
 /** The admin operations over the store; an invalid request throws `HttpProblem` 422 (409 for a repeated id). */
@@ -151,12 +179,48 @@ export function auditAdmin(state: ServerState, store: AuditStore): AuditAdmin {
     addAuditEvents({ count: 12, scope: 'agency', ...range });
   };
 
-  return { addAuditEvents, seedDemoData };
+  let projects = 0;
+  state.onReset(() => {
+    projects = 0;
+  });
+  const createProject = (input: unknown): CreatedProject => {
+    const parsed = ProjectBody.safeParse(input ?? {});
+    if (!parsed.success) throw new HttpProblem(422, 'Invalid admin request', toIssues(parsed.error));
+    projects += 1;
+    const projectId = `proj_${String(projects).padStart(4, '0')}`;
+    const apiKey = `ak_${randomBytes(24).toString('hex')}`;
+    const plan = parsed.data.plan === 'basic' ? BASIC_PLAN : FULL_PLAN;
+    state.principals.set(apiKey, {
+      kind: 'project',
+      ownerId: projectId,
+      plan,
+      locked: false,
+      expired: false,
+      captchaId: undefined,
+      manualReviewOnFailure: true,
+    });
+    return { projectId, apiKey, name: parsed.data.name, plan: parsed.data.plan };
+  };
+
+  return { addAuditEvents, seedDemoData, createProject };
 }
 
-/** `POST /__admin/audit-events`. */
+/** `POST /__admin/audit-events`, `POST /__admin/projects`. */
 export function auditAdminRoutes(admin: AuditAdmin): Route[] {
   return [
+    {
+      method: 'POST',
+      pattern: '/__admin/projects',
+      doc: {
+        summary:
+          'Makes a project with its own API key and its own audit events (seed them with POST /__admin/audit-events and projectId). plan basic has no audit log: every audit call is 402.',
+        body: ProjectBody,
+        example: { name: 'client-a', plan: 'business' },
+        returns: '201 {projectId, apiKey, name, plan}',
+      },
+      handle: async ({ req, res }) =>
+        sendJson(res, 201, admin.createProject((await readJson(req)) as CreateProject)),
+    },
     {
       method: 'POST',
       pattern: '/__admin/audit-events',

@@ -1,0 +1,110 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { listArchive, openRegular, readRegular } from './archive-files.js';
+import { MAX_MANIFEST_BYTES, readGaps } from './archive-gaps.js';
+import { Manifest, manifestRun } from './manifest.js';
+import type { SyncApi, SyncOptions } from './sync-options.js';
+import type { PendingRun, SyncState } from './sync-state.js';
+import { contentKey, idKey, type KnownEvents } from './sync-window.js';
+
+/** JSON of an archive file, or null when it is not JSON (verify reports such a file). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Archived events of a span, by id key: what a backfill of that span must not write again. */
+class SpanEvents implements KnownEvents {
+  readonly byId = new Map<number, number>();
+  content(id: number): number | undefined {
+    return this.byId.get(id);
+  }
+}
+
+/**
+ * The events the archive's data files hold in `[fromMs, toMs]`: every file a readable manifest
+ * lists whose events may fall in the span is read (regular files only, gunzipped when `.gz`).
+ */
+async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<SpanEvents> {
+  const found = new SpanEvents();
+  const manifests = (await listArchive(dir))
+    .map((entry) => entry.name)
+    .filter((name) => manifestRun(name) !== undefined);
+  for (const name of manifests) {
+    const parsed = Manifest.safeParse(
+      JSON.parse(
+        (await readRegular(dir, name, MAX_MANIFEST_BYTES).catch(() => Buffer.from('null'))).toString(),
+      ),
+    );
+    if (!parsed.success) continue;
+    for (const file of parsed.data.files) {
+      // Files list newest first: the first line is the newest event, the last the oldest.
+      const newest = file.firstOccurredAt === null ? Number.NaN : Date.parse(file.firstOccurredAt);
+      const oldest = file.lastOccurredAt === null ? Number.NaN : Date.parse(file.lastOccurredAt);
+      if (newest < fromMs || oldest > toMs) continue;
+      const handle = await openRegular(dir, file.name).catch(() => undefined);
+      if (!handle) continue;
+      const raw = handle.createReadStream();
+      const input: Readable = file.name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+      for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (line === '') continue;
+        const event = (parseJson(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
+        const occ = typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN;
+        if (typeof event.id === 'string' && occ >= fromMs && occ <= toMs)
+          found.byId.set(idKey(event.id), contentKey(line));
+      }
+    }
+  }
+  return found;
+}
+
+/** The next backfill step: a run to carry out, a gap found expired, or nothing left to do. */
+export interface BackfillStep {
+  plan?: PendingRun;
+  /** The archived events of the plan's range. */
+  known: KnownEvents;
+  /** A gap whose events the API no longer holds (fewer than archived plus missing). */
+  expired?: string;
+}
+
+/**
+ * Plans the backfill of the first open gap of late events the API may still hold (or, with
+ * `pending`, only gathers what the interrupted one needs). The API's count of the gap's range
+ * must reach the events archived there plus the missing ones; otherwise retention has passed
+ * some of them and the gap is reported expired.
+ */
+export async function planBackfill(
+  api: SyncApi,
+  dir: string,
+  state: SyncState,
+  options: SyncOptions,
+  pending?: PendingRun,
+): Promise<BackfillStep> {
+  if (pending) return { known: await archivedIn(dir, Date.parse(pending.from), Date.parse(pending.to)) };
+  const ledger = await readGaps(dir, new Set(state.expired));
+  const gap = ledger.open().find((g) => g.cause === 'late' && g.mayStillHold);
+  if (!gap) return { known: new SpanEvents() };
+  const known = await archivedIn(dir, Date.parse(gap.from), Date.parse(gap.to));
+  const { signal } = options;
+  const held = await api.listEvents({ from: gap.from, to: gap.to, pageSize: 1 }, { signal });
+  if (held.totalElements < known.byId.size + (gap.events ?? 0)) return { known, expired: gap.id };
+  const probe = await api.listEvents({ pageSize: 1 }, { signal });
+  return {
+    known,
+    plan: {
+      run: state.runs + 1,
+      from: gap.from,
+      to: gap.to,
+      queryFrom: gap.from,
+      serverNow: probe.to,
+      gzip: Boolean(options.gzip),
+      retentionGap: null,
+      lateEvents: [],
+      repairs: [gap.id],
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { SvcError } from '../core/errors/svc-error.js';
+import { type ArchiveGap, readGaps } from './archive-gaps.js';
+import { acquireSyncLock } from './sync-lock.js';
+import { readSyncState, writeSyncState } from './sync-state.js';
+
+/** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
+export interface ArchiveGaps {
+  /** Every gap the manifests recorded, oldest first, with its status. */
+  gaps: ArchiveGap[];
+  /** Gaps acknowledged with {@link acknowledgeGap}, recorded in the next run's manifest. */
+  pendingAcks: Array<{ gap: string; reason: string; at: string }>;
+}
+
+async function stateOf(dir: string) {
+  const state = await readSyncState(dir);
+  if (!state) throw new SvcError(`${dir} holds no sync archive (no sync-state.json)`, 'config');
+  return state;
+}
+
+/**
+ * Lists the gaps a sync archive recorded (range, cause, whether the API may still hold them, and
+ * whether a later manifest repaired or acknowledged them), from its manifests; reads nothing
+ * from the API.
+ *
+ * @example
+ * const { gaps } = await listAuditGaps('audit-archive');
+ * for (const gap of gaps) if (gap.status === 'open') console.log(gap.id, gap.from, gap.to);
+ */
+export async function listAuditGaps(dir: string): Promise<ArchiveGaps> {
+  const state = await stateOf(dir);
+  const ledger = await readGaps(dir, new Set(state.expired));
+  return { gaps: ledger.all(), pendingAcks: state.acks };
+}
+
+/**
+ * Acknowledges a gap that cannot be repaired (its events expired, or a conflict was checked by
+ * hand): the acknowledgement, with `reason` and the time, goes into the next run's manifest
+ * (signed with it), after which `verifyAuditArchive` no longer counts the gap as a problem.
+ * Takes the archive's lock. A gap that does not exist, or is not open, is a `config` error.
+ */
+export async function acknowledgeAuditGap(
+  dir: string,
+  gap: string,
+  reason: string,
+  /** The clock of the acknowledgement's time. Default `Date.now`. */
+  now: () => number = Date.now,
+): Promise<ArchiveGap> {
+  const why = reason.trim();
+  if (why === '' || why.length > 1000 || /[\p{Cc}]/u.test(why))
+    throw new SvcError('the reason must be 1 to 1000 characters on one line', 'config');
+  const release = await acquireSyncLock(dir);
+  try {
+    const state = await stateOf(dir);
+    const found = (await readGaps(dir, new Set(state.expired))).get(gap);
+    if (!found) throw new SvcError(`${dir} records no gap ${gap}; svc audit gaps lists them`, 'config');
+    if (found.status !== 'open')
+      throw new SvcError(`gap ${gap} is already ${found.status} (${found.resolvedBy})`, 'config');
+    const acks = [
+      ...state.acks.filter((ack) => ack.gap !== gap),
+      { gap, reason: why, at: new Date(now()).toISOString() },
+    ];
+    await writeSyncState(dir, { ...state, acks });
+    return found;
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,65 @@
+import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync-gaps.js';
+import type { CommandContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { UsageError } from '../usage-error.js';
+
+function dirFlag(flags: { dir?: string }): string {
+  if (flags.dir === undefined || flags.dir.trim() === '')
+    throw new UsageError('--dir must name the archive directory');
+  return flags.dir;
+}
+
+/**
+ * `svc audit gaps --dir DIR`: one line per gap (id, status, cause, range, events, whether the API
+ * may still hold them), or with `-o json` the list as JSON. Exit 0 when no gap is open, 5 when
+ * some are (repair with `sync --backfill` or acknowledge with `gaps ack`), 2 when DIR holds no archive.
+ */
+export async function auditGaps(ctx: CommandContext, options: unknown): Promise<number> {
+  const dir = dirFlag(options as { dir?: string });
+  const json = ctx.format === 'json' && ctx.flags.output === 'json';
+  const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  if (json) ctx.io.stdout.write(`${JSON.stringify({ gaps, pendingAcks }, null, 2)}\n`);
+  else {
+    for (const gap of gaps) {
+      const held =
+        gap.status === 'open'
+          ? gap.mayStillHold
+            ? ', the API may still hold them'
+            : ', the API no longer holds them'
+          : '';
+      const by = gap.resolvedBy ? ` by ${gap.resolvedBy}` : '';
+      const pending = pendingAcks.some((ack) => ack.gap === gap.id)
+        ? ' (acknowledged: recorded by the next run)'
+        : '';
+      ctx.io.stdout.write(
+        `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}\n`,
+      );
+    }
+  }
+  const open = gaps.filter((gap) => gap.status === 'open');
+  ctx.info(`${gaps.length} gaps recorded, ${open.length} open`);
+  return open.length === 0 ? EXIT.OK : EXIT.INCOMPLETE;
+}
+
+/** `svc audit gaps ack GAP --reason TEXT --dir DIR`: recorded in the next run's manifest. Exit 0, or 2 for an unknown gap. */
+export async function auditGapsAck(
+  ctx: CommandContext,
+  gap: unknown,
+  options: unknown,
+  command?: { parent?: { opts(): { dir?: string } } | null },
+): Promise<number> {
+  const flags = options as { dir?: string; reason: string };
+  // `--dir` after `ack` is parsed by `gaps`, which takes the same option.
+  const dir = dirFlag({ dir: flags.dir ?? command?.parent?.opts().dir });
+  const found = await acknowledgeAuditGap(dir, String(gap), flags.reason).catch(
+    (error: Error & { code?: string }) => {
+      throw error.code === 'config' ? new UsageError(error.message) : error;
+    },
+  );
+  ctx.info(
+    `gap ${found.id} (${found.from} to ${found.to}) acknowledged; the next sync run records it in its manifest`,
+  );
+  return EXIT.OK;
+}

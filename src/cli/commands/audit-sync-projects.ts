@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { SyncOptions } from '../../audit/sync-options.js';
+import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
+import { checkDistinctPaths } from '../../core/distinct-paths.js';
+import type { CommandContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { parseIntOption, UsageError } from '../usage-error.js';
+import type { RunReporting } from './audit-sync.js';
+
+/** Largest projects file read: a few hundred bytes per project. */
+const MAX_PROJECTS_FILE_BYTES = 4 << 20;
+
+/** One project of `--projects FILE`: no key in the file, only the name of the variable holding it. */
+const ProjectEntry = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, . _ - (1 to 100)'),
+  dir: z.string().min(1).max(4096),
+  keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'an environment variable name'),
+});
+const ProjectsFile = z.union([
+  z.array(ProjectEntry).min(1).max(10_000),
+  z.strictObject({ projects: z.array(ProjectEntry).min(1).max(10_000) }),
+]);
+
+/** Reads and checks the projects file: names and directories distinct, every key variable set. */
+async function readProjects(ctx: CommandContext, path: string): Promise<AuditProject[]> {
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > MAX_PROJECTS_FILE_BYTES)
+      throw new UsageError(`--projects: ${path} is larger than 4 MB`);
+    text = bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--projects: cannot read ${path}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--projects: ${path} is not JSON`);
+  }
+  const parsed = ProjectsFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'the file';
+    throw new UsageError(
+      `--projects: ${where}: ${issue?.message ?? 'invalid'} (each project is {name, dir, keyEnv}; keys never go in the file)`,
+    );
+  }
+  const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.projects;
+  const names = new Set<string>();
+  const dirs = new Set<string>();
+  return entries.map((entry) => {
+    if (names.has(entry.name)) throw new UsageError(`--projects: the name ${entry.name} is used twice`);
+    const dir = resolve(entry.dir);
+    if (dirs.has(dir))
+      throw new UsageError(`--projects: ${entry.name}: the directory ${entry.dir} is used twice`);
+    names.add(entry.name);
+    dirs.add(dir);
+    const apiKey = ctx.io.env[entry.keyEnv]?.trim();
+    if (!apiKey) throw new UsageError(`--projects: ${entry.name}: the variable ${entry.keyEnv} holds no key`);
+    ctx.addSecret(apiKey);
+    return { name: entry.name, dir: entry.dir, apiKey };
+  });
+}
+
+/**
+ * `svc audit sync --projects FILE [--parallel N]`: every project of the file into its own
+ * directory with its own key, N at a time; one summary line per project and a total. Exit status:
+ * the worst of them (75 interrupted, 1 failed, 5 not whole, 0).
+ */
+export async function auditSyncProjects(
+  ctx: CommandContext,
+  file: string,
+  parallelFlag: string | undefined,
+  shared: Omit<SyncOptions, 'dir'>,
+  report: RunReporting,
+  signKeyPath?: string,
+): Promise<number> {
+  const parallel =
+    parallelFlag === undefined ? DEFAULT_PROJECT_PARALLEL : parseIntOption(parallelFlag, '--parallel', 1, 64);
+  const projects = await readProjects(ctx, file);
+  // A private key inside an archive would be copied wherever the archive goes, or replaced by it.
+  for (const project of projects) {
+    await checkDistinctPaths([
+      { name: `--projects ${project.name}`, path: project.dir, directory: true },
+      { name: '--sign-key', path: signKeyPath },
+    ]);
+  }
+  const { apiKey: _key, auditApiKey: _audit, ...client } = await ctx.clientOptions();
+  const codes: number[] = [];
+  const heads: Array<Promise<void>> = [];
+  const total = await syncAuditProjects(projects, {
+    sync: shared,
+    client,
+    parallel,
+    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    onProject: (ended) => {
+      const prefix = `${ended.name}: `;
+      if (ended.result) {
+        ctx.info(`${prefix}${report.runLine(ended.result)}`);
+        codes.push(
+          ended.result.status === 'up-to-date' ? EXIT.OK : report.runCode(ctx, ended.result, prefix),
+        );
+        heads.push(report.announceHead(ctx, ended.dir, ended.result, ended.name));
+      } else if (ended.outcome === 'interrupted') {
+        ctx.info(`${prefix}interrupted: rerun to resume it`);
+      } else {
+        ctx.warn(`${prefix}failed: ${ended.error}`);
+      }
+    },
+  });
+  await Promise.all(heads);
+  ctx.info(
+    `${total.projects} projects: ${total.ok} ok, ${total.incomplete} not whole, ${total.failed} failed${total.interrupted ? `, ${total.interrupted} interrupted` : ''}`,
+  );
+  if (total.interrupted > 0) return EXIT.INTERRUPTED;
+  if (total.failed > 0 || codes.includes(EXIT.FAILURE)) return EXIT.FAILURE;
+  if (total.incomplete > 0 || codes.includes(EXIT.INCOMPLETE)) return EXIT.INCOMPLETE;
+  return EXIT.OK;
+}
