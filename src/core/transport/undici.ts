@@ -1,5 +1,5 @@
 import type { Agent, request } from 'undici';
-import { isAbortLike, toConnectionError } from './network-errors.js';
+import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
@@ -50,7 +50,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;
-        throw toConnectionError(error, new URL(req.url).host);
+        throw toRequestFailure(error, new URL(req.url).host);
       }
       const stream = res.body;
       return finishResponse(
