@@ -9,6 +9,8 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       server: 'src/server/index.ts',
+      // The bot check on Web APIs only (Workers, edge routes, Deno, Bun): no Node built-in, no undici.
+      botcheck: 'src/botcheck/index.ts',
       // Bot-check adapters: framework packages are optional peers, never loaded by 'svc-sdk'.
       http: 'src/adapters/verify-request.ts',
       express: 'src/adapters/express.ts',

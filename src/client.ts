@@ -3,8 +3,8 @@ import { BotCheckClient } from './botcheck/current-client.js';
 import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
 import { optionsFromEnv } from './client-env.js';
 import type { SvcClientOptions } from './client-options.js';
+import { parseBaseUrl } from './core/base-url.js';
 import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
-import { SvcError } from './core/errors/svc-error.js';
 import { defaultSleep, HttpClient } from './core/http.js';
 import { checkNumericOptions } from './core/numeric-options.js';
 import { createDefaultTransport } from './core/transport/default.js';
@@ -15,26 +15,6 @@ import { VERSION } from './version.js';
 /** `options` without the keys whose value is `undefined`, so they do not hide an environment default. */
 function defined(options: SvcClientOptions): SvcClientOptions {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-}
-
-function parseBaseUrl(value: string | URL | undefined): URL {
-  if (value === undefined) {
-    throw new SvcError(
-      'baseUrl is required (option baseUrl, or SVC_BASE_URL with SvcClient.fromEnv())',
-      'config',
-    );
-  }
-  let url: URL;
-  try {
-    url = new URL(String(value));
-  } catch {
-    throw new SvcError(`baseUrl is not a valid URL: ${String(value)}`, 'config');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SvcError(`baseUrl must use http or https, got ${url.protocol}`, 'config');
-  }
-  if (url.username || url.password) throw new SvcError('baseUrl must not contain credentials', 'config');
-  return url;
 }
 
 /**
@@ -105,8 +85,11 @@ export class SvcClient {
     });
     this.tax = new TaxClient(this.http, () => keyFor(this.#credentials, 'tax'));
     this.audit = new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
-    this.botCheck = new BotCheckClient(this.http, () => keyFor(this.#credentials, 'captcha'));
-    this.legacyBotCheck = new LegacyBotCheckClient(this.http, () => keyFor(this.#credentials, 'legacy'));
+    this.botCheck = new BotCheckClient({ http: this.http, key: () => keyFor(this.#credentials, 'captcha') });
+    this.legacyBotCheck = new LegacyBotCheckClient({
+      http: this.http,
+      key: () => keyFor(this.#credentials, 'legacy'),
+    });
   }
 
   /** Whether a key is configured for `api` (its own key or the fallback `apiKey`); never the key itself. */

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { validateBinding } from '../botcheck/binding.js';
 import { type Decision, type EvaluationReason, validatePolicy } from '../botcheck/evaluate.js';
 import { extractToken, TOKEN_FIELD } from '../botcheck/extract-token.js';
@@ -29,11 +28,12 @@ export interface ParsedRequest {
 }
 
 /**
- * What {@link verifyRequest} reads: a Web `Request` (Next.js route handlers, Hono, Bun, Deno), a
- * `node:http` `IncomingMessage` (its body is read from the stream unless a `body` is already
- * set), or a request with a parsed body.
+ * What {@link verifyRequest} reads: a Web `Request` (Next.js route handlers, Hono, Bun, Deno,
+ * Workers), a `node:http` `IncomingMessage` (its body is read from the stream unless a `body` is
+ * already set; typed by the parts read, so these types need no `@types/node`), or a request with a
+ * parsed body.
  */
-export type BotCheckRequest = Request | IncomingMessage | ParsedRequest;
+export type BotCheckRequest = Request | NodeBodyStream | ParsedRequest;
 
 /** Passed to `onDecision` once per request: for logs and metrics, never for the visitor. */
 export interface BotCheckDecisionEvent {
@@ -103,9 +103,9 @@ function isWebRequest(request: BotCheckRequest): request is Request {
   );
 }
 
-function isNodeStream(request: BotCheckRequest): request is IncomingMessage {
+function isNodeStream(request: BotCheckRequest): request is NodeBodyStream {
   return (
-    (request as ParsedRequest).body === undefined && typeof (request as IncomingMessage).on === 'function'
+    (request as ParsedRequest).body === undefined && typeof (request as NodeBodyStream).on === 'function'
   );
 }
 
@@ -127,7 +127,7 @@ async function tokenOf(
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let read: BodyRead | undefined;
   if (isWebRequest(request)) read = await readWebBody(request, limit);
-  else if (isNodeStream(request)) read = await readNodeBody(request as unknown as NodeBodyStream, limit);
+  else if (isNodeStream(request)) read = await readNodeBody(request, limit);
   if (read === undefined) return { token: extractToken((request as ParsedRequest).body) };
   if (!read.ok) return { failed: read.reason };
   return { token: extractToken(read.text), bodyText: read.text };

@@ -2,7 +2,9 @@ import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
 import { AnswerCache } from './answer-cache.js';
+import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
+import { botCheckPipeline } from './pipeline.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import { VerificationResult } from './schemas.js';
 import { resolveVerificationId } from './token.js';
@@ -14,10 +16,25 @@ const MAX_REMEMBER_MS = 24 * 60 * 60_000;
 export class BotCheckClient {
   private readonly cache: AnswerCache<VerificationResult>;
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly key: () => string | undefined,
-  ) {
+  private readonly http: HttpClient;
+  private readonly key: () => string | undefined;
+  /** Whether the pipeline is this client's own (standalone) rather than an `SvcClient`'s. */
+  private readonly owned: boolean;
+
+  /**
+   * A standalone client from `{ baseUrl, apiKey, timeoutMs, fetch? }` (see
+   * {@link BotCheckClientOptions}; it sends with the runtime's `fetch`), or the one an `SvcClient`
+   * builds over its own pipeline (`client.botCheck`).
+   *
+   * @throws {SvcError} code `config` for a missing or bad `baseUrl`, or no `fetch` in this runtime.
+   * @example
+   * const botCheck = new BotCheckClient({ baseUrl: 'https://api.example.com', apiKey: env.SVC_API_KEY });
+   */
+  constructor(options: BotCheckClientOptions | BotCheckPipeline) {
+    const { http, key } = botCheckPipeline(options);
+    this.http = http;
+    this.key = key;
+    this.owned = http !== (options as Partial<BotCheckPipeline>).http;
     const now = () => http.settings.now();
     // Remember an answered id while the service would still hold the result.
     this.cache = new AnswerCache(now, (result) => {
@@ -90,5 +107,13 @@ export class BotCheckClient {
   /** Forgets the verification ids `verify` answered (their replays then reach the service). */
   clearVerifyCache(): void {
     this.cache.clear();
+  }
+
+  /**
+   * Releases the connections of a standalone client's transport (a `fetch` transport holds none).
+   * Does nothing for the client of an `SvcClient`: close the `SvcClient` instead.
+   */
+  async close(): Promise<void> {
+    if (this.owned) await this.http.settings.transport.close?.();
   }
 }

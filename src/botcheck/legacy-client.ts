@@ -3,8 +3,10 @@ import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { parseResponse } from '../core/schema.js';
 import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
+import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
+import { botCheckPipeline } from './pipeline.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import { LegacyAssessment, normalizeLegacyReason } from './schemas.js';
 import { assertWellFormed, resolveVerificationId } from './token.js';
@@ -36,10 +38,25 @@ export type LegacyAssessmentResult = LegacyAssessment & {
 export class LegacyBotCheckClient {
   private readonly cache: AnswerCache<LegacyAssessmentResult>;
 
-  constructor(
-    private readonly http: HttpClient,
-    private readonly key: () => string | undefined,
-  ) {
+  private readonly http: HttpClient;
+  private readonly key: () => string | undefined;
+  /** Whether the pipeline is this client's own (standalone) rather than an `SvcClient`'s. */
+  private readonly owned: boolean;
+
+  /**
+   * A standalone client from `{ baseUrl, apiKey, timeoutMs, fetch? }` (see
+   * {@link BotCheckClientOptions}; it sends with the runtime's `fetch`), or the one an `SvcClient`
+   * builds over its own pipeline (`client.legacyBotCheck`).
+   *
+   * @throws {SvcError} code `config` for a missing or bad `baseUrl`, or no `fetch` in this runtime.
+   * @example
+   * const botCheck = new LegacyBotCheckClient({ baseUrl: 'https://api.example.com', apiKey: env.SVC_API_KEY });
+   */
+  constructor(options: BotCheckClientOptions | BotCheckPipeline) {
+    const { http, key } = botCheckPipeline(options);
+    this.http = http;
+    this.key = key;
+    this.owned = http !== (options as Partial<BotCheckPipeline>).http;
     const now = () => http.settings.now();
     // The legacy result has no expiry: it is retrievable for 15 minutes after it was released.
     this.cache = new AnswerCache(now, (result) => {
@@ -113,5 +130,13 @@ export class LegacyBotCheckClient {
   /** Forgets the verification ids `verify` answered (their replays then reach the service). */
   clearVerifyCache(): void {
     this.cache.clear();
+  }
+
+  /**
+   * Releases the connections of a standalone client's transport (a `fetch` transport holds none).
+   * Does nothing for the client of an `SvcClient`: close the `SvcClient` instead.
+   */
+  async close(): Promise<void> {
+    if (this.owned) await this.http.settings.transport.close?.();
   }
 }

@@ -301,7 +301,7 @@ export class HttpClient {
             text: response.body,
             requestId,
             // A custom transport may ignore responseType and give text only.
-            ...(spec.raw && { bytes: response.bytes ?? Buffer.from(response.body, 'utf8') }),
+            ...(spec.raw && { bytes: response.bytes ?? new TextEncoder().encode(response.body) }),
           };
         }
         previousLost = false;
@@ -347,7 +347,7 @@ export class HttpClient {
     secrets: readonly string[],
   ): ApiError {
     // A server that echoes the key must not put it into an error a caller may log whole.
-    const text = response.bytes ? Buffer.from(response.bytes).toString('utf8') : response.body;
+    const text = response.bytes ? new TextDecoder().decode(response.bytes) : response.body;
     const body = parseErrorBody(redact(text, secrets));
     const problems = response.status === 422 ? problemList(body) : undefined;
     const firstDetail = errorDetail(body);

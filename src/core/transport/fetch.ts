@@ -6,12 +6,19 @@ import type { FetchLike, Transport, TransportRequest, TransportResponse } from '
 const decoder = new TextDecoder();
 
 /**
+ * The runtime's global `fetch`, looked up at each call: called through `globalThis`, never
+ * unbound (Cloudflare Workers throw "Illegal invocation" for a detached `fetch`), and a `fetch`
+ * patched later (nock, MSW) is seen.
+ */
+export const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+/**
  * A transport over any fetch-compatible function (edge runtimes, Bun, Deno, or nock-based tests,
  * since nock cannot see undici's own `request`). Redirects are returned, never followed. `fetch`
  * decodes `Content-Encoding` (gzip, br, deflate) itself; the body is read chunk by chunk and the
  * byte cap counts the decoded bytes, so a compression bomb stops at the cap.
  */
-export function createFetchTransport(fetchImpl: FetchLike = globalThis.fetch as FetchLike): Transport {
+export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transport {
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       const host = new URL(req.url).host;

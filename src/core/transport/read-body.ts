@@ -28,10 +28,17 @@ export function announcedTooLarge(contentLength: string | null | undefined, limi
   return Number(contentLength.trim()) > limit;
 }
 
-/** Joins chunks into one Buffer of `total` bytes (no copy for a single chunk). */
+// Node's pooled allocation without zero-filling where there is one (every byte is written before
+// it is read); a plain Uint8Array on runtimes without `Buffer` (Workers, edge, Deno).
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(size: number): Uint8Array } }).Buffer;
+const allocBytes: (size: number) => Uint8Array = NodeBuffer
+  ? (size) => NodeBuffer.allocUnsafe(size)
+  : (size) => new Uint8Array(size);
+
+/** Joins chunks into one buffer of `total` bytes (no copy for a single chunk). */
 export function joinChunks(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const out = Buffer.allocUnsafe(total);
+  const out = allocBytes(total);
   let at = 0;
   for (const chunk of chunks) {
     out.set(chunk, at);
@@ -61,7 +68,7 @@ export async function readLimited(
   limit: number,
   error: () => ResponseTooLargeError,
   expected?: number,
-  allocate: (size: number) => Uint8Array = Buffer.allocUnsafe,
+  allocate: (size: number) => Uint8Array = allocBytes,
 ): Promise<Uint8Array> {
   let chunks: Uint8Array[] = [];
   let total = 0;
