@@ -35,7 +35,11 @@ export {
 export type { SyncOptions, SyncResult } from './audit/sync-options.js';
 export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
-export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './botcheck/answer-cache.js';
+export {
+  VERIFY_CACHE_MAX_ENTRIES,
+  VERIFY_CACHE_MAX_UNANSWERED,
+  VERIFY_CACHE_TTL_MS,
+} from './botcheck/answer-cache.js';
 export {
   type BindableResult,
   type BindingOptions,
