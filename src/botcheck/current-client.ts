@@ -1,6 +1,6 @@
 import type { HttpClient } from '../core/http.js';
+import { parseResponse } from '../core/parse.js';
 import { path } from '../core/path.js';
-import { parseResponse } from '../core/schema.js';
 import { AnswerCache } from './answer-cache.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';

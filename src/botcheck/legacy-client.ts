@@ -1,7 +1,7 @@
 import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import type { HttpClient } from '../core/http.js';
+import { parseResponse } from '../core/parse.js';
 import { path } from '../core/path.js';
-import { parseResponse } from '../core/schema.js';
 import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';

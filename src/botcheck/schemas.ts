@@ -1,5 +1,7 @@
-import { z } from 'zod';
-import { openEnum } from '../core/schema.js';
+// zod/mini: the bot-check entry must stay small for Workers and edge bundles (classic zod and
+// its locales are most of a bundle). The shapes are those of the wire objects in the reference.
+import * as z from 'zod/mini';
+import { openEnumMini as openEnum } from '../core/open-enum.js';
 
 /**
  * Shape of a verification id: 8-4-4-4-12 hex digits. Deliberately not an RFC 4122 check, since the
@@ -62,12 +64,12 @@ export function normalizeLegacyReason(reason: string): KnownLegacyReason | (stri
     : reason;
 }
 
-const metadata = z.string().nullable().optional();
-const timestamp = z.string().nullable().optional();
+const metadata = z.optional(z.nullable(z.string()));
+const timestamp = z.optional(z.nullable(z.string()));
 
 // Fields both result shapes share: the verdict and the request metadata of the widget.
 const verdict = {
-  captchaId: z.string().optional(),
+  captchaId: z.optional(z.string()),
   verificationId: z.string(),
   /** Overall verdict; the field most integrations act on. */
   verificationPassed: z.boolean(),
@@ -89,12 +91,12 @@ const requestMetadata = {
  */
 export const VerificationResult = z.looseObject({
   ...verdict,
-  decisionType: openEnum(DECISION_TYPES).optional(),
-  decisionAction: openEnum(DECISION_ACTIONS).optional(),
+  decisionType: z.optional(openEnum(DECISION_TYPES)),
+  decisionAction: z.optional(openEnum(DECISION_ACTIONS)),
   /** true when the failover gateway synthesized the result. */
-  gatewayFailoverActive: z.boolean().optional(),
-  riskScoringEnabled: z.boolean().optional(),
-  minimalDataModeEnabled: z.boolean().optional(),
+  gatewayFailoverActive: z.optional(z.boolean()),
+  riskScoringEnabled: z.optional(z.boolean()),
+  minimalDataModeEnabled: z.optional(z.boolean()),
   ...requestMetadata,
   countryCode: metadata,
   verificationStartedAt: timestamp,
@@ -111,9 +113,9 @@ export type VerificationResult = z.infer<typeof VerificationResult>;
  */
 export const LegacyAssessment = z.looseObject({
   ...verdict,
-  reason: openEnum(LEGACY_REASONS).optional(),
+  reason: z.optional(openEnum(LEGACY_REASONS)),
   /** Captcha mode, e.g. `STANDARD`. */
-  mode: z.string().optional(),
+  mode: z.optional(z.string()),
   ...requestMetadata,
   creationTimestamp: timestamp,
   releaseTimestamp: timestamp,
@@ -122,14 +124,14 @@ export const LegacyAssessment = z.looseObject({
 export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
 
 /**
- * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; the
- * deprecated fields are kept only when they are strings.
+ * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; a
+ * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
  */
 export const VerificationTokenPayload = z.object({
-  verificationId: z.string().regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits'),
+  verificationId: z.string().check(z.regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits')),
   /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
-  apiEndpoint: z.string().optional().catch(undefined),
+  apiEndpoint: z.optional(z.string()),
   /** @deprecated Encrypted access token of the oldest widget versions. */
-  encryptedAccessToken: z.string().optional().catch(undefined),
+  encryptedAccessToken: z.optional(z.string()),
 });
 export type VerificationTokenPayload = z.infer<typeof VerificationTokenPayload>;

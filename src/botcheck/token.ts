@@ -77,7 +77,13 @@ export function decodeVerificationToken(token: string): VerificationToken {
   if (id === undefined || id === null || id === '') {
     throw new TokenDecodeError('MISSING_ID', 'token has no verificationId');
   }
-  const parsed = VerificationTokenPayload.safeParse(value);
+  const { apiEndpoint: endpoint, encryptedAccessToken: encrypted } = value as Record<string, unknown>;
+  // The deprecated fields are kept only when they are strings; anything else is dropped, not an error.
+  const parsed = VerificationTokenPayload.safeParse({
+    verificationId: id,
+    apiEndpoint: typeof endpoint === 'string' ? endpoint : undefined,
+    encryptedAccessToken: typeof encrypted === 'string' ? encrypted : undefined,
+  });
   if (!parsed.success) {
     const shown = typeof id === 'string' ? preview(id) : `a ${typeof id}`;
     throw new TokenDecodeError('BAD_ID', `verificationId ${shown} is not 8-4-4-4-12 hexadecimal digits`);

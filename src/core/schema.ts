@@ -1,32 +1,12 @@
 import { z } from 'zod';
-import { LocalValidationError } from './errors/local-validation-error.js';
-import { SvcError } from './errors/svc-error.js';
-import { toIssues } from './zod-issues.js';
+
+export { parseRequest, parseResponse } from './parse.js';
 
 /**
  * An enum that accepts values it does not know: typed as the known values plus any string, so a
- * value the service adds later never breaks a caller.
+ * value the service adds later never breaks a caller. Classic zod, for chaining `.optional()`;
+ * bot-check schemas use the zod/mini form, {@link openEnumMini} in `open-enum.ts`.
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
-}
-
-/** Parses a request locally; throws {@link LocalValidationError} listing every issue, so nothing is sent. */
-export function parseRequest<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new LocalValidationError(toIssues(parsed.error), what);
-  return parsed.data;
-}
-
-/** Parses a response leniently (unknown keys kept); a response missing documented fields is a `bad_response` error. */
-export function parseResponse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new SvcError(
-      `Unexpected ${what} from the server${first ? `: ${first.path.join('.')} ${first.message}` : ''}`,
-      'bad_response',
-    );
-  }
-  return parsed.data;
 }

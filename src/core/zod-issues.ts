@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { core } from 'zod/mini';
 import type { ValidationIssue } from './errors/local-validation-error.js';
 
 /**
@@ -6,7 +6,7 @@ import type { ValidationIssue } from './errors/local-validation-error.js';
  * {@link ValidationIssue} and the `errors` member of a problem document. `prefix` is put before
  * every path, e.g. `items.3.` for an item checked on its own.
  */
-export function toIssues(error: z.ZodError, prefix = ''): ValidationIssue[] {
+export function toIssues(error: core.$ZodError, prefix = ''): ValidationIssue[] {
   return error.issues.map((issue) => ({
     path: prefix + issue.path.map(String).join('.'),
     message: issue.message,

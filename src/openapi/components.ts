@@ -12,7 +12,7 @@ import {
 import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhook-schemas.js';
 
 /** Every wire object, named as it appears under `components.schemas`. */
-const NAMED: ReadonlyArray<[string, z.ZodType, string]> = [
+const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
   [
     'ValidationRequest',
     ValidationRequest,

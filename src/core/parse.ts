@@ -1,0 +1,32 @@
+import { type core, safeParse } from 'zod/mini';
+import { LocalValidationError } from './errors/local-validation-error.js';
+import { SvcError } from './errors/svc-error.js';
+import { toIssues } from './zod-issues.js';
+
+// Built on zod/mini's functions, which take any zod schema (classic or mini), so the bot-check
+// entry parses without loading classic zod and its locales.
+
+/** Parses a request locally; throws {@link LocalValidationError} listing every issue, so nothing is sent. */
+export function parseRequest<T>(schema: core.$ZodType<T>, value: unknown, what: string): T {
+  const parsed = safeParse(schema, value);
+  if (!parsed.success) throw new LocalValidationError(toIssues(parsed.error), what);
+  return parsed.data;
+}
+
+/** What an issue says, also where no zod locale is loaded (zod/mini alone says only "Invalid input"). */
+function issueText(issue: core.$ZodIssue): string {
+  return issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message;
+}
+
+/** Parses a response leniently (unknown keys kept); a response missing documented fields is a `bad_response` error. */
+export function parseResponse<T>(schema: core.$ZodType<T>, value: unknown, what: string): T {
+  const parsed = safeParse(schema, value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new SvcError(
+      `Unexpected ${what} from the server${first ? `: ${first.path.join('.')} ${issueText(first)}` : ''}`,
+      'bad_response',
+    );
+  }
+  return parsed.data;
+}
