@@ -26,6 +26,8 @@ interface Runtime {
   needs: string;
   /** Why this run is skipped for now (printed); remove once the reason is gone. */
   pending?: string;
+  /** How the launcher hands over the results: prints them, answers a fetch, or sets a global. */
+  launcher: 'main' | 'worker' | 'script';
   /** How the launcher (or its bundle) is run; the results come as JSON on stdout. */
   command(launcher: string, dir: string): Promise<[string, string[]]>;
 }
@@ -48,58 +50,53 @@ async function bundle(launcher: string, dir: string, format: 'esm' | 'iife'): Pr
   return outfile;
 }
 
+/** A runtime that runs the launcher file as it is. */
+const direct = (name: string, entry: Entry, bin: string, flags: string[] = []): Runtime => ({
+  name,
+  entry,
+  needs: bin,
+  launcher: 'main',
+  command: async (launcher) => [bin, [...flags, launcher]],
+});
+
+/** A runtime hosted by a Node script (test/runtimes/host-*.mjs) that runs the bundled launcher. */
+const hosted = (
+  name: string,
+  entry: Entry,
+  host: 'edge-runtime' | 'workerd',
+  extra: string[] = [],
+): Runtime => ({
+  name,
+  entry,
+  needs: join(ROOT, 'node_modules', host === 'workerd' ? 'miniflare' : host, 'package.json'),
+  launcher: host === 'workerd' ? 'worker' : 'script',
+  command: async (launcher, dir) => [
+    process.execPath,
+    [
+      join(ROOT, 'test', 'runtimes', `host-${host}.mjs`),
+      await bundle(launcher, dir, host === 'workerd' ? 'esm' : 'iife'),
+      ...extra,
+    ],
+  ],
+});
+
 const RUNTIMES: Runtime[] = [
+  direct('Node 20', 'botcheck', process.execPath),
+  direct('Node 22', 'botcheck', NODE22),
+  direct('Node 20, root entry', 'index', process.execPath),
+  direct('Deno (--allow-net only)', 'botcheck', join(BIN, 'deno'), [
+    'run',
+    '--allow-net',
+    '--no-prompt',
+    '--node-modules-dir=manual',
+  ]),
+  direct('Bun', 'botcheck', join(BIN, 'bun')),
+  hosted('edge-runtime', 'botcheck', 'edge-runtime'),
+  hosted('workerd, nodejs_compat off', 'botcheck', 'workerd'),
   {
-    name: 'Node 20',
-    entry: 'botcheck',
-    needs: process.execPath,
-    command: async (l) => [process.execPath, [l]],
-  },
-  { name: 'Node 22', entry: 'botcheck', needs: NODE22, command: async (l) => [NODE22, [l]] },
-  {
-    name: 'Node 20, root entry',
-    entry: 'index',
-    needs: process.execPath,
-    command: async (l) => [process.execPath, [l]],
-  },
-  {
-    name: 'Deno (--allow-net only)',
-    entry: 'botcheck',
-    needs: join(BIN, 'deno'),
-    command: async (l) => [
-      join(BIN, 'deno'),
-      ['run', '--allow-net', '--no-prompt', '--node-modules-dir=manual', l],
-    ],
-  },
-  { name: 'Bun', entry: 'botcheck', needs: join(BIN, 'bun'), command: async (l) => [join(BIN, 'bun'), [l]] },
-  {
-    name: 'edge-runtime',
-    entry: 'botcheck',
-    needs: join(ROOT, 'node_modules', 'edge-runtime', 'package.json'),
-    command: async (l, dir) => [
-      process.execPath,
-      [join(ROOT, 'test', 'runtimes', 'host-edge-runtime.mjs'), await bundle(l, dir, 'iife')],
-    ],
-  },
-  {
-    name: 'workerd, nodejs_compat off',
-    entry: 'botcheck',
-    needs: join(ROOT, 'node_modules', 'miniflare', 'package.json'),
-    command: async (l, dir) => [
-      process.execPath,
-      [join(ROOT, 'test', 'runtimes', 'host-workerd.mjs'), await bundle(l, dir, 'esm')],
-    ],
-  },
-  {
-    name: 'workerd, nodejs_compat on, root entry',
-    entry: 'index',
+    ...hosted('workerd, nodejs_compat on, root entry', 'index', 'workerd', ['nodejs_compat']),
     pending:
       'the root entry still imports node:http (webhook listener) at module top level, which workerd lacks: issue 23 item 2 (branch wt-23a)',
-    needs: join(ROOT, 'node_modules', 'miniflare', 'package.json'),
-    command: async (l, dir) => [
-      process.execPath,
-      [join(ROOT, 'test', 'runtimes', 'host-workerd.mjs'), await bundle(l, dir, 'esm'), 'nodejs_compat'],
-    ],
   },
 ];
 
@@ -110,13 +107,12 @@ function writeLauncher(dir: string, runtime: Runtime, config: unknown): string {
   // The root entry has no verifyRequest: that comes from svc-sdk/http, as an app would import it.
   const http = JSON.stringify(join(ROOT, 'dist', 'http.js'));
   const suite = JSON.stringify(join(ROOT, 'test', 'runtimes', 'conformance.mjs'));
-  const bundled = runtime.name.startsWith('workerd') || runtime.name === 'edge-runtime';
   const run = `runConformance(lib, ${JSON.stringify(config)})`;
-  const tail = runtime.name.startsWith('workerd')
-    ? `export default { async fetch() { return Response.json(await ${run}); } };`
-    : bundled
-      ? `globalThis.__conformance = () => ${run};`
-      : `console.log(JSON.stringify(await ${run}));`;
+  const tail = {
+    main: `console.log(JSON.stringify(await ${run}));`,
+    worker: `export default { async fetch() { return Response.json(await ${run}); } };`,
+    script: `globalThis.__conformance = () => ${run};`,
+  }[runtime.launcher];
   const imports = [
     `import * as entry from ${entry};`,
     `import { runConformance } from ${suite};`,
