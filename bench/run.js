@@ -11,7 +11,15 @@ import { snapshotBuild } from './lib/snapshot.js';
 import { renderTable } from './lib/table.js';
 
 /** In the order they run: the cheap, quiet ones first. */
-export const SCENARIOS = ['cold-start', 'precheck', 'audit-export', 'batch', 'botcheck', 'reference-server'];
+export const SCENARIOS = [
+  'cold-start',
+  'bundle-size',
+  'precheck',
+  'audit-export',
+  'batch',
+  'botcheck',
+  'reference-server',
+];
 
 const USAGE = `usage: node bench/run.js [--quick] [--only NAME[,NAME...]]
 scenarios: ${SCENARIOS.join(', ')}`;

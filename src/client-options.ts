@@ -31,11 +31,14 @@ export interface SvcClientOptions {
   maxRetries?: number;
   /** Total time budget of one call including retries, ms. Default: none. */
   deadlineMs?: number;
-  /** Use this fetch-compatible function instead of the default undici transport. */
+  /**
+   * Use this fetch-compatible function instead of the default transport. Default: chosen once per
+   * runtime, undici on Node, the global `fetch` on Bun, Deno, workerd and edge runtimes.
+   */
   fetch?: FetchLike;
   /** A custom transport; wins over `fetch`. */
   transport?: Transport;
-  /** Sockets per origin of the default transport. Default 64. */
+  /** Sockets per origin of the default transport on Node. Default 64. */
   connections?: number;
   /** Receives `debug` lines (method, URL, status, duration, request id, attempt); never a key. */
   logger?: Logger;

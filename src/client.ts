@@ -7,6 +7,7 @@ import { parseBaseUrl } from './core/base-url.js';
 import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
 import { defaultSleep, HttpClient } from './core/http.js';
 import { checkNumericOptions } from './core/numeric-options.js';
+import { runtimeTag } from './core/runtime.js';
 import { createDefaultTransport } from './core/transport/default.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { TaxClient } from './tax/client.js';
@@ -19,7 +20,9 @@ function defined(options: SvcClientOptions): SvcClientOptions {
 
 /**
  * The client of the four APIs. One instance holds a keep-alive connection pool: create it once
- * and reuse it; call `close()` when done.
+ * and reuse it; call `close()` when done. Its transport fits the runtime (undici on Node, the
+ * global `fetch` on Bun, Deno, workerd and edge runtimes); for the bot check alone,
+ * `svc-sdk/botcheck` is lighter.
  *
  * The constructor never reads the environment: pass every setting, or use
  * {@link SvcClient.fromEnv} (or the `env` option) to take `SVC_*` variables as defaults.
@@ -33,14 +36,42 @@ export class SvcClient {
   readonly http: HttpClient;
   /** Resolved credentials: a private field, so inspect, JSON and structured clones never see them. */
   readonly #credentials: Credentials;
-  /** Tax-ID validation: single, batch, schedules, results. */
-  readonly tax: TaxClient;
-  /** Audit log: pages, every event through cursors, resumable NDJSON export, tail. */
-  readonly audit: AuditClient;
-  /** Current bot-check result API: results, evaluation, backend `verify`. */
-  readonly botCheck: BotCheckClient;
-  /** Legacy bot-check result API (v1/v2 widget clients). */
-  readonly legacyBotCheck: LegacyBotCheckClient;
+  // Sub-clients are built on first use: a client that only verifies bot-check tokens never
+  // constructs the tax or audit client.
+  #tax: TaxClient | undefined;
+  #audit: AuditClient | undefined;
+  #botCheck: BotCheckClient | undefined;
+  #legacyBotCheck: LegacyBotCheckClient | undefined;
+
+  /** Tax-ID validation: single, batch, schedules, results. Built on first use. */
+  get tax(): TaxClient {
+    this.#tax ??= new TaxClient(this.http, () => keyFor(this.#credentials, 'tax'));
+    return this.#tax;
+  }
+
+  /** Audit log: pages, every event through cursors, resumable NDJSON export, tail. Built on first use. */
+  get audit(): AuditClient {
+    this.#audit ??= new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
+    return this.#audit;
+  }
+
+  /** Current bot-check result API: results, evaluation, backend `verify`. Built on first use. */
+  get botCheck(): BotCheckClient {
+    this.#botCheck ??= new BotCheckClient({
+      http: this.http,
+      key: () => keyFor(this.#credentials, 'captcha'),
+    });
+    return this.#botCheck;
+  }
+
+  /** Legacy bot-check result API (v1/v2 widget clients). Built on first use. */
+  get legacyBotCheck(): LegacyBotCheckClient {
+    this.#legacyBotCheck ??= new LegacyBotCheckClient({
+      http: this.http,
+      key: () => keyFor(this.#credentials, 'legacy'),
+    });
+    return this.#legacyBotCheck;
+  }
 
   /**
    * A client configured by the environment of the process (`SVC_BASE_URL`, `SVC_API_KEY`,
@@ -66,14 +97,13 @@ export class SvcClient {
       (options.fetch
         ? createFetchTransport(options.fetch)
         : createDefaultTransport({ connections: options.connections }));
-    const node = typeof process !== 'undefined' ? ` node/${process.versions.node}` : '';
     this.http = new HttpClient({
       baseUrl,
       transport,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries ?? 2,
       deadlineMs: options.deadlineMs,
-      userAgent: `svc-sdk/${VERSION}${node}${options.userAgentSuffix ? ` ${options.userAgentSuffix}` : ''}`,
+      userAgent: `svc-sdk/${VERSION} ${runtimeTag()}${options.userAgentSuffix ? ` ${options.userAgentSuffix}` : ''}`,
       logger: options.logger,
       onRequest: options.onRequest,
       onResponse: options.onResponse,
@@ -82,13 +112,6 @@ export class SvcClient {
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
       now: Date.now,
-    });
-    this.tax = new TaxClient(this.http, () => keyFor(this.#credentials, 'tax'));
-    this.audit = new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
-    this.botCheck = new BotCheckClient({ http: this.http, key: () => keyFor(this.#credentials, 'captcha') });
-    this.legacyBotCheck = new LegacyBotCheckClient({
-      http: this.http,
-      key: () => keyFor(this.#credentials, 'legacy'),
     });
   }
 

@@ -102,7 +102,8 @@ export {
 export { type BotCheckClients, type VerifyWithClientOptions, verify } from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
-export { CheckpointError, type SyncPolicy } from './core/checkpoint.js';
+export type { SyncPolicy } from './core/checkpoint.js';
+export { CheckpointError } from './core/errors/checkpoint-error.js';
 export * from './core/errors/index.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';

@@ -43,6 +43,28 @@ export function ratioRow(spec) {
 }
 
 /**
+ * A row whose goal is an added cost over a baseline (`ours - against <= maxAdded`, same unit), e.g.
+ * a cold import at most 10 ms over `node -e 0`. The ratio column shows the ratio and the difference.
+ * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, maxAdded: number, goal: string, note?: string }} spec
+ * @returns {Row}
+ */
+export function addedRow(spec) {
+  const { ours, against } = spec;
+  const known = ours.value !== null && against.value !== null;
+  const added = known ? ours.value - against.value : null;
+  return {
+    scenario: spec.scenario,
+    ours,
+    baselines: spec.baselines,
+    ratio: known && against.value ? ours.value / against.value : null,
+    ...(added !== null && { ratioLabel: `(${added >= 0 ? '+' : ''}${added.toFixed(1)} ${ours.unit})` }),
+    goal: spec.goal,
+    met: added === null ? null : added <= spec.maxAdded,
+    ...(spec.note && { note: spec.note }),
+  };
+}
+
+/**
  * A row whose goal is an absolute limit on our figure (`ours < limit`).
  * @param {{ scenario: string, ours: Figure, baselines?: Figure[], below: number, goal: string, note?: string }} spec
  * @returns {Row}

@@ -12,8 +12,11 @@
  * valid JSON that is not shaped like a page gives undefined (the caller then parses it and lets
  * the page schema say what is wrong).
  */
-import { isUtf8 } from 'node:buffer';
 import { MalformedResponseError } from '../core/errors/malformed-response-error.js';
+import { nodeBuiltin } from '../core/node-builtin.js';
+
+// Node's native UTF-8 check, looked up on the first page (not when the package loads).
+let isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
 
 /** One event as received. */
 export interface RawEvent {
@@ -282,6 +285,7 @@ function invalid(t: Uint8Array, at: number, events: number): MalformedResponseEr
  * UTF-8 JSON; returns undefined when they are valid JSON but not an object with a `content` array.
  */
 export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
+  isUtf8 ??= nodeBuiltin('node:buffer', 'audit pages').isUtf8;
   if (!isUtf8(t))
     throw new MalformedResponseError('Audit page is not valid UTF-8; nothing of this page was written');
   const envelope: Record<string, unknown> = {};
@@ -351,7 +355,7 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
   return sawContent && shaped ? { bytes: t, envelope, events } : undefined;
 }
 
-const NEXT_CURSOR_KEY = Buffer.from('"nextCursor"', 'latin1');
+const NEXT_CURSOR_KEY = new TextEncoder().encode('"nextCursor"');
 
 /**
  * A guess at a page's `nextCursor`, read from its last bytes without scanning the page: the value

@@ -31,8 +31,8 @@ export interface VerifyOptions extends RequestOptions, BindingOptions {
   /**
    * Accept when the service is out: the connection is refused, reset or cut, the fetch times out,
    * or the service answers 5xx. Default false (fail closed: reject). Never applies to any other
-   * status (403, 404, 410, 423, 429), a malformed answer, a local error (a transport that cannot
-   * load, a runtime permission, an invalid request: `TransportError`) or a malformed token; and
+   * status (403, 404, 410, 423, 429), a malformed answer, a local error (a runtime permission, an
+   * invalid request: `TransportError`; a transport that cannot load: code `config`) or a malformed token; and
    * never to an id this client was asked about before, outage or not: a repeat during an outage
    * is rejected as `REPLAYED`, and an id accepted this way stays answered (see `onReplay`).
    */

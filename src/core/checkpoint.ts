@@ -14,10 +14,10 @@ import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
  * a resume truncates them to the recorded sizes and continues, so nothing is repeated or lost.
  */
 
-/** A state file or output cannot be used to resume. `code` is `bad_state`, `resume_failed` or the caller's choice. */
-export class CheckpointError extends SvcError {
-  override name = 'CheckpointError';
-}
+import { CheckpointError } from './errors/checkpoint-error.js';
+
+// Its own module, so the root entry exports it without loading this file's fs machinery.
+export { CheckpointError } from './errors/checkpoint-error.js';
 
 /** Messages (and the error code) for a state file that exists but cannot be read. */
 export interface StateFileMessages {

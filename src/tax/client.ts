@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
@@ -102,7 +101,7 @@ export class TaxClient {
       const issue = strictPrecheckIssue(body.countryCode, body.rawValue);
       if (issue) throw new LocalValidationError([issue], 'validation request');
     }
-    const idempotencyKey = body.idempotencyKey ?? randomUUID();
+    const idempotencyKey = body.idempotencyKey ?? crypto.randomUUID();
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/validations`,
@@ -159,7 +158,7 @@ export class TaxClient {
     const keyed = request.items.map((item) => ({
       ...item,
       rawValue: rawValueToSend(item.countryCode, item.rawValue, options.precheck),
-      idempotencyKey: item.idempotencyKey ?? randomUUID(),
+      idempotencyKey: item.idempotencyKey ?? crypto.randomUUID(),
     }));
     const res = await this.http.call({
       method: 'POST',

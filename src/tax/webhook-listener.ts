@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeHttp, listenHttp } from '../core/listen.js';
+import { nodeBuiltin } from '../core/node-builtin.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
 
 /** Options of {@link listenForWebhooks}. */
@@ -70,13 +70,21 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks);
 }
 
+/** `bytes` random bytes from Web Crypto, as hex. */
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+}
+
 /**
  * Receives webhook events on a local port. Only POSTs to the random path token are accepted and
  * bodies are bounded. The service does not specify webhook signing, so an event proves nothing by
  * itself: confirm it by fetching its result from the API (`client.tax.getResult`).
  */
 export async function listenForWebhooks(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const token = options.pathToken ?? randomBytes(16).toString('hex');
+  const { createServer } = nodeBuiltin('node:http', 'listenForWebhooks');
+  const token = options.pathToken ?? randomHex(16);
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const server = createServer(async (req, res) => {
     const pathname = (req.url ?? '/').split('?')[0];

@@ -108,6 +108,39 @@ describe('results table: one row per figure with ratio, goal and whether it is m
     expect(limitRow({ scenario: 's', ours: f(150), below: 150, goal: 'g' }).met).toBe(false);
   });
 
+  it('marks added-cost goals (at most N over the baseline) and shows the difference', async () => {
+    const { addedRow } = await load('lib/rows.js');
+    const f = (value: number) => ({ name: 'x', value, unit: 'ms' });
+    const within = addedRow({
+      scenario: 's',
+      ours: f(50),
+      baselines: [],
+      against: f(40),
+      maxAdded: 10,
+      goal: 'g',
+    });
+    expect(within).toMatchObject({ met: true, ratioLabel: '(+10.0 ms)' });
+    const over = addedRow({
+      scenario: 's',
+      ours: f(50.5),
+      baselines: [],
+      against: f(40),
+      maxAdded: 10,
+      goal: 'g',
+    });
+    expect(over.met).toBe(false);
+    expect(
+      addedRow({
+        scenario: 's',
+        ours: { ...f(1), value: null },
+        baselines: [],
+        against: f(40),
+        maxAdded: 10,
+        goal: 'g',
+      }).met,
+    ).toBeNull();
+  });
+
   it('renders every column, the verdict and the notes', async () => {
     const { renderTable } = await load('lib/table.js');
     const { ratioRow, unavailableRow } = await load('lib/rows.js');

@@ -96,7 +96,7 @@ const RUNTIMES: Runtime[] = [
   {
     ...hosted('workerd, nodejs_compat on, root entry', 'index', 'workerd', ['nodejs_compat']),
     pending:
-      'the root entry still imports node:http (webhook listener) at module top level, which workerd lacks: issue 23 item 2 (branch wt-23a)',
+      'the root entry bundled whole still pulls in node:fs (batch files, audit sync) and undici (node:sqlite with wrangler), which workerd lacks: issue 23 items 2 and 3',
   },
 ];
 

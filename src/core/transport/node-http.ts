@@ -1,4 +1,5 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
+import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
@@ -30,17 +31,23 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
   type Client = { agent: Agent; send: typeof send };
   const clients: Partial<Record<'http:' | 'https:', Promise<Client>>> = {};
   const load = (scheme: 'http:' | 'https:') =>
-    (clients[scheme] ??= (scheme === 'https:' ? import('node:https') : import('node:http')).then((m) => ({
-      agent: new m.Agent(agentOptions),
-      send: m.request as typeof send,
-    })));
+    (clients[scheme] ??= (scheme === 'https:' ? import('node:https') : import('node:http'))
+      .then((m) => ({
+        agent: new m.Agent(agentOptions),
+        send: m.request as typeof send,
+      }))
+      .catch((error: unknown) => {
+        delete clients[scheme];
+        throw transportLoadError('node:http', error);
+      }));
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       const url = new URL(req.url);
       const host = url.host;
       const { agent, send } = await load(url.protocol === 'https:' ? 'https:' : 'http:');
       const headers: Record<string, string> = { ...req.headers };
-      if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
+      if (req.body !== undefined)
+        headers['content-length'] = String(new TextEncoder().encode(req.body).length);
       let res: IncomingMessage;
       try {
         res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -61,7 +68,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
       );
     },
     close: async () => {
-      for (const client of Object.values(clients)) (await client).agent.destroy();
+      for (const client of Object.values(clients)) (await client.catch(() => undefined))?.agent.destroy();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Agent, request } from 'undici';
+import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
@@ -34,7 +35,11 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         bodyTimeout: 0,
       }),
       send: undici.request,
-    })));
+    }))).catch((error: unknown) => {
+      // Not cached: a later call tries again (and fails the same way, as a configuration error).
+      loading = undefined;
+      throw transportLoadError('undici', error);
+    });
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       ready ??= await load();
@@ -60,7 +65,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       );
     },
     close: async () => {
-      if (loading) await (await loading).agent.close();
+      const loaded = ready ?? (loading && (await loading.catch(() => undefined)));
+      await loaded?.agent.close();
     },
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
 import { SvcError } from '../../core/errors/svc-error.js';
@@ -222,7 +221,7 @@ export async function* runBatch(
   const single = options.strategy === 'single';
   const chunkSize = single ? 1 : Math.min(Math.max(options.chunkSize ?? 100, 1), 1000);
   const concurrency = Math.max(options.concurrency ?? 4, 1);
-  const runId = options.runId ?? randomUUID();
+  const runId = options.runId ?? crypto.randomUUID();
   const skip = options.skipRows ?? 0;
   const window: Array<{ firstRow: number; done: Promise<BatchRowResult[]> }> = [];
   let segment: Slot[] = [];

@@ -1,0 +1,53 @@
+// Bundle size of a Worker that verifies a token through svc-sdk/botcheck, against a hand-written
+// fetch verify (bench/baselines/fetch-verify-worker.js): each bundled and minified by esbuild as a
+// Worker build does (ESM, browser platform, workerd conditions), then gzipped. Sizes do not vary
+// from run to run, so one build each.
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { limitRow } from '../lib/rows.js';
+import { ROOT } from '../lib/server.js';
+
+export const name = 'bundle-size';
+
+/** Goal of issue 23: the verifying Worker at most 10 KiB gzip. */
+export const MAX_GZIP_BYTES = 10 * 1024;
+
+/** `entry` bundled and minified as for Workers; returns its minified and gzipped sizes in bytes. */
+async function bundle(entry) {
+  const result = await build({
+    entryPoints: [new URL(entry, import.meta.url).pathname],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    // The built entry of the build under test (bench runs against a snapshot of dist/).
+    alias: { 'svc-sdk/botcheck': join(ROOT, 'dist', 'botcheck.js') },
+    write: false,
+    logLevel: 'error',
+  });
+  const code = result.outputFiles[0].contents;
+  return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+/** @param {{ quick: boolean, log: (line: string) => void }} ctx */
+export async function run({ log }) {
+  const ours = await bundle('../workers/botcheck-worker.js');
+  const baseline = await bundle('../baselines/fetch-verify-worker.js');
+  log(`  ours ${JSON.stringify(ours)}, hand-written fetch verify ${JSON.stringify(baseline)}`);
+  const kib = (bytes) => bytes / 1024;
+  return {
+    rows: [
+      limitRow({
+        scenario: 'Worker verifying a token via svc-sdk/botcheck, esbuild --minify, gzip',
+        ours: { name: 'ours', value: kib(ours.gzip), unit: 'KiB' },
+        baselines: [{ name: 'hand-written fetch verify', value: kib(baseline.gzip), unit: 'KiB' }],
+        below: kib(MAX_GZIP_BYTES) + Number.EPSILON,
+        goal: '<= 10 KiB gzip',
+        note: `minified: ours ${kib(ours.minified).toFixed(1)} KiB, hand-written ${kib(baseline.minified).toFixed(1)} KiB`,
+      }),
+    ],
+    raw: { ours, baseline },
+  };
+}
