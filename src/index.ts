@@ -47,7 +47,11 @@ export {
 } from './audit/sync-projects.js';
 export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
-export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './botcheck/answer-cache.js';
+export {
+  VERIFY_CACHE_MAX_ENTRIES,
+  VERIFY_CACHE_MAX_UNANSWERED,
+  VERIFY_CACHE_TTL_MS,
+} from './botcheck/answer-cache.js';
 export {
   type BindableResult,
   type BindingOptions,

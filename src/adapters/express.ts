@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { BotCheckClients } from '../botcheck/verify.js';
 import {
+  type BotCheckAnswer,
   type BotCheckOutcome,
   type VerifyRequestOptions,
   validateRequestOptions,
@@ -29,9 +30,11 @@ declare global {
 export type RequireHumanOptions = VerifyRequestOptions;
 
 /**
- * Express 5 middleware that lets a request through only when its bot check accepts. The token is
- * read from the `svc-verification-token` header, else from `req.body` when a body parser ran
- * (`express.urlencoded()`, `express.json()`), else from the raw body (at most `maxBodyBytes`).
+ * Express middleware (Express 4.21+ and 5) that lets a request through only when its bot check
+ * accepts. The token is read from the `svc-verification-token` header, else from `req.body` when a
+ * body parser ran (`express.urlencoded()`, `express.json()`, multer for multipart), else from the
+ * raw body: urlencoded, JSON or multipart, at most `maxBodyBytes` (that consumes the stream: put
+ * a body parser first when the handler reads the body).
  *
  * - accept: `next()`; the outcome is in `req.botCheck` and `res.locals.botCheck`.
  * - extra check needed: 401 `{"decision":"challenge"}` (show the extra check, submit again).
@@ -39,7 +42,8 @@ export type RequireHumanOptions = VerifyRequestOptions;
  *
  * The visitor never learns why; reasons go to `onDecision` and `req.botCheck`. Fails closed: a
  * missing, malformed or replayed token and an unreachable service reject (`failOpen: true`
- * admits only when the service is unreachable or failing). Bad options throw here, at startup.
+ * admits only for an outage). Bad options throw here, at startup; an error `onDecision` throws
+ * goes to `next(error)`.
  * Express is not loaded by this module; it only types the handler.
  *
  * @example
@@ -52,7 +56,14 @@ export type RequireHumanOptions = VerifyRequestOptions;
 export function requireHuman(client: BotCheckClients, options: RequireHumanOptions = {}): RequestHandler {
   validateRequestOptions(options);
   return async (req, res, next) => {
-    const answer = await verifyRequest(client, req, options);
+    let answer: BotCheckAnswer;
+    try {
+      answer = await verifyRequest(client, req, options);
+    } catch (error) {
+      // Express 4 ignores a rejected promise (the request would hang): hand the error on.
+      next(error);
+      return;
+    }
     req.botCheck = answer.outcome;
     res.locals.botCheck = answer.outcome;
     if (answer.decision === 'accept') {

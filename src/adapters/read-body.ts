@@ -2,7 +2,7 @@
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /** A body read to its end, or why not. */
-export type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'unreadable' };
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too-large' | 'unreadable' };
 
 /** The parts of a `node:http` `IncomingMessage` the reader uses. */
 export interface NodeBodyStream {
@@ -17,14 +17,14 @@ function declaredTooLarge(length: string | null | undefined, limit: number): boo
   return length !== null && length !== undefined && Number(length) > limit;
 }
 
-function text(chunks: readonly Uint8Array[], size: number): string {
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const all = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     all.set(chunk, at);
     at += chunk.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /**
@@ -37,7 +37,7 @@ export function readNodeBody(req: NodeBodyStream, limit: number): Promise<BodyRe
   if (declaredTooLarge(Array.isArray(length) ? length[0] : length, limit)) {
     return Promise.resolve({ ok: false, reason: 'too-large' });
   }
-  if (req.readableEnded) return Promise.resolve({ ok: true, text: '' });
+  if (req.readableEnded) return Promise.resolve({ ok: true, bytes: new Uint8Array() });
   return new Promise((resolve) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -56,7 +56,7 @@ export function readNodeBody(req: NodeBodyStream, limit: number): Promise<BodyRe
         done({ ok: false, reason: 'too-large' });
       }
     };
-    const onEnd = () => done({ ok: true, text: text(chunks, size) });
+    const onEnd = () => done({ ok: true, bytes: joined(chunks, size) });
     const onFailure = () => done({ ok: false, reason: 'unreadable' });
     req.on('data', onData);
     req.on('end', onEnd);
@@ -73,14 +73,14 @@ export async function readWebBody(request: Request, limit: number): Promise<Body
   if (declaredTooLarge(request.headers.get('content-length'), limit))
     return { ok: false, reason: 'too-large' };
   if (request.bodyUsed) return { ok: false, reason: 'unreadable' };
-  if (!request.body) return { ok: true, text: '' };
+  if (!request.body) return { ok: true, bytes: new Uint8Array() };
   const reader = (request.clone().body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return { ok: true, text: text(chunks, size) };
+      if (done) return { ok: true, bytes: joined(chunks, size) };
       size += value.length;
       if (size > limit) {
         // Not awaited: cancelling one branch of a tee settles only once the other branch is

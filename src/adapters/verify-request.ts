@@ -5,6 +5,7 @@ import type { LegacyAssessmentResult } from '../botcheck/legacy-client.js';
 import type { VerifyOutcome } from '../botcheck/run-verify.js';
 import type { VerificationResult } from '../botcheck/schemas.js';
 import { type BotCheckClients, type VerifyWithClientOptions, verify } from '../botcheck/verify.js';
+import { isMultipart, multipartToken } from './multipart.js';
 import {
   type BodyRead,
   DEFAULT_MAX_BODY_BYTES,
@@ -57,7 +58,11 @@ export interface VerifyRequestOptions extends VerifyWithClientOptions {
    * is present the body is not read. `false` reads the body only. Default `svc-verification-token`.
    */
   header?: string | false;
-  /** Largest body read from a stream, bytes; a larger one is answered 413. Default 65536 (64 KiB). */
+  /**
+   * Largest body read from a stream, bytes, whatever its type (urlencoded, JSON, multipart with
+   * its files); a larger one is answered 413 without reading the rest. Default 65536 (64 KiB).
+   * For forms with file uploads, raise it or send the token in the `header`.
+   */
   maxBodyBytes?: number;
   /** Called once per request with the decision and its reasons. An error it throws fails the request. */
   onDecision?: (event: BotCheckDecisionEvent) => void;
@@ -73,8 +78,10 @@ export interface BotCheckAnswer {
   /** The full outcome, with reasons and result, for the server side only. */
   outcome: BotCheckOutcome;
   latencyMs: number;
-  /** The body text this call read from a stream, so the handler can parse it; else undefined. */
+  /** The body this call read from a stream, as UTF-8 text, so the handler can parse it; else undefined. */
   bodyText: string | undefined;
+  /** The same body as bytes, exactly as received (a multipart file may not be text); else undefined. */
+  bodyBytes: Uint8Array | undefined;
 }
 
 const STATUS = { accept: 200, challenge: 401, reject: 403 } as const;
@@ -114,11 +121,12 @@ function headerValue(request: BotCheckRequest, name: string): string | string[] 
   return request.headers[name.toLowerCase()];
 }
 
-/** The token and, when read, the body text; or why the body could not be read. */
-async function tokenOf(
-  request: BotCheckRequest,
-  options: VerifyRequestOptions,
-): Promise<{ token: string | undefined; bodyText?: string } | { failed: 'too-large' | 'unreadable' }> {
+type TokenSource =
+  | { token: string | undefined; bodyText?: string; bodyBytes?: Uint8Array }
+  | { failed: 'too-large' | 'unreadable' };
+
+/** The token and, when read, the body; or why the body could not be read. */
+async function tokenOf(request: BotCheckRequest, options: VerifyRequestOptions): Promise<TokenSource> {
   const header = options.header ?? TOKEN_FIELD;
   const fromHeader = header === false ? undefined : headerValue(request, header);
   if (fromHeader !== undefined) {
@@ -130,13 +138,24 @@ async function tokenOf(
   else if (isNodeStream(request)) read = await readNodeBody(request, limit);
   if (read === undefined) return { token: extractToken((request as ParsedRequest).body) };
   if (!read.ok) return { failed: read.reason };
-  return { token: extractToken(read.text), bodyText: read.text };
+  const bodyBytes = read.bytes;
+  const bodyText = new TextDecoder().decode(bodyBytes);
+  const type = headerValue(request, 'content-type');
+  const contentType = Array.isArray(type) ? type[0] : type;
+  if (!isMultipart(contentType)) return { token: extractToken(bodyText), bodyText, bodyBytes };
+  try {
+    // Parsed only now, from bytes already within the limit.
+    return { token: await multipartToken(bodyBytes, contentType), bodyText, bodyBytes };
+  } catch {
+    return { failed: 'unreadable' };
+  }
 }
 
 /**
  * Checks the bot-check token a request carries and says how to answer it, without any framework:
  * the token comes from the `svc-verification-token` header, else from the body field of that
- * name (urlencoded or JSON, at most `maxBodyBytes`). Accept is 200 (let the request through),
+ * name (urlencoded, JSON or `multipart/form-data`, at most `maxBodyBytes` whatever the type,
+ * read within the limit before anything is parsed). Accept is 200 (let the request through),
  * an extra check 401 `{decision:"challenge"}`, a reject 403 `{decision:"reject"}`, a body over
  * the limit 413 `{decision:"reject"}`. The reasons go to `onDecision` and stay attached to the
  * request ({@link botCheckOf}), never to the visitor. Fails closed like `verify`; each token is
@@ -187,5 +206,6 @@ export async function verifyRequest(
     outcome,
     latencyMs,
     bodyText: 'failed' in source ? undefined : source.bodyText,
+    bodyBytes: 'failed' in source ? undefined : source.bodyBytes,
   };
 }

@@ -9,8 +9,8 @@ function single(values: readonly unknown[]): string | undefined {
 }
 
 /**
- * Reads `svc-verification-token` from a request body: `URLSearchParams`, an urlencoded or JSON
- * string or buffer, or an already parsed object (`express.urlencoded()`, `express.json()`, fastify's
+ * Reads `svc-verification-token` from a request body: `URLSearchParams`, `FormData` (a file field
+ * of that name is not a token), an urlencoded or JSON string or buffer, or an already parsed object (`express.urlencoded()`, `express.json()`, fastify's
  * parsers). Returns undefined when absent, not a string, or given twice with different values.
  *
  * @example
@@ -19,6 +19,8 @@ function single(values: readonly unknown[]): string | undefined {
 export function extractToken(body: unknown): string | undefined {
   if (body === null || body === undefined) return undefined;
   if (body instanceof URLSearchParams) return single(body.getAll(TOKEN_FIELD));
+  // A file field is not a string, so `single` refuses it.
+  if (typeof FormData === 'function' && body instanceof FormData) return single(body.getAll(TOKEN_FIELD));
   if (body instanceof Uint8Array) return extractToken(new TextDecoder().decode(body));
   if (typeof body === 'string') {
     const text = body.trim();

@@ -18,7 +18,11 @@ export type { Logger, RequestEvent, ResponseEvent } from '../core/logger.js';
 export type { ResponseLimits } from '../core/response-limits.js';
 export { createFetchTransport } from '../core/transport/fetch.js';
 export type { FetchLike, Transport, TransportRequest, TransportResponse } from '../core/transport/types.js';
-export { VERIFY_CACHE_MAX_ENTRIES, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
+export {
+  VERIFY_CACHE_MAX_ENTRIES,
+  VERIFY_CACHE_MAX_UNANSWERED,
+  VERIFY_CACHE_TTL_MS,
+} from './answer-cache.js';
 export {
   type BindableResult,
   type BindingOptions,

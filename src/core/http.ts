@@ -7,6 +7,7 @@ import { MalformedResponseError } from './errors/malformed-response-error.js';
 import { ResponseTooLargeError } from './errors/response-too-large-error.js';
 import { SvcError } from './errors/svc-error.js';
 import { TimeoutError } from './errors/timeout-error.js';
+import { TransportError } from './errors/transport-error.js';
 import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
@@ -252,10 +253,12 @@ export class HttpClient {
             },
           );
         else if (error instanceof SvcError) failure = error;
+        // A transport reports network failures as ConnectionError; anything else it throws is local.
         else
-          failure = new ConnectionError(`Request failed: ${spec.method} ${spec.path}`, true, {
-            cause: error,
-          });
+          failure = new TransportError(
+            `Request could not be made: ${spec.method} ${spec.path}: ${error instanceof Error ? error.message : String(error)}`,
+            { cause: error },
+          );
       } finally {
         clearTimeout(timer);
         userSignal?.removeEventListener('abort', onUserAbort);

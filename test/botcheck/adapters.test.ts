@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import express4 from 'express4';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireHuman as expressRequireHuman } from '../../src/adapters/express.js';
@@ -22,7 +23,7 @@ const client = useClients(server);
 
 /** One POST as the visitor sends it. */
 interface Post {
-  body: string;
+  body: string | Uint8Array;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -65,6 +66,19 @@ const ADAPTERS: Record<string, (c: SvcClient, options: VerifyRequestOptions) => 
     const app = express();
     app.post('/contact', expressRequireHuman(c, options), (req, res) => {
       res.json({ decision: 'accept', attached: req.botCheck?.decision });
+    });
+    return listen(app);
+  },
+  // The same middleware in an Express 4 app (peer range ^4.21 || ^5).
+  'express 4': (c, options) => {
+    const app = express4();
+    // Cast: this repository types 'express' as 5; an Express 4 app's 'express' types are 4.
+    const guard = expressRequireHuman(c, options) as unknown as express4.RequestHandler;
+    app.post('/contact', guard, (req, res) => {
+      res.json({
+        decision: 'accept',
+        attached: (req as { botCheck?: { decision: string } }).botCheck?.decision,
+      });
     });
     return listen(app);
   },
@@ -119,7 +133,9 @@ const ADAPTERS: Record<string, (c: SvcClient, options: VerifyRequestOptions) => 
         check.decision === 'accept'
           ? { decision: 'accept', attached: botCheckOf(request)?.decision }
           : check.body;
-      expect(await request.text()).toBe(body);
+      expect(new Uint8Array(await request.arrayBuffer())).toEqual(
+        typeof body === 'string' ? new TextEncoder().encode(body) : body,
+      );
       return { status: check.status, json };
     },
     close: async () => {},
@@ -233,3 +249,187 @@ describe('adapters refuse bad options at startup', () => {
     expect(() => make(client(), { maxBodyBytes: 0 })).toThrow(/maxBodyBytes/);
   });
 });
+
+/** A multipart/form-data body as a browser builds it from a form (FormData through a Request). */
+async function multipart(fields: [string, string | Blob][]): Promise<Post> {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  const request = new Request('http://127.0.0.1/contact', { method: 'POST', body: form });
+  return {
+    body: new Uint8Array(await request.arrayBuffer()),
+    contentType: request.headers.get('content-type') ?? '',
+  };
+}
+
+/** A file field whose bytes are not text. */
+const upload = () => new File([new Uint8Array([0, 0xff, 0xfe, 0x80, 10, 13])], 'photo.bin');
+
+// Fastify parses bodies itself (multipart needs @fastify/multipart there): the other adapters
+// read the raw body and parse a multipart form after the byte limit.
+describe.each(['express', 'express 4', 'node:http', 'Web Request'])(
+  'multipart forms (%s): the token field of a multipart/form-data body, within the same body limit',
+  (kind) => {
+    const open: Harness[] = [];
+    afterAll(async () => {
+      await Promise.all(open.map((h) => h.close()));
+    });
+    const app = async (options: VerifyRequestOptions = {}) => {
+      const h = await ADAPTERS[kind]!(client(), { policy: { kind: 'multiStage' }, ...options });
+      open.push(h);
+      return h;
+    };
+
+    it('a form with a file field verifies', async () => {
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const post = await multipart([
+        ['message', 'hi'],
+        ['attachment', upload()],
+        ['svc-verification-token', token],
+      ]);
+      expect(await (await app()).post(post)).toEqual({
+        status: 200,
+        json: { decision: 'accept', attached: 'accept' },
+      });
+    });
+
+    it('a multipart body over the limit (a huge part): 413, no service call', async () => {
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const post = await multipart([
+        ['svc-verification-token', token],
+        ['attachment', new File(['x'.repeat(8192)], 'big.txt')],
+      ]);
+      expect((await (await app({ maxBodyBytes: 4096 })).post(post)).status).toBe(413);
+      expect(server().admin.requests()).toHaveLength(0);
+    });
+
+    it('a file field named like the token, or two different token values: 403, no service call', async () => {
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const h = await app();
+      const asFile = await multipart([['svc-verification-token', new File([token], 'token.txt')]]);
+      expect((await h.post(asFile)).status).toBe(403);
+      const twice = await multipart([
+        ['svc-verification-token', token],
+        ['svc-verification-token', `${token}x`],
+      ]);
+      expect((await h.post(twice)).status).toBe(403);
+      expect(server().admin.requests()).toHaveLength(0);
+    });
+
+    it.each([
+      ['no boundary', () => 'multipart/form-data'],
+      ['another boundary than the body', () => 'multipart/form-data; boundary=other'],
+      ['a 5,000-character boundary', () => `multipart/form-data; boundary=${'b'.repeat(5000)}`],
+      ['a boundary of quotes and separators', () => 'multipart/form-data; boundary="\\";,=--"'],
+    ])('a hostile boundary (%s): 403 BODY_UNREADABLE, no service call', async (_, contentType) => {
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const post = await multipart([['svc-verification-token', token]]);
+      const codes: string[] = [];
+      const h = await app({ onDecision: (e) => codes.push(e.reasons[0]?.code ?? '') });
+      const answer = await h.post({ ...post, contentType: contentType() });
+      expect(answer).toEqual({ status: 403, json: { decision: 'reject' } });
+      expect(codes).toEqual(['BODY_UNREADABLE']);
+      expect(server().admin.requests()).toHaveLength(0);
+    });
+
+    it('a body cut short of its closing boundary: 403, no service call', async () => {
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const post = await multipart([['svc-verification-token', token]]);
+      const cut = (post.body as Uint8Array).subarray(0, (post.body as Uint8Array).length - 10);
+      const codes: string[] = [];
+      const h = await app({ onDecision: (e) => codes.push(e.reasons[0]?.code ?? '') });
+      expect((await h.post({ ...post, body: cut })).status).toBe(403);
+      expect(codes).toEqual(['BODY_UNREADABLE']);
+      expect(server().admin.requests()).toHaveLength(0);
+    });
+  },
+);
+
+describe('a multipart body over the limit is refused without reading it all', () => {
+  const head = (boundary: string) =>
+    new TextEncoder().encode(
+      `--${boundary}\r\ncontent-disposition: form-data; name="attachment"; filename="a.bin"\r\n\r\n`,
+    );
+  const chunk = new Uint8Array(16 * 1024).fill(120);
+
+  it('Web Request: a body that never ends gets 413 after at most the limit and a chunk', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(head('b'));
+      },
+      pull(controller) {
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request('http://127.0.0.1/contact', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      duplex: 'half',
+    } as RequestInit);
+    const check = await verifyRequest(client(), request, { maxBodyBytes: 64 * 1024 });
+    expect(check.status).toBe(413);
+    expect(check.outcome.reasons[0]?.code).toBe('BODY_TOO_LARGE');
+    // A tee'd clone may read ahead a few chunks, never the whole (endless) body.
+    expect(pulled).toBeLessThan(1024 * 1024);
+  });
+
+  it('node:http: an upload that never ends is answered 413 while it is still being sent', async () => {
+    const app = createServer((req, res) => {
+      void verifyRequest(client(), req, { maxBodyBytes: 64 * 1024 }).then((check) => {
+        res.writeHead(check.status, { connection: 'close' });
+        res.end(JSON.stringify(check.body));
+      });
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const { port } = app.address() as AddressInfo;
+    const { request } = await import('node:http');
+    let sent = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const upload = request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/contact',
+        headers: { 'content-type': 'multipart/form-data; boundary=b', 'transfer-encoding': 'chunked' },
+      });
+      upload.on('response', (res) => {
+        resolve(res.statusCode ?? 0);
+        upload.destroy();
+      });
+      upload.on('error', reject);
+      upload.write(head('b'));
+      const more = () => {
+        // Never ends: stops only when the answer arrived (or past 64 MiB, which fails the test).
+        if (upload.destroyed || sent > 64 * 1024 * 1024) return;
+        sent += chunk.length;
+        if (upload.write(chunk)) setImmediate(more);
+        else upload.once('drain', more);
+      };
+      more();
+    });
+    app.closeAllConnections();
+    await new Promise((resolve) => app.close(resolve));
+    expect(status).toBe(413);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    expect(server().admin.requests()).toHaveLength(0);
+  });
+});
+
+describe.each(['express', 'express 4'])(
+  '%s: an error onDecision throws goes to the error handler',
+  (kind) => {
+    it('answers 500 instead of leaving the request hanging', async () => {
+      const h = await ADAPTERS[kind]!(client(), {
+        onDecision: () => {
+          throw new Error('metrics down');
+        },
+      });
+      const { token } = server().admin.createVerification({ score: 0.1 });
+      const answer = await h.post(form({ 'svc-verification-token': token }));
+      await h.close();
+      expect(answer.status).toBe(500);
+    });
+  },
+);

@@ -140,18 +140,19 @@ describe('answer cache: bounded, entries live as long as the result is valid', (
     const cache = new AnswerCache<number>(
       () => now,
       (n) => n * 1000,
-      2,
+      { maxAnswered: 2 },
     );
     let loads = 0;
     const load = async () => ++loads;
-    await cache.claim('a', load).value; // valid until 1000
-    expect(cache.claim('a', load).first).toBe(false);
+    const keep = () => 'answered' as const;
+    await cache.claim('a', load, keep).value; // valid until 1000
+    expect(cache.claim('a', load, keep).first).toBe(false);
     now = 1000;
-    expect(cache.claim('a', load).first).toBe(true); // loads 2: valid until 2000
-    await cache.claim('b', load).value;
-    await cache.claim('c', load).value;
+    expect(cache.claim('a', load, keep).first).toBe(true); // loads 2: valid until 2000
+    await cache.claim('b', load, keep).value;
+    await cache.claim('c', load, keep).value;
     expect(cache.size).toBe(2);
-    expect(cache.claim('a', load).first).toBe(true);
+    expect(cache.claim('a', load, keep).first).toBe(true);
   });
 
   it('a current result is remembered until its resultExpiresAt, then its replay reaches the service', async () => {
@@ -225,7 +226,8 @@ describe('verify: fail closed by default, never throws for service errors', () =
     expect(closed.error).toBeInstanceOf(ConnectionError);
     // Connection refused means nothing was sent: retried (backoff captured, not slept).
     expect(c.delays).toHaveLength(2);
-    expect((await c.botCheck.verify(id, { failOpen: true })).decision).toBe('accept');
+    const other = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e50';
+    expect((await c.botCheck.verify(other, { failOpen: true })).decision).toBe('accept');
   });
 });
 

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { ConnectionError, SvcError } from '../../src/core/errors/index.js';
-import { RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
+import { ConnectionError, SvcError, TransportError } from '../../src/core/errors/index.js';
+import { RETRY_SAFE, RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
 import { failure } from '../helpers/client.js';
 
 // nock patches the global fetch but cannot see undici's own `request`: these failure paths are
@@ -39,11 +39,43 @@ describe('network failures become ConnectionError with requestSent set honestly'
     });
   }
 
-  it('a failure without a code counts as sent (the safe assumption)', async () => {
-    nock(ORIGIN).get('/thing').replyWithError('something odd');
+  it.each([
+    [
+      'Deno: a TypeError with the failure as cause',
+      new TypeError('fetch failed', { cause: new Error('tcp') }),
+    ],
+    [
+      'workerd: an Error marked retryable',
+      Object.assign(new Error('Network connection lost.'), { retryable: true }),
+    ],
+  ])('a network failure without a code counts as sent (the safe assumption): %s', async (_, thrown) => {
+    nock(ORIGIN).get('/thing').replyWithError(thrown);
     const error = await failure(client().http.call(get));
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).requestSent).toBe(true);
+  });
+});
+
+describe('a local failure is a TransportError, not a ConnectionError: never retried', () => {
+  it.each([
+    ['an error without a code', new Error('something odd')],
+    ['a TypeError without a cause (workerd: Illegal invocation)', new TypeError('Illegal invocation')],
+    ['Deno without --allow-net', Object.assign(new Error('Requires net access'), { name: 'NotCapable' })],
+    ['a code that is not the network', { code: 'ERR_INVALID_URL', message: 'Invalid URL' }],
+    ['a malformed response (parser error)', { code: 'HPE_INVALID_CONSTANT', message: 'Expected HTTP/' }],
+  ])('%s', async (_, thrown) => {
+    nock(ORIGIN).get('/thing').times(3).replyWithError(thrown);
+    const delays: number[] = [];
+    const sleep = async (ms: number) => {
+      delays.push(ms);
+    };
+    const c = new SvcClient({ baseUrl: ORIGIN, fetch: globalThis.fetch, maxRetries: 2, sleep });
+    const error = await failure(c.http.call({ ...get, retry: RETRY_SAFE }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    expect((error as TransportError).code).toBe('transport');
+    expect(error.message).toMatch(/^Request to api\.svc\.test could not be made: /);
+    expect(delays).toEqual([]);
   });
 });
 

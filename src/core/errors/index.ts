@@ -9,3 +9,4 @@ export * from './response-too-large-error.js';
 export * from './svc-error.js';
 export * from './timeout-error.js';
 export * from './token-decode-error.js';
+export * from './transport-error.js';

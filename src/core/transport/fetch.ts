@@ -1,5 +1,5 @@
 import { SvcError } from '../errors/svc-error.js';
-import { isAbortLike, toConnectionError } from './network-errors.js';
+import { isAbortLike, toConnectionError, toRequestFailure } from './network-errors.js';
 import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { FetchLike, Transport, TransportRequest, TransportResponse } from './types.js';
 
@@ -24,6 +24,7 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
       const host = new URL(req.url).host;
       let res: Response;
       let bytes: Uint8Array;
+      let responded = false;
       try {
         res = await fetchImpl(req.url, {
           method: req.method,
@@ -32,6 +33,7 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
           signal: req.signal,
           redirect: 'manual',
         });
+        responded = true;
         const status = res.status;
         const limit = capFor(status, req);
         const encoded = res.headers.get('content-encoding');
@@ -65,7 +67,8 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
         }
       } catch (error) {
         if (error instanceof SvcError || isAbortLike(error)) throw error;
-        throw toConnectionError(error, host);
+        // Once headers arrived, a failure reading the body is the connection's; before, it may be local.
+        throw responded ? toConnectionError(error, host) : toRequestFailure(error, host);
       }
       const headers: Record<string, string | undefined> = {};
       res.headers.forEach((value, name) => {

@@ -1,6 +1,6 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
 import { transportLoadError } from './load-error.js';
-import { isAbortLike, toConnectionError } from './network-errors.js';
+import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
@@ -58,7 +58,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;
-        throw toConnectionError(error, host);
+        throw toRequestFailure(error, host);
       }
       // A body cut short of its Content-Length makes the body stream fail (ECONNRESET): a ConnectionError.
       return finishResponse(

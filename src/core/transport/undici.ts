@@ -1,6 +1,6 @@
 import type { Agent, request } from 'undici';
 import { transportLoadError } from './load-error.js';
-import { isAbortLike, toConnectionError } from './network-errors.js';
+import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
@@ -24,8 +24,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
   let loading: Promise<{ agent: Agent; send: typeof request }> | undefined;
   // Once loaded, used directly: no extra await on the hot path.
   let ready: { agent: Agent; send: typeof request } | undefined;
-  const load = () =>
-    (loading ??= import('undici').then((undici) => ({
+  const load = () => {
+    loading ??= import('undici').then((undici) => ({
       agent: new undici.Agent({
         connections: options.connections ?? 64,
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
@@ -35,11 +35,13 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         bodyTimeout: 0,
       }),
       send: undici.request,
-    }))).catch((error: unknown) => {
+    }));
+    return loading.catch((error: unknown) => {
       // Not cached: a later call tries again (and fails the same way, as a configuration error).
       loading = undefined;
       throw transportLoadError('undici', error);
     });
+  };
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       ready ??= await load();
@@ -55,7 +57,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;
-        throw toConnectionError(error, new URL(req.url).host);
+        throw toRequestFailure(error, new URL(req.url).host);
       }
       const stream = res.body;
       return finishResponse(

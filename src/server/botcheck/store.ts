@@ -165,7 +165,8 @@ export class VerificationStore {
 
   /** Marks a verification finished (its validity starts now); undefined when unknown. */
   finish(verificationId: string): StoredVerification | undefined {
-    const item = this.items.get(verificationId);
+    // Ids compare case-insensitively, as the service does (stored lower-case, as created).
+    const item = this.items.get(verificationId.toLowerCase());
     if (item && item.finishedAt === undefined) {
       item.finishedAt = this.state.clock.now();
       this.publish(item, 'finished');
@@ -178,7 +179,7 @@ export class VerificationStore {
    * mode mismatch (legacy), 423 unfinished, 410 expired, then 429 (legacy 410) past the fetch count.
    */
   consume(verificationId: string, caller: ResultCaller, api: ResultApi): StoredVerification {
-    const item = this.items.get(verificationId);
+    const item = this.items.get(verificationId.toLowerCase());
     const owned =
       caller.by === 'accessToken' || (caller.captchaId !== undefined && caller.captchaId === item?.captchaId);
     if (!item || !owned) throw new HttpProblem(404, 'Unknown verificationId');
