@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
 import type { z } from 'zod';
-import { SvcError } from './errors/svc-error.js';
 import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
 
 /**
