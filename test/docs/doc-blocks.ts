@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
  * | `sh background`          | started, must print a first line on stdout, then stopped            |
  * | `sh real-service`        | needs the real service: parsed only (`bash -n`)                     |
  * | `sh parse-only`          | placeholders (`$TOKEN`, your own files): parsed only                |
+ * | `sh setup`               | the setup commands: CI runs them itself (.ci/run, demo.test.ts)     |
  * | `ts` (`typescript`)      | type-checked and run against a reference server                     |
  * | `ts real-service`        | type-checked only                                                   |
  * | `ts fragment`            | part of a larger program: parsed only                               |
@@ -66,6 +67,8 @@ function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
     if (mark === 'background') return { lang: 'sh', kind: 'background' };
     if (mark === 'real-service') return { lang: 'sh', kind: 'parse', reason: 'needs the real service' };
     if (mark === 'parse-only') return { lang: 'sh', kind: 'parse', reason: 'placeholders' };
+    if (mark === 'setup')
+      return { lang: 'sh', kind: 'parse', reason: 'setup, run by .ci/run and demo.test.ts' };
   }
   if (TYPESCRIPT.has(lang)) {
     if (mark === undefined) return { lang: 'ts', kind: 'run' };
