@@ -17,3 +17,43 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each exit code means, in the words the command reference (`svc help reference`) uses. */
+export const EXIT_MEANING: Readonly<Record<number, string>> = {
+  [EXIT.OK]: 'success',
+  [EXIT.FAILURE]: 'API, network or I/O failure',
+  [EXIT.USAGE]: 'usage or local validation error; nothing was sent',
+  [EXIT.REJECTED]: 'rejected',
+  [EXIT.CHALLENGE]: 'needs an extra check, or not conclusive',
+  [EXIT.INCOMPLETE]: 'written, but the archive is not whole',
+  [EXIT.INTERRUPTED]: 'interrupted with a resumable state saved; run the same command again to continue',
+  130: 'interrupted with nothing to resume, or a second interrupt',
+};
+
+/**
+ * Exit codes a command gives beyond 0, 1 and 2 (which every command can give), with what they
+ * mean for that command. Shown in the command reference; commands not listed give only 0, 1, 2.
+ */
+export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+  validate: {
+    [EXIT.REJECTED]: 'with --exit-status: the outcome is INVALID',
+    [EXIT.CHALLENGE]:
+      'with --exit-status: not conclusive (UNKNOWN, SOURCE_UNAVAILABLE, NOT_SUPPORTED, PENDING)',
+  },
+  batch: { [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string },
+  'audit export': { [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string },
+  'audit sync': {
+    [EXIT.INCOMPLETE]: 'the run was written, but the archive is not whole (a gap, late events)',
+    [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string,
+  },
+  'audit tail': { 130: 'stopped by Ctrl-C, SIGINT or SIGTERM' },
+  'captcha result': {
+    [EXIT.REJECTED]: 'the bot check is rejected',
+    [EXIT.CHALLENGE]: 'the bot check needs an extra check',
+  },
+  'captcha legacy': {
+    [EXIT.REJECTED]: 'the bot check is rejected',
+    [EXIT.CHALLENGE]: 'the bot check needs an extra check',
+  },
+  doctor: { [EXIT.FAILURE]: 'an API does not answer or does not accept its key' },
+};

@@ -87,7 +87,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   completion: ['source <(svc completion bash)', 'svc completion fish | source'],
   doctor: ['svc doctor', 'svc --profile staging doctor -o json'],
   version: ['svc version', 'svc --version'],
-  help: ['svc help audit export', 'svc help batch'],
+  help: ['svc help audit export', 'svc help batch', 'svc help reference > cli.md'],
 };
 
 /** The path of a command from the root, e.g. `audit export`. */
@@ -140,8 +140,19 @@ function addHelpCommand(parent: CommandUnknownOpts): void {
   parent
     .command('help')
     .description('show help for a command')
-    .argument('[command...]', 'the command, e.g. audit export')
-    .action((names: string[]) => {
+    .argument(
+      '[command...]',
+      parent.parent
+        ? 'the command, e.g. audit export'
+        : "the command, e.g. audit export; 'reference' prints every command as Markdown",
+    )
+    .action(async (names: string[]) => {
+      if (!parent.parent && names.length === 1 && names[0] === 'reference') {
+        // `svc help reference`: the whole command reference as Markdown (as `gh help reference`).
+        const { renderCliReference } = await import('./reference.js');
+        parent.configureOutput().writeOut?.(renderCliReference(parent));
+        return;
+      }
       let target = parent;
       for (const name of names) {
         const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));

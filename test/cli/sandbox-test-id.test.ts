@@ -28,7 +28,8 @@ describe("the README's sandbox example with the test key works in a POSIX shell"
       .split('\n')
       .find((l) => l.includes('captcha result 00000000-0000-0000-0000-000000000000'));
     expect(line).toBeDefined();
-    const command = `${(line as string).replace(/#.*$/, '')} -o json`;
+    // The README writes `svc`; in a checkout that is `node bin/svc.js`.
+    const command = `${(line as string).replace(/#.*$/, '').replace(/^svc /, 'node bin/svc.js ')} -o json`;
     const { stdout } = await run('sh', ['-c', command], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },

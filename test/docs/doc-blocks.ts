@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * How a fenced block of the docs is checked. The info string says it: the language, then at
+ * most one mark.
+ *
+ * | info string              | checked how                                                        |
+ * | ------------------------ | ------------------------------------------------------------------ |
+ * | `sh` (`bash`, `shell`)   | run, each command's exit code compared with its `# exit N` comment  |
+ * | `sh background`          | started, must print a first line on stdout, then stopped            |
+ * | `sh real-service`        | needs the real service: parsed only (`bash -n`)                     |
+ * | `sh parse-only`          | placeholders (`$TOKEN`, your own files): parsed only                |
+ * | `sh setup`               | the setup commands: CI runs them itself (.ci/run, demo.test.ts)     |
+ * | `ts` (`typescript`)      | type-checked and run against a reference server                     |
+ * | `ts real-service`        | type-checked only                                                   |
+ * | `ts fragment`            | part of a larger program: parsed only                               |
+ * | `text`, `json`, ...      | data or output shown to the reader: not code, not run               |
+ *
+ * A block with no info string, or a mark this table does not name, fails the doc test.
+ */
+export type BlockKind = 'run' | 'background' | 'parse' | 'typecheck' | 'data' | 'unmarked';
+
+export interface DocBlock {
+  /** Path relative to the project root, e.g. `docs/batch.md`. */
+  file: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  lang: 'sh' | 'ts' | 'data' | 'none';
+  kind: BlockKind;
+  /** Why a block is not run, for the report. */
+  reason?: string;
+  body: string;
+}
+
+const SHELL = new Set(['sh', 'bash', 'shell']);
+const TYPESCRIPT = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs']);
+const DATA = new Set([
+  'text',
+  'console',
+  'txt',
+  'json',
+  'jsonc',
+  'ndjson',
+  'csv',
+  'yaml',
+  'yml',
+  'toml',
+  'html',
+  'ini',
+  'diff',
+  'http',
+  'pem',
+]);
+
+function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
+  const [lang = '', mark, ...rest] = info.trim().split(/\s+/);
+  if (lang === '') return { lang: 'none', kind: 'unmarked', reason: 'a fence without a language' };
+  if (rest.length > 0) return { lang: 'none', kind: 'unmarked', reason: `more than one mark: ${info}` };
+  if (DATA.has(lang)) {
+    return mark === undefined
+      ? { lang: 'data', kind: 'data' }
+      : { lang: 'none', kind: 'unmarked', reason: `unknown mark '${mark}'` };
+  }
+  if (SHELL.has(lang)) {
+    if (mark === undefined) return { lang: 'sh', kind: 'run' };
+    if (mark === 'background') return { lang: 'sh', kind: 'background' };
+    if (mark === 'real-service') return { lang: 'sh', kind: 'parse', reason: 'needs the real service' };
+    if (mark === 'parse-only') return { lang: 'sh', kind: 'parse', reason: 'placeholders' };
+    if (mark === 'setup')
+      return { lang: 'sh', kind: 'parse', reason: 'setup, run by .ci/run and demo.test.ts' };
+  }
+  if (TYPESCRIPT.has(lang)) {
+    if (mark === undefined) return { lang: 'ts', kind: 'run' };
+    if (mark === 'real-service') return { lang: 'ts', kind: 'typecheck', reason: 'needs the real service' };
+    if (mark === 'fragment') return { lang: 'ts', kind: 'parse', reason: 'a fragment' };
+  }
+  return { lang: 'none', kind: 'unmarked', reason: `unknown language or mark: ${info}` };
+}
+
+/** The fenced blocks of one Markdown text (``` and ~~~ fences, nested longer fences respected). */
+export function extractBlocks(markdown: string, file: string): DocBlock[] {
+  const blocks: DocBlock[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(lines[i] as string);
+    if (!open) continue;
+    const fence = open[2] as string;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j += 1) {
+      const close = new RegExp(`^ {0,3}${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`);
+      if (close.test(lines[j] as string)) break;
+      body.push(lines[j] as string);
+    }
+    blocks.push({ file, line: i + 1, ...classify(open[3] as string), body: body.join('\n') });
+    i = j;
+  }
+  return blocks;
+}
+
+/** README.md and every Markdown file under docs/ (sorted), relative to `root`. */
+export function docFiles(root: string): string[] {
+  const files = ['README.md'];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.md')) files.push(relative(root, full));
+    }
+  };
+  try {
+    walk(join(root, 'docs'));
+  } catch {
+    // no docs/ yet
+  }
+  return files.sort((a, b) => (a === 'README.md' ? -1 : b === 'README.md' ? 1 : a.localeCompare(b)));
+}
+
+/** Every block of the README and the guides. */
+export function allBlocks(root: string): DocBlock[] {
+  return docFiles(root).flatMap((file) => extractBlocks(readFileSync(join(root, file), 'utf8'), file));
+}
+
+/**
+ * A shell block as a script that runs each command and compares its exit code with the number in
+ * its trailing `# exit N` comment (0 when there is none). Lines ending in `\`, `|`, `&&` or `||`
+ * continue a command. A block that needs more (loops, functions, here-documents) runs as a whole
+ * under `set -e`.
+ */
+export function shellScript(body: string): string {
+  const commands: { text: string; expect: number; line: number }[] = [];
+  const lines = body.split('\n');
+  if (lines.some((l) => /<<|^\s*(for|while|if|case|function)\b|\(\)\s*\{/.test(l))) {
+    return `set -eo pipefail\n${body}\n`;
+  }
+  let current: string[] = [];
+  let start = 0;
+  lines.forEach((raw, index) => {
+    const text = raw.trimEnd();
+    if (current.length === 0 && (text.trim() === '' || text.trim().startsWith('#'))) return;
+    if (current.length === 0) start = index + 1;
+    current.push(text);
+    const code = text.replace(/\s+#.*$/, '');
+    if (/(\\|\||&&)$/.test(code)) return;
+    const joined = current.join('\n');
+    const expect = /#[^\n]*\bexit (\d+)\b[^\n]*$/.exec(joined);
+    commands.push({ text: joined, expect: expect ? Number(expect[1]) : 0, line: start });
+    current = [];
+  });
+  return [
+    'set -o pipefail',
+    ...commands.map(
+      (c) =>
+        `${c.text}\nrc=$?; if [ "$rc" -ne ${c.expect} ]; then echo "doc line +${c.line}: exit $rc, expected ${c.expect}" >&2; exit 1; fi`,
+    ),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,279 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { transform } from 'esbuild';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createReferenceServer, type ReferenceServer } from '../../src/server/index.js';
+import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { allBlocks, type DocBlock, shellScript } from './doc-blocks.js';
+
+/** Runs a program to its end with stdin closed (an example that reads stdin gets EOF, never hangs). */
+function run(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(Object.assign(new Error(`exit ${code ?? signal}`), { stdout, stderr }));
+    });
+  });
+}
+
+/**
+ * Every example of the README and the guides runs: shell blocks against `--sandbox` or a reference
+ * server, TypeScript blocks type-checked and run (see doc-blocks.ts for the marks). The report at
+ * the end says how many ran, were skipped (and why) and failed.
+ */
+const blocks = allBlocks(ROOT);
+const byFile = new Map<string, DocBlock[]>();
+for (const block of blocks) byFile.set(block.file, [...(byFile.get(block.file) ?? []), block]);
+const report = { ran: 0, failed: 0, skipped: new Map<string, number>() };
+const skip = (reason: string) => report.skipped.set(reason, (report.skipped.get(reason) ?? 0) + 1);
+
+let server: ReferenceServer;
+let scratch: string;
+let shimDir: string;
+
+/** A port nobody listens on now, for a guide's `svc serve --port 4010`. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The documented dev-server port, moved to a free one so parallel runs never collide. */
+const withPort = (text: string, port: number) =>
+  text.replace(/(127\.0\.0\.1:|localhost:|--port )4010\b/g, `$1${port}`);
+
+function environment(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: `${shimDir}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    NO_COLOR: '1',
+    CI: 'true',
+    // The reader who followed "run svc serve, then export SVC_BASE_URL and SVC_API_KEY".
+    SVC_BASE_URL: server.url,
+    SVC_API_KEY: 'ak_demo_project',
+  };
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await createReferenceServer();
+  scratch = mkdtempSync(join(tmpdir(), 'svc-doc-examples-'));
+  shimDir = join(scratch, 'path');
+  mkdirSync(shimDir);
+  writeFileSync(
+    join(shimDir, 'svc'),
+    `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin/svc.js')}" "$@"\n`,
+  );
+  chmodSync(join(shimDir, 'svc'), 0o755);
+  rmSync(tsDir, { recursive: true, force: true });
+  mkdirSync(tsDir, { recursive: true });
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  const skipped = [...report.skipped].map(([reason, n]) => `${n} ${reason}`).join(', ');
+  const total = [...report.skipped.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `doc examples: ${report.ran} ran, ${total} skipped${skipped ? ` (${skipped})` : ''}, ${report.failed} failed`,
+  );
+});
+
+/** Runs a check and counts it. */
+async function counted(fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+    report.ran += 1;
+  } catch (error) {
+    report.failed += 1;
+    throw error;
+  }
+}
+
+function name(block: DocBlock): string {
+  const first = block.body.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('//')) ?? '';
+  return `${block.file}:${block.line} ${block.lang} ${block.kind}: ${first.trim().slice(0, 60)}`;
+}
+
+/** A workspace per guide, in which its shell blocks run in order (a guide is one path). */
+function workspace(file: string): string {
+  const dir = join(scratch, file.replace(/[^\w.-]/g, '_'));
+  mkdirSync(join(dir, 'home'), { recursive: true });
+  for (const link of ['examples', 'bin']) {
+    try {
+      symlinkSync(join(ROOT, link), join(dir, link));
+    } catch {
+      // already linked by an earlier block of this guide
+    }
+  }
+  return dir;
+}
+
+async function runShell(block: DocBlock, port: number): Promise<void> {
+  const cwd = workspace(block.file);
+  const script = withPort(shellScript(block.body), port);
+  try {
+    await run('bash', ['-c', script], { cwd, env: environment(join(cwd, 'home')), timeout: 60_000 });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${name(block)}\n--- stdout\n${stdout.slice(-2000)}\n--- stderr\n${stderr.slice(-2000)}`);
+  }
+}
+
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of started) child.kill('SIGTERM');
+});
+
+/** A long-running command (a server, a listener): it must print a first line, and keeps running for the guide's next blocks. */
+async function startBackground(block: DocBlock, port: number): Promise<void> {
+  const cwd = workspace(block.file);
+  const command = withPort(block.body, port).replace(/\s*&\s*$/gm, '');
+  const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env: environment(join(cwd, 'home')) });
+  started.push(child);
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${name(block)}: no output in 20 s\n${err}`)), 20_000);
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    child.stdout?.once('data', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name(block)}: exited ${code} before printing\n${err}`));
+    });
+  });
+}
+
+/** TypeScript blocks go to .tmp/doc-examples inside the project, so `import 'svc-sdk'` resolves to this package. */
+const tsDir = join(ROOT, '.tmp', 'doc-examples');
+
+function tsPath(block: DocBlock): string {
+  return join(tsDir, `${block.file.replace(/[^\w]/g, '_')}_${block.line}.ts`);
+}
+
+describe('every example in the README and docs/ runs', () => {
+  for (const [file, fileBlocks] of byFile) {
+    describe(file, () => {
+      let port = 0;
+      beforeAll(async () => {
+        port = await freePort();
+      });
+
+      const code = fileBlocks.filter((b) => b.kind !== 'data');
+      if (code.length === 0) {
+        it.skip(`${file} has no code blocks`, () => {});
+        return;
+      }
+      for (const block of code) {
+        if (block.kind === 'unmarked') {
+          it(name(block), () => {
+            report.failed += 1;
+            throw new Error(
+              `${block.file}:${block.line}: ${block.reason}; mark it (see test/docs/doc-blocks.ts)`,
+            );
+          });
+        } else if (block.lang === 'sh' && block.kind === 'run') {
+          it(name(block), () => counted(() => runShell(block, port)), 90_000);
+        } else if (block.lang === 'sh' && block.kind === 'background') {
+          it(name(block), () => counted(() => startBackground(block, port)), 30_000);
+        } else if (block.lang === 'sh') {
+          it(`${name(block)} (parsed: ${block.reason})`, async () => {
+            skip(block.reason ?? 'parsed only');
+            await run('bash', ['-n', '-c', block.body]);
+          });
+        } else if (block.kind === 'parse') {
+          it(`${name(block)} (parsed: ${block.reason})`, async () => {
+            skip(block.reason ?? 'parsed only');
+            await transform(block.body, { loader: 'ts', format: 'esm' });
+          });
+        } else if (block.kind === 'typecheck' || block.kind === 'run') {
+          // Type-checked together below; run here when runnable.
+          it(name(block), async () => {
+            if (block.kind === 'typecheck') {
+              skip(`${block.reason ?? 'type-checked only'} (type-checked)`);
+              return;
+            }
+            await counted(async () => {
+              const { code: js } = await transform(block.body, { loader: 'ts', format: 'esm' });
+              const out = tsPath(block).replace(/\.ts$/, '.mjs');
+              writeFileSync(out, js);
+              const cwd = workspace(block.file);
+              try {
+                await run(process.execPath, [out], {
+                  cwd,
+                  env: environment(join(cwd, 'home')),
+                  timeout: 60_000,
+                });
+              } catch (error) {
+                const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+                throw new Error(
+                  `${name(block)}\n--- stdout\n${stdout.slice(-2000)}\n--- stderr\n${stderr.slice(-2000)}`,
+                );
+              }
+            });
+          }, 90_000);
+        }
+      }
+    });
+  }
+
+  const typescript = blocks.filter((b) => b.lang === 'ts' && (b.kind === 'run' || b.kind === 'typecheck'));
+  it(`the ${typescript.length} TypeScript examples type-check (strict, NodeNext, against the built package)`, async () => {
+    for (const block of typescript) writeFileSync(tsPath(block), block.body);
+    writeFileSync(
+      join(tsDir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          ignoreDeprecations: '6.0',
+        },
+        include: ['*.ts'],
+      }),
+    );
+    if (typescript.length === 0) return;
+    try {
+      await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', tsDir], {
+        cwd: ROOT,
+      });
+    } catch (error) {
+      throw new Error(
+        `TypeScript examples do not type-check:\n${(error as { stdout?: string }).stdout ?? ''}`,
+      );
+    }
+  }, 120_000);
+});
