@@ -16,8 +16,28 @@ export function strictPrecheckIssue(
   rawValue: string,
   path = 'rawValue',
 ): ValidationIssue | undefined {
+  return precheckIssue(countryCode, rawValue, 'strict', path);
+}
+
+/** Pre-check codes that mean a number of the wrong shape: never worth a registry call. */
+const SHAPE_CODES: ReadonlySet<string> = new Set(['FORMAT', 'LENGTH']);
+
+/**
+ * The issue the pre-check raises for one ID in `mode`, or undefined when it may be sent: `strict`
+ * refuses everything `svc precheck` refuses (FORMAT, LENGTH, CHECKSUM; an unsupported country is
+ * left to the registry), `structural` only a number of the wrong shape (FORMAT, LENGTH), `off`
+ * nothing. The message ends with the code in brackets, e.g. `has the wrong length (LENGTH)`.
+ */
+export function precheckIssue(
+  countryCode: string,
+  rawValue: string,
+  mode: PrecheckMode,
+  path = 'rawValue',
+): ValidationIssue | undefined {
+  if (mode === 'off') return undefined;
   const result = precheck(countryCode, rawValue);
   if (result.valid || result.code === 'UNSUPPORTED_COUNTRY') return undefined;
+  if (mode !== 'strict' && !SHAPE_CODES.has(result.code)) return undefined;
   return { path, message: `${EXPLAIN[result.code] ?? 'is not valid'} (${result.code})` };
 }
 

@@ -5,9 +5,9 @@ import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { mapColumns, recordToRequest } from './columns.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { openCsv, recordToRequest } from './csv-input.js';
-import { encodingName, inspectInput } from './encoding.js';
+import { encodingName } from './encoding.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
@@ -15,11 +15,14 @@ import {
   BatchInterruptedError,
 } from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
+import type { TableRow } from './input-table.js';
+import { openInputTable } from './open-input.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
 import { checkBatchPaths } from './paths.js';
 import { type KeptRow, readBackRows } from './read-back.js';
-import { RowOutput, rejectLine, rejectsHeader } from './row-output.js';
+import { type CsvStyle, type RowFormat, RowOutput, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
+import { writeWorkbook } from './workbook-output.js';
 
 /** What a batch file run needs of the tax client. */
 export interface BatchFileClient extends ResultFetcher {
@@ -40,16 +43,25 @@ export async function runBatchFile(
   tax: BatchFileClient,
   options: BatchFileOptions,
 ): Promise<BatchFileResult> {
-  const outPath = typeof options.output === 'string' ? options.output : undefined;
+  const named = typeof options.output === 'string' ? options.output : undefined;
   const stream = typeof options.output === 'string' ? undefined : options.output;
-  const csvOut = outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv';
-  const outIsStream = outPath !== undefined && (await isStreamPath(outPath));
-  const statePath = options.state ?? (outPath && !outIsStream ? `${outPath}.state.json` : undefined);
+  // A workbook cannot be appended to: the run appends to a rows file beside it (resumable like
+  // any results file) and the workbook is written from that file at the end.
+  const workbookPath = named && /\.xlsx$/i.test(named) ? named : undefined;
+  const outPath = workbookPath ? `${workbookPath}.rows.ndjson` : named;
+  const format: RowFormat = workbookPath
+    ? 'rows'
+    : (outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv')
+      ? 'csv'
+      : 'ndjson';
+  const outIsStream = outPath !== undefined && !workbookPath && (await isStreamPath(outPath));
+  const statePath = options.state ?? (named && !outIsStream ? `${named}.state.json` : undefined);
   if (options.resume && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
   await checkBatchPaths({
     input: options.input,
     outPath,
+    workbookPath,
     outIsStream,
     rejects: options.rejects,
     statePath,
@@ -58,11 +70,13 @@ export async function runBatchFile(
     force: options.force === true,
   });
   if (options.encoding !== undefined) encodingName(options.encoding);
+  if (options.delimiter !== undefined && ![',', ';', '\t'].includes(options.delimiter))
+    throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${options.delimiter}'`);
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
   const input = await prepareInput(options.input, options.signal);
   try {
-    return await runPrepared(tax, options, input, { outPath, stream, csvOut, statePath, wait });
+    return await runPrepared(tax, options, input, { outPath, workbookPath, stream, format, statePath, wait });
   } finally {
     await input.removeCopy();
   }
@@ -75,26 +89,46 @@ async function runPrepared(
   input: InputFile,
   resolved: {
     outPath: string | undefined;
+    workbookPath: string | undefined;
     stream: Writable | undefined;
-    csvOut: boolean;
+    format: RowFormat;
     statePath: string | undefined;
     wait: BatchFileWaitOptions | undefined;
   },
 ): Promise<BatchFileResult> {
-  const { outPath, stream, csvOut, statePath, wait } = resolved;
+  const { outPath, workbookPath, stream, format, statePath, wait } = resolved;
+  const csvOut = format === 'csv';
   const { signal, onProgress } = options;
   const inputName = typeof options.input === 'string' ? options.input : '-';
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
     options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
-  // One streamed pass: the encoding (BOM, option, or UTF-8 checked) and the row count for progress.
-  const { encoding, rows: rowsTotal } = await inspectInput(input.path, options.encoding);
-  if (encoding.source === 'fallback')
-    onProgress?.({ type: 'encoding', encoding: encoding.encoding, invalidAt: encoding.invalidAt ?? 0 });
-  const { columns, records } = await openCsv(input.path, encoding);
-  if (columns.ignored.length || columns.renamed.length)
-    onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
-  const output = new RowOutput(columns.header, csvOut);
+  const opened = await openInputTable(input.path, inputName, {
+    encoding: options.encoding,
+    sheet: options.sheet,
+  });
+  const { table, rowsTotal } = opened;
+  if (opened.fallback) onProgress?.({ type: 'encoding', ...opened.fallback });
+  let columns: ReturnType<typeof mapColumns>;
+  try {
+    columns = mapColumns(table.header, options.columns);
+  } catch (error) {
+    await table.rows[Symbol.asyncIterator]().return?.();
+    throw error;
+  }
+  if (columns.ignored.length || columns.renamed.length || columns.countryFromPrefix)
+    onProgress?.({
+      type: 'columns',
+      ignored: columns.ignored,
+      renamed: columns.renamed,
+      countryFromPrefix: columns.countryFromPrefix,
+    });
+  // CSV results as the CSV came in: its delimiter, and a BOM when it had one or was not UTF-8.
+  const style: CsvStyle = {
+    delimiter: options.delimiter ?? table.dialect?.delimiter ?? ',',
+    bom: options.bom ?? table.dialect?.bom ?? table.dialect === undefined,
+  };
+  const output = new RowOutput(columns.header, format, style);
 
   const opening = { force: options.force, mode: options.fileMode ?? DEFAULT_FILE_MODE };
   const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes, opening) : undefined;
@@ -140,10 +174,12 @@ async function runPrepared(
         if (outFileNow) await outFileNow.append(output.header());
         else if (stream && !joiner) stream.write(output.header());
       }
-      await rejectsFile?.append(rejectsHeader(columns.header));
+      await rejectsFile?.append(rejectsHeader(columns.header, style));
     }
     const kept: KeptRow[] =
-      joiner && state && outPath ? await readBackRows(outPath, csvOut, state.outBytes, columns.header) : [];
+      joiner && state && outPath
+        ? await readBackRows(outPath, format, state.outBytes, columns.header, style.delimiter)
+        : [];
     if (joiner && wait) {
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
       const { register } = wait;
@@ -156,17 +192,17 @@ async function runPrepared(
       for (const row of kept) joiner.track(row.result);
     }
 
-    const recordsOf = new Map<number, string[]>();
+    const recordsOf = new Map<number, TableRow>();
     async function* requests() {
       let row = 0;
-      for await (const record of records) {
+      for await (const record of table.rows) {
         row += 1;
         if (row <= skipRows) {
           yield null;
           continue;
         }
         recordsOf.set(row, record);
-        yield recordToRequest(record, columns);
+        yield recordToRequest(record.cells, columns);
       }
     }
 
@@ -179,6 +215,7 @@ async function runPrepared(
         chunkSize: options.chunkSize,
         concurrency: options.concurrency,
         precheck: options.precheck,
+        fieldName: columns.fieldName,
         timeoutMs: options.timeoutMs,
         maxRetries: options.maxRetries,
         deadlineMs: options.deadlineMs,
@@ -186,19 +223,12 @@ async function runPrepared(
         skipRows,
         signal,
       })) {
-        const record = recordsOf.get(result.row);
+        const tableRow = recordsOf.get(result.row);
         recordsOf.delete(result.row);
-        if (result.status === 'rejected' && rejectsFile) {
-          await rejectsFile.append(
-            rejectLine(
-              result.row,
-              record,
-              columns.header.length,
-              result.code ?? 'REJECTED',
-              result.message ?? '',
-            ),
-          );
-        }
+        const record = tableRow?.cells;
+        if (tableRow) result.line = tableRow.line;
+        if (result.status === 'rejected' && rejectsFile)
+          await rejectsFile.append(rejectLine(result, record, columns.header.length, style));
         const key = countKey(result);
         counts[key] = (counts[key] ?? 0) + 1;
         if (joiner) {
@@ -243,6 +273,10 @@ async function runPrepared(
         await replaceFileAtomic(outPath, text, options.fileMode ?? DEFAULT_FILE_MODE);
         if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: Buffer.byteLength(text) });
       } else stream?.write(text);
+    }
+    if (workbookPath && outPath) {
+      await outFile?.close();
+      await writeWorkbook(outPath, workbookPath, columns.header, options.fileMode ?? DEFAULT_FILE_MODE);
     }
     return {
       rowsDone,
