@@ -86,13 +86,13 @@ export async function checkWorkbookArchive(path: string, label: string): Promise
       throw new BatchInputError(
         `${label} unpacks to more than ${mb(WORKBOOK_LIMITS.totalBytes)}: save it as CSV`,
       );
-    if (entry.unpacked > 1024 ** 2 && entry.unpacked > entry.packed * WORKBOOK_LIMITS.ratio)
-      throw new BatchInputError(
-        `${label} looks like a zip bomb: ${entry.name} unpacks ${Math.round(entry.unpacked / Math.max(entry.packed, 1))} times its size`,
-      );
     if (/^xl\/sharedStrings\.xml$/i.test(entry.name) && entry.unpacked > WORKBOOK_LIMITS.sharedStringsBytes)
       throw new BatchInputError(
         `${label} has a shared strings table of ${mb(entry.unpacked)} (limit ${mb(WORKBOOK_LIMITS.sharedStringsBytes)}): save it as CSV`,
+      );
+    if (entry.unpacked > 1024 ** 2 && entry.unpacked > entry.packed * WORKBOOK_LIMITS.ratio)
+      throw new BatchInputError(
+        `${label} looks like a zip bomb: ${entry.name} unpacks ${Math.round(entry.unpacked / Math.max(entry.packed, 1))} times its size`,
       );
   }
   if (!entries.some((e) => /^xl\/workbook\.xml$/i.test(e.name)))
