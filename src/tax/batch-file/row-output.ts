@@ -70,6 +70,11 @@ function cellsOf(record: readonly string[] | undefined, width: number): string[]
 export class RowOutput {
   private readonly csvNames: string[];
   readonly format: RowFormat;
+  /**
+   * `,"name":` per input column, for NDJSON lines written as text; undefined when the header has
+   * names an object would reorder or merge (duplicates, array indexes, `__proto__`).
+   */
+  private readonly inputKeys: string[] | undefined;
 
   constructor(
     /** The input's header row. */
@@ -81,6 +86,12 @@ export class RowOutput {
   ) {
     this.format = format === true ? 'csv' : format === false ? 'ndjson' : format;
     this.csvNames = inputColumnNames(inputHeader);
+    const plain =
+      new Set(inputHeader).size === inputHeader.length &&
+      inputHeader.every((name) => name !== '__proto__' && !/^(0|[1-9]\d*)$/.test(name));
+    this.inputKeys = plain
+      ? inputHeader.map((name, i) => `${i === 0 ? '' : ','}${JSON.stringify(name)}:`)
+      : undefined;
   }
 
   /** Whether the results are CSV. */
@@ -100,6 +111,7 @@ export class RowOutput {
   line(result: BatchRowResult, record: readonly string[] | undefined): string {
     const cells = cellsOf(record, this.inputHeader.length);
     if (this.csv) return csvLine([...cells, ...OUTPUT_COLUMNS.map((c) => result[c])], this.style.delimiter);
+    if (this.format === 'ndjson' && this.inputKeys) return this.ndjsonText(result, cells, this.inputKeys);
     const line: Record<string, unknown> = {};
     for (const c of OUTPUT_COLUMNS) if (result[c] !== undefined) line[c] = result[c];
     if (this.format === 'rows') {
@@ -113,7 +125,23 @@ export class RowOutput {
     line.input = input;
     return `${JSON.stringify(line)}\n`;
   }
+
+  /** The same text as `JSON.stringify` of the NDJSON line object, built without the object (once per row). */
+  private ndjsonText(result: BatchRowResult, cells: readonly string[], inputKeys: readonly string[]): string {
+    let out = '{';
+    for (let i = 0; i < OUTPUT_COLUMNS.length; i++) {
+      const value = result[OUTPUT_COLUMNS[i] as (typeof OUTPUT_COLUMNS)[number]];
+      if (value === undefined) continue;
+      out += `${out.length === 1 ? '' : ','}${OUTCOME_KEYS[i]}${JSON.stringify(value)}`;
+    }
+    out += `${out.length === 1 ? '' : ','}"input":{`;
+    for (let i = 0; i < inputKeys.length; i++) out += inputKeys[i] + JSON.stringify(cells[i]);
+    return `${out}}}\n`;
+  }
 }
+
+/** `"name":` per outcome column, for lines written as text. */
+const OUTCOME_KEYS = OUTPUT_COLUMNS.map((c) => `"${c}":`);
 
 /** The rejects file header: row, line, the input's own columns, code, message (after a BOM when asked). */
 export function rejectsHeader(inputHeader: readonly string[], style: CsvStyle = PLAIN): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
 import { SvcError } from '../../core/errors/svc-error.js';
-import { precheckIssue, rawValueToSend } from '../precheck-mode.js';
+import { precheckDecision } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
@@ -59,18 +59,17 @@ function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: 
       message: schemaReason(parsed.error, options.fieldName),
     };
   }
-  const issue = precheckIssue(
+  const decision = precheckDecision(
     parsed.data.countryCode,
     parsed.data.rawValue,
     options.precheck ?? 'structural',
   );
-  if (issue) {
-    const code = /\((\w+)\)$/.exec(issue.message)?.[1] ?? 'PRECHECK';
+  if (decision.code !== undefined) {
     const field = options.fieldName?.('rawValue') ?? 'rawValue';
-    return { row, status: 'rejected', code, message: `${field} ${issue.message}` };
+    return { row, status: 'rejected', code: decision.code, message: `${field} ${decision.message}` };
   }
   const idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
-  const rawValue = rawValueToSend(parsed.data.countryCode, parsed.data.rawValue, options.precheck);
+  const { rawValue } = decision;
   return { row, request: { ...parsed.data, rawValue, idempotencyKey } };
 }
 
@@ -89,8 +88,9 @@ async function sendChunk(
       items.map((i) => i.request),
       options,
     );
+    const byIndex = new Map(accepted.items.map((e) => [e.index, e]));
     return items.map((item, index) => {
-      const entry = accepted.items.find((e) => e.index === index) ?? accepted.items[index];
+      const entry = byIndex.get(index) ?? accepted.items[index];
       const result: BatchRowResult = {
         row: item.row,
         status: 'submitted',
