@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchInputError, BatchInterruptedError } from '../../src/tax/batch-file/errors.js';
 import { cellText } from '../../src/tax/batch-file/workbook-input.js';
 import { OUTCOME_FILLS } from '../../src/tax/batch-file/workbook-output.js';
@@ -21,6 +21,12 @@ beforeEach(() => {
 });
 const file = (name: string) => join(dir, name);
 const processed = () => server().admin.stats().validationsProcessed;
+
+// exceljs copies a sheet stored before the shared strings to a temporary file (`tmp-<pid>-...`);
+// every one must be gone once the runs are over, whether the sheet was read, skipped or refused.
+afterAll(() => {
+  expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`tmp-${process.pid}-`))).toEqual([]);
+});
 
 /** Each row of the first sheet as text cells (exceljs `row.values` is 1-based). */
 async function sheetRows(path: string): Promise<{ rows: string[][]; sheet: ExcelJS.Worksheet }> {

@@ -69,6 +69,21 @@ async function workbookReader(path: string) {
   });
 }
 
+/**
+ * Replaces each cached shared string by a flat copy: the XML parser's strings are slices and
+ * concatenations of its input chunks and keep those alive (47 MB instead of 30 MB for 390,000
+ * strings). A UTF-16 round trip copies every code unit as it is.
+ */
+function compactSharedStrings(reader: unknown): void {
+  const list = (reader as { sharedStrings?: unknown }).sharedStrings;
+  if (!Array.isArray(list)) return;
+  for (let i = 0; i < list.length; i++) {
+    const text = list[i];
+    if (typeof text === 'string' && text.length > 1)
+      list[i] = Buffer.from(text, 'utf16le').toString('utf16le');
+  }
+}
+
 interface SheetReader extends AsyncIterable<{ number: number; values: unknown }> {
   name?: string;
 }
@@ -112,14 +127,31 @@ export async function openWorkbook(path: string, label: string, sheet?: string):
       `${label} has no sheet '${sheet}'; sheets: ${names.map((n) => `'${n}'`).join(', ') || 'none'}`,
     );
   }
+  compactSharedStrings(reader);
   const sheetName = chosen.name ?? names[names.length - 1] ?? 'the sheet';
-  const rowIterator = chosen[Symbol.asyncIterator]();
+  let rowIterator: AsyncIterator<{ number: number; values: unknown }> | undefined =
+    chosen[Symbol.asyncIterator]();
+  // Ends the sheet, then walks the other sheets without reading them: exceljs keeps a temporary
+  // copy of a sheet stored before the shared strings, and removes it only when walked past.
+  // Then lets go of the reader and its shared strings.
   const close = async () => {
-    await rowIterator.return?.().catch(() => {});
-    await sheets.return?.(undefined).catch(() => {});
+    const open = rowIterator;
+    rowIterator = undefined;
+    if (!open) return;
+    await open.return?.().catch(() => {});
+    try {
+      while (!(await sheets.next()).done);
+    } catch {
+      // A broken archive past the sheet read: nothing more to clean up.
+    }
   };
-  const nextRow = async () => {
-    const next = await rowIterator.next().catch(fail);
+  const nextRow = async (): Promise<IteratorResult<{ number: number; values: unknown }>> => {
+    if (!rowIterator) return { done: true, value: undefined };
+    const next = await rowIterator.next().catch(async (error: unknown) => {
+      await close();
+      return fail(error);
+    });
+    if (next.done) await close();
     if (!next.done && !(next.value.number >= 1 && next.value.number <= MAX_ROWS))
       throw new BatchInputError(`${label}: sheet '${sheetName}' has a row numbered beyond ${MAX_ROWS}`);
     return next;
