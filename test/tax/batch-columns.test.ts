@@ -45,6 +45,23 @@ describe('header names are recognised case-, accent- and punctuation-insensitive
     expect(mapColumns(header).targets).toEqual(fields);
   });
 
+  it('every name in the table of docs/batch.md is recognised as its field', () => {
+    const doc =
+      readFileSync(new URL('../../docs/batch.md', import.meta.url), 'utf8')
+        .split('## Columns')[1]
+        ?.split('\n## ')[0] ?? '';
+    const rows = [...doc.matchAll(/^\| `([\w.]+)`(?: \(VAT ID\))? +\| (.+?) +\|$/gm)];
+    expect(rows.map((r) => r[1])).toEqual(
+      fields.slice(0, 2).concat(['companyName', ...fields.slice(3), 'address.region']),
+    );
+    for (const [, field, names] of rows)
+      for (const name of (names as string).split(', '))
+        expect([name, mapColumns(field === 'rawValue' ? [name] : [name, 'VAT']).targets[0]]).toEqual([
+          name,
+          field,
+        ]);
+  });
+
   it('reduces a name to lower-case letters and digits without accents', () => {
     expect(headerKey('USt-IdNr.')).toBe('ustidnr');
     expect(headerKey('Straße')).toBe('strasse');

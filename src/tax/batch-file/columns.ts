@@ -110,6 +110,7 @@ export const COLUMN_NAMES: Readonly<Record<string, readonly string[]>> = {
     'codigopostal',
     'cap',
     'codiceavviamentopostale',
+    'codicediavviamentopostale',
   ],
   'address.city': [
     'city',
