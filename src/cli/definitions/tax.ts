@@ -158,7 +158,7 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(
       new Option(
         '--columns <field=column,...>',
-        'map columns explicitly, e.g. countryCode=Land,rawValue=USt-IdNr,address.city=Ort',
+        'map columns, e.g. countryCode=Land,rawValue=USt-IdNr',
       ),
     )
     .addOption(
