@@ -4,6 +4,7 @@ import {
   BatchInterruptedError,
 } from '../../tax/batch-file/errors.js';
 import type { BatchFileEvent } from '../../tax/batch-file/options.js';
+import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
@@ -114,6 +115,8 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   if (flags.resume && !out)
     throw new UsageError('--resume needs --out FILE: the output is continued where it stopped');
 
+  if ([file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
+    await keepOldGenerationTight();
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
   const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');

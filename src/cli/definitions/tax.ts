@@ -156,10 +156,7 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     )
     .addOption(new Option('--sheet <name>', 'the sheet of a workbook input (default: the first)'))
     .addOption(
-      new Option(
-        '--columns <field=column,...>',
-        'map columns, e.g. countryCode=Land,rawValue=USt-IdNr',
-      ),
+      new Option('--columns <field=column,...>', 'map columns, e.g. countryCode=Land,rawValue=USt-IdNr'),
     )
     .addOption(
       new Option('--delimiter <delimiter>', "CSV results' delimiter: , ; or tab (default: the input's)"),
