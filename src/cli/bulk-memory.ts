@@ -24,3 +24,15 @@ export function streamsAuditPages(args: readonly string[]): boolean {
   const at = args.indexOf('audit');
   return at >= 0 && (args[at + 1] === 'export' || args[at + 1] === 'sync');
 }
+
+/**
+ * Lets V8's old generation grow by 30 % between full collections instead of its default (up to
+ * 4x for small heaps), for `batch` runs that read or write a workbook: exceljs' streaming reader
+ * leaves much garbage that lives just long enough to be promoted, and the heap grew to 335-450 MB
+ * on 100,000 rows; with this, 200 MB (measured on the built CLI, `--heap-growing-percent=30`).
+ * A process flag, so only the CLI sets it; V8 reads it at each limit computation.
+ */
+export async function keepOldGenerationTight(): Promise<void> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--heap-growing-percent=30');
+}

@@ -12,13 +12,21 @@ export function safeCsvCell(value: unknown): string {
   return text;
 }
 
-/** Quotes one CSV field when needed (RFC 4180). */
-export function csvField(value: unknown): string {
+const NEEDS_QUOTES: Readonly<Record<string, RegExp>> = {
+  ',': /[",\r\n]/,
+  ';': /[";\r\n]/,
+  '\t': /["\t\r\n]/,
+};
+
+/** Quotes one CSV field when needed (RFC 4180): it holds a quote, a line break or `delimiter` (default `,`). */
+export function csvField(value: unknown, delimiter = ','): string {
   const text = safeCsvCell(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const special = NEEDS_QUOTES[delimiter] ?? NEEDS_QUOTES[','];
+  return special?.test(text) || text.includes(delimiter) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One CSV line with a trailing newline. */
-export function csvLine(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(',')}\n`;
+/** One CSV line with a trailing newline, fields separated by `delimiter` (default `,`). */
+export function csvLine(values: readonly unknown[], delimiter = ','): string {
+  if (delimiter === ',') return `${values.map((v) => csvField(v)).join(',')}\n`;
+  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
 }

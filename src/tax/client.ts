@@ -205,8 +205,10 @@ export class TaxClient {
   }
 
   /**
-   * Validates every row of a CSV file, file to file: a results file (NDJSON, or CSV by its name),
-   * an optional rejects file and a state file, checkpointed once a second. With `resume: true` a
+   * Validates every row of a CSV file or Excel workbook, file to file: a results file (NDJSON,
+   * CSV or `.xlsx` by its name), an optional rejects file and a state file, checkpointed once a
+   * second. Columns are recognised as people name them (`Land`, `USt-IdNr`, ...) or mapped with
+   * `columns`. With `resume: true` a
    * killed run continues where its state file says, and the deterministic idempotency keys make
    * sure no row is validated twice; with `wait`, outcomes are joined in from webhooks. Rejects with
    * `BatchInputError` (bad input or options, nothing sent), `BatchInterruptedError` (the signal
@@ -214,6 +216,7 @@ export class TaxClient {
    *
    * @example
    * await client.tax.runBatchFile({ input: 'customers.csv', output: 'results.ndjson', resume: true });
+   * await client.tax.runBatchFile({ input: 'kunden.xlsx', output: 'ergebnis.xlsx', columns: { rawValue: 'Nummer' } });
    */
   async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
     const { runBatchFile } = await import('./batch-file/run-batch-file.js');

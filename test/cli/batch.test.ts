@@ -31,9 +31,9 @@ describe('every row that passes the structural check is processed exactly once',
     expect(out.map((r) => r.row)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
     expect(out.filter((r) => r.status === 'rejected')).toHaveLength(structural);
     const rejects = lines(file('rejects.csv'));
-    expect(rejects[0]).toBe('row,countryCode,vatId,metadata.customerId,companyName,code,message');
+    expect(rejects[0]).toBe('row,line,countryCode,vatId,metadata.customerId,companyName,code,message');
     expect(rejects).toHaveLength(structural + 1);
-    expect(rejects[1]).toMatch(/^33,DE,9{25},cust-33,"Kunde 33, GmbH",SCHEMA,"rawValue: must be at most 20/);
+    expect(rejects[1]).toMatch(/^33,34,DE,9{25},cust-33,"Kunde 33, GmbH",SCHEMA,"vatId must be at most 20/);
   });
 
   it('the same command again processes nothing new and writes the same output', async () => {
@@ -170,7 +170,7 @@ describe('a 422 for a chunk isolates the offending rows; the rest is sent', () =
     const rows = lines(file('out.ndjson')).map((l) => JSON.parse(l) as { status: string; code?: string });
     expect(rows.map((r) => r.status)).toEqual(['submitted', 'rejected', 'submitted']);
     expect(rows[1]?.code).toBe('SERVER_422');
-    expect(lines(file('rej.csv'))[1]).toMatch(/^2,DE,136695976,HMRC,SERVER_422,.*HMRC/);
+    expect(lines(file('rej.csv'))[1]).toMatch(/^2,3,DE,136695976,HMRC,SERVER_422,.*HMRC/);
     expect(processed()).toBe(2);
   });
 });
@@ -206,7 +206,7 @@ describe('--strategy single gives outcomes inline; --sandbox --wait gives an out
     expect(run.code).toBe(0);
     const out = lines(file('out.csv'));
     expect(out[0]).toBe(
-      'countryCode,vatId,metadata.customerId,companyName,row,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
+      'countryCode,vatId,metadata.customerId,companyName,row,line,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
     );
     expect(out.filter((l) => /,completed,VALID,VIES,/.test(l))).toHaveLength(37);
     expect(out.filter((l) => /,completed,INVALID,VIES,/.test(l))).toHaveLength(2);

@@ -54,7 +54,7 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
     writeFileSync(file('in.csv'), makeCsv(10).text);
     await client.tax.runBatchFile({ input: file('in.csv'), output: file('out.csv') });
     expect(lines(file('out.csv'))[0]).toBe(
-      'countryCode,vatId,metadata.customerId,companyName,row,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
+      'countryCode,vatId,metadata.customerId,companyName,row,line,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
     );
     const stream = new PassThrough();
     const chunks: Buffer[] = [];

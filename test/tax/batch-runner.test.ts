@@ -137,6 +137,21 @@ describe('idempotency keys are deterministic per run id, row number and content'
     expect(rowIdempotencyKey('run', 1, row(2))).not.toBe(a);
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
+
+  it('keys stay those of earlier versions, so a run started before an upgrade resumes without duplicates', () => {
+    // Computed by the version before the per-row key code was rewritten for speed.
+    const nested = {
+      countryCode: 'DE',
+      rawValue: 'DE136695976',
+      companyName: 'Müller "GmbH"',
+      address: { city: 'Köln', street: undefined },
+      customerMetadata: { b: '1', a: '2' },
+    };
+    expect(rowIdempotencyKey('run-1', 7, nested)).toBe('a7fe4368-777b-8b46-5c2f-f2b2b58da603');
+    expect(rowIdempotencyKey('run-1', 8, { rawValue: '1', countryCode: 'AT' })).toBe(
+      'bc520374-69ed-433c-c11d-be94d9a183cf',
+    );
+  });
 });
 
 describe('402 and key problems stop the run', () => {

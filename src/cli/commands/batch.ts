@@ -4,6 +4,7 @@ import {
   BatchInterruptedError,
 } from '../../tax/batch-file/errors.js';
 import type { BatchFileEvent } from '../../tax/batch-file/options.js';
+import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
@@ -29,6 +30,36 @@ interface BatchFlags {
   force?: boolean;
   fileMode?: string;
   encoding?: string;
+  sheet?: string;
+  columns?: string;
+  delimiter?: string;
+  bom?: boolean;
+}
+
+const DELIMITERS: Readonly<Record<string, ',' | ';' | '\t'>> = { ',': ',', ';': ';', tab: '\t', '\t': '\t' };
+
+/** `--delimiter , | ; | tab`. */
+function parseDelimiter(value: string | undefined): ',' | ';' | '\t' | undefined {
+  if (value === undefined) return undefined;
+  const delimiter = DELIMITERS[value.toLowerCase()];
+  if (!delimiter) throw new UsageError(`--delimiter must be , ; or tab, got '${value}'`);
+  return delimiter;
+}
+
+/** `--columns countryCode=Land,rawValue=USt-IdNr`: request field -> column name. */
+export function parseColumns(value: string | undefined): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    const at = pair.indexOf('=');
+    const field = pair.slice(0, at).trim();
+    const column = pair.slice(at + 1).trim();
+    if (at === -1 || !field || !column)
+      throw new UsageError(`--columns takes field=column pairs separated by commas, got '${pair}'`);
+    if (Object.hasOwn(out, field)) throw new UsageError(`--columns maps ${field} twice`);
+    out[field] = column;
+  }
+  return out;
 }
 
 const number = new Intl.NumberFormat('en-US');
@@ -86,12 +117,16 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   const mode = precheckMode(flags.precheck);
   const listen = parseListen(flags.listen);
   const fileMode = parseFileMode(flags.fileMode);
+  const delimiter = parseDelimiter(flags.delimiter);
+  const columns = parseColumns(flags.columns);
   const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
   if (flags.resume && !statePath) throw new UsageError('--resume needs --out FILE (or --state FILE)');
   if (flags.resume && !out)
     throw new UsageError('--resume needs --out FILE: the output is continued where it stopped');
 
+  if ([file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
+    await keepOldGenerationTight();
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
   const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');
@@ -102,6 +137,8 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
         ctx.warn(`ignoring column(s) not part of a request: ${event.ignored.join(', ')}`);
       for (const [from, to] of event.renamed)
         ctx.info(`metadata column ${from} is sent as key ${to} (keys use a-z, 0-9, _ and -)`);
+      if (event.countryFromPrefix)
+        ctx.info('no country column: the country is taken from each VAT ID prefix');
     } else if (event.type === 'listening') {
       if (!event.registered)
         ctx.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
@@ -144,6 +181,10 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     result = await client.tax.runBatchFile({
       input: file === '-' ? ctx.io.stdin : String(file),
       encoding: flags.encoding,
+      sheet: flags.sheet,
+      ...(columns && { columns }),
+      ...(delimiter && { delimiter }),
+      ...(flags.bom !== undefined && { bom: flags.bom }),
       output: out ?? ctx.io.stdout,
       format: ctx.format === 'csv' ? 'csv' : 'ndjson',
       rejects: flags.rejects,

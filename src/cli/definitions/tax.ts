@@ -141,14 +141,33 @@ export function defineTaxCommands(program: Command, run: Runner): void {
 export function defineBatchCommand(program: Command, run: Runner): void {
   program
     .command('batch')
-    .description('validate every row of a CSV file (or - for stdin), resumably and exactly once')
+    .description(
+      'validate every row of a CSV file or Excel workbook (or - for stdin), resumably and exactly once',
+    )
     .argument(
       '<file>',
-      'CSV with a header row: countryCode (country), rawValue (vatId), other request fields, metadata.<key>',
+      'CSV or .xlsx with a header row: country (Land, Pays...), VAT ID (USt-IdNr, TVA...), other fields, metadata.<key>',
     )
     .addOption(
-      new Option('--out <file>', 'results, one line per input row (NDJSON; CSV when the name ends in .csv)'),
+      new Option(
+        '--out <file>',
+        'results, one per input row (NDJSON; CSV when the name ends in .csv; a workbook for .xlsx)',
+      ),
     )
+    .addOption(new Option('--sheet <name>', 'the sheet of a workbook input (default: the first)'))
+    .addOption(
+      new Option('--columns <field=column,...>', 'map columns, e.g. countryCode=Land,rawValue=USt-IdNr'),
+    )
+    .addOption(
+      new Option('--delimiter <delimiter>', "CSV results' delimiter: , ; or tab (default: the input's)"),
+    )
+    .addOption(
+      new Option(
+        '--bom',
+        'start CSV results with a UTF-8 BOM (default: when the input had one or was not UTF-8)',
+      ),
+    )
+    .addOption(new Option('--no-bom', 'write CSV results without a BOM'))
     .addOption(
       new Option('--rejects <file>', 'rows refused locally or by the server, as CSV with the reason'),
     )

@@ -1,4 +1,5 @@
 import type { BatchRowResult } from '../batch/types.js';
+import type { TableRow } from './input-table.js';
 import type { OutcomeJournal } from './outcome-journal.js';
 import { readBackResults } from './read-back.js';
 import type { RowOutput } from './row-output.js';
@@ -12,11 +13,14 @@ export const countKey = (r: BatchRowResult) =>
 
 /** Options of {@link mergeOutcomes}. */
 export interface MergeOptions {
-  /** The results as the submitting pass wrote them, and how many of its bytes count. */
-  draft: { path: string; bytes: number; csv: boolean };
+  /** The results as the submitting pass wrote them (in `output`'s format and style), and how many of its bytes count. */
+  draft: { path: string; bytes: number };
   output: RowOutput;
-  /** The input's records again, in row order (their cells are written as read, never re-read from the draft). */
-  records: AsyncIterable<string[]>;
+  /**
+   * The input's data rows again, in row order (see `openInputTable`): their cells are written as
+   * read, never re-read from the draft, and their `line` is kept.
+   */
+  records: AsyncIterable<TableRow>;
   journal: OutcomeJournal;
   /** Whether the waiting is over: a row still without an outcome becomes `pending` (else stays `submitted`). */
   final: boolean;
@@ -36,16 +40,20 @@ export async function* mergeOutcomes(options: MergeOptions): AsyncGenerator<stri
   try {
     for await (const result of readBackResults(
       options.draft.path,
-      options.draft.csv,
+      output.format,
       options.draft.bytes,
       output.inputHeader.length,
+      output.style.delimiter,
     )) {
       let record: string[] | undefined;
       while (recordRow < result.row) {
         const next = await records.next();
         if (next.done) break;
         recordRow += 1;
-        if (recordRow === result.row) record = next.value;
+        if (recordRow === result.row) {
+          record = next.value.cells;
+          result.line ??= next.value.line;
+        }
       }
       if (result.status === 'submitted' || result.status === 'pending') {
         const outcome = journal.get(result.row);

@@ -40,12 +40,33 @@ export interface BatchFileOptions
   extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck'>,
     Omit<RequestOptions, 'signal'> {
   /**
-   * The CSV input: a path, or a readable stream (copied to a private temporary file first). A
-   * header row names the columns: `countryCode` (or `country`), `rawValue` (or `vatId`), other
-   * request fields, `metadata.<key>`. Delimiter `,`, `;` or tab, detected; a BOM is dropped; the
-   * text encoding is detected (see `encoding`).
+   * The input: a path, or a readable stream (copied to a private temporary file first). A CSV
+   * (delimiter `,`, `;` or tab, detected; a BOM is dropped; the text encoding is detected, see
+   * `encoding`) or an Excel workbook (`.xlsx`, recognised by name or content; see `sheet`). A header
+   * row names the columns, as people name them in English, German, French, Spanish, Italian or
+   * Dutch (`Land`, `USt-IdNr`, `Firma`, `PLZ`, `Ort`, `Pays`, `TVA`, `Partita IVA`, ...; see
+   * `COLUMN_NAMES`), or as `columns` maps them; `metadata.<key>` columns become metadata. Without
+   * a country column, the country comes from the VAT ID's prefix (`DE...`, `EL...` is GR).
    */
   input: string | Readable;
+  /**
+   * Explicit column mapping, request field -> header name, e.g. `{ countryCode: 'Land', rawValue:
+   * 'USt-IdNr', 'address.city': 'Ort', 'metadata.customer': 'Kundennr' }`; the other columns are
+   * still recognised by name. A name that is not in the header is a `BatchInputError`. Default: none.
+   */
+  columns?: Readonly<Record<string, string>>;
+  /** For a workbook input: the sheet to read, by name (case-insensitive). Default: the first sheet. */
+  sheet?: string;
+  /**
+   * Delimiter of CSV results and rejects: `,`, `;` or `\t`. Default: the CSV input's (`,` for a
+   * workbook input).
+   */
+  delimiter?: ',' | ';' | '\t';
+  /**
+   * Start CSV results and rejects with a UTF-8 byte order mark, so Excel reads umlauts right.
+   * Default: when the CSV input had a BOM or was not UTF-8, and for a workbook input.
+   */
+  bom?: boolean;
   /**
    * The input's text encoding, as a WHATWG label (`utf-8`, `utf-16le`, `utf-16be`,
    * `windows-1252`, `latin1`, ...); an unknown label is a `BatchInputError`. Default: detected: a
@@ -56,17 +77,20 @@ export interface BatchFileOptions
   encoding?: string;
   /**
    * Results, one line per input row in input order, joined to the input: a file path (NDJSON;
-   * CSV when the name ends in `.csv`) or a writable stream. CSV: the input's columns, then `row`,
-   * `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
+   * CSV when the name ends in `.csv`; an Excel workbook when it ends in `.xlsx`) or a writable
+   * stream. CSV: the input's columns, then `row`, `line` (the spreadsheet row number), `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
    * `validationResultId`, `checkedAt`, `validationRequestId`, `code`, `message` (an input column
    * named like one of these is written as `input.<name>`). NDJSON: those fields plus `input`, the
-   * input's cells by header name. A file can be resumed, a stream cannot. Default: no results
-   * (the rows are only counted and reported through `onProgress`).
+   * input's cells by header name. Workbook: one sheet with the CSV's columns, header frozen,
+   * autofilter on, outcome cells coloured, every cell text; the run appends to
+   * `<output>.rows.ndjson` (resumable) and writes the workbook from it when the run ends. A file
+   * can be resumed, a stream cannot. Default: no results (the rows are only counted and reported
+   * through `onProgress`).
    */
   output?: string | Writable;
   /** Format of a stream `output` (a file's format follows its name). Default `ndjson`. */
   format?: 'ndjson' | 'csv';
-  /** A CSV file for the rows refused locally or by the server: row, the input's cells, code, message. Default: none. */
+  /** A CSV file for the rows refused locally or by the server: row, line, the input's cells, code, message. Default: none. */
   rejects?: string;
   /**
    * The state file, replaced at each checkpoint. Default `<output>.state.json` when `output` is a
@@ -131,6 +155,8 @@ export type BatchFileEvent =
       ignored: string[];
       /** Metadata columns whose key was rewritten to the allowed characters: [as written, as sent]. */
       renamed: Array<[string, string]>;
+      /** No country column: each row's country is taken from its VAT ID's prefix. */
+      countryFromPrefix: boolean;
     }
   | {
       type: 'listening';

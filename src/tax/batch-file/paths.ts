@@ -8,6 +8,8 @@ import { checkStatePath, preflightOutput } from '../../core/output-file.js';
 export interface BatchPaths {
   input: string | Readable;
   outPath: string | undefined;
+  /** A workbook results path (`outPath` is then its rows file). */
+  workbookPath?: string;
   /** The results path names a device or FIFO: written as a stream. */
   outIsStream: boolean;
   rejects: string | undefined;
@@ -35,6 +37,7 @@ export async function checkBatchPaths(paths: BatchPaths): Promise<void> {
   await checkDistinctPaths([
     { name: 'the input', path: typeof paths.input === 'string' ? paths.input : undefined },
     { name: 'the results file', path: outPath },
+    { name: 'the results workbook', path: paths.workbookPath },
     { name: 'the rejects file', path: rejects },
     { name: 'the state file', path: statePath },
   ]);
@@ -53,5 +56,6 @@ export async function checkBatchPaths(paths: BatchPaths): Promise<void> {
     }
   }
   if (outPath) await preflightOutput(outPath, { resume, force });
+  if (paths.workbookPath) await preflightOutput(paths.workbookPath, { resume, force });
   if (rejects) await preflightOutput(rejects, { resume, force });
 }

@@ -7,9 +7,9 @@ import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import { checkRow } from '../batch/runner.js';
 import type { BatchRowResult, BatchSender, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { type ColumnMap, mapColumns, recordToRequest } from './columns.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { type ColumnMap, openCsv, recordToRequest } from './csv-input.js';
-import { encodingName, inspectInput } from './encoding.js';
+import { encodingName } from './encoding.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
@@ -17,15 +17,18 @@ import {
   BatchInterruptedError,
 } from './errors.js';
 import { type InputFile, prepareInput } from './input-file.js';
+import type { InputTable, TableRow } from './input-table.js';
 import { countKey, mergeOutcomes } from './merge-outcomes.js';
+import { openInputTable } from './open-input.js';
 import type { BatchFileOptions, BatchFileResult, BatchFileWaitOptions } from './options.js';
 import { OutcomeJournal, Scratch } from './outcome-journal.js';
 import { checkBatchPaths } from './paths.js';
 import { readBackResults } from './read-back.js';
 import { type RowRequest, reconcile } from './reconcile.js';
-import { RowOutput, rejectLine, rejectsHeader } from './row-output.js';
+import { type CsvStyle, type RowFormat, RowOutput, rejectLine, rejectsHeader } from './row-output.js';
 import { type BatchFileState, loadBatchState } from './state.js';
 import { DEFAULT_QUIET_MS, waitForOutcomes } from './wait-phase.js';
+import { writeWorkbook } from './workbook-output.js';
 
 /** What a batch file run needs of the tax client. */
 export interface BatchFileClient extends ResultFetcher, Pick<BatchSender, 'validate'> {
@@ -44,16 +47,25 @@ export async function runBatchFile(
   tax: BatchFileClient,
   options: BatchFileOptions,
 ): Promise<BatchFileResult> {
-  const outPath = typeof options.output === 'string' ? options.output : undefined;
+  const named = typeof options.output === 'string' ? options.output : undefined;
   const stream = typeof options.output === 'string' ? undefined : options.output;
-  const csvOut = outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv';
-  const outIsStream = outPath !== undefined && (await isStreamPath(outPath));
-  const statePath = options.state ?? (outPath && !outIsStream ? `${outPath}.state.json` : undefined);
+  // A workbook cannot be appended to: the run appends to a rows file beside it (resumable like
+  // any results file) and the workbook is written from that file at the end.
+  const workbookPath = named && /\.xlsx$/i.test(named) ? named : undefined;
+  const outPath = workbookPath ? `${workbookPath}.rows.ndjson` : named;
+  const format: RowFormat = workbookPath
+    ? 'rows'
+    : (outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv')
+      ? 'csv'
+      : 'ndjson';
+  const outIsStream = outPath !== undefined && !workbookPath && (await isStreamPath(outPath));
+  const statePath = options.state ?? (named && !outIsStream ? `${named}.state.json` : undefined);
   if (options.resume && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
   await checkBatchPaths({
     input: options.input,
     outPath,
+    workbookPath,
     outIsStream,
     rejects: options.rejects,
     statePath,
@@ -62,11 +74,13 @@ export async function runBatchFile(
     force: options.force === true,
   });
   if (options.encoding !== undefined) encodingName(options.encoding);
+  if (options.delimiter !== undefined && ![',', ';', '\t'].includes(options.delimiter))
+    throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${options.delimiter}'`);
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
   const input = await prepareInput(options.input, options.signal);
   try {
-    return await runPrepared(tax, options, input, { outPath, stream, csvOut, statePath, wait });
+    return await runPrepared(tax, options, input, { outPath, workbookPath, stream, format, statePath, wait });
   } finally {
     await input.removeCopy();
   }
@@ -79,26 +93,46 @@ async function runPrepared(
   input: InputFile,
   resolved: {
     outPath: string | undefined;
+    workbookPath: string | undefined;
     stream: Writable | undefined;
-    csvOut: boolean;
+    format: RowFormat;
     statePath: string | undefined;
     wait: BatchFileWaitOptions | undefined;
   },
 ): Promise<BatchFileResult> {
-  const { outPath, stream, csvOut, statePath, wait } = resolved;
+  const { outPath, workbookPath, stream, format, statePath, wait } = resolved;
+  const csvOut = format === 'csv';
   const { signal, onProgress } = options;
   const inputName = typeof options.input === 'string' ? options.input : '-';
   const runId = options.runId ?? input.sha256;
   const state: BatchFileState | undefined =
     options.resume && statePath ? await loadBatchState(statePath, runId) : undefined;
-  // One streamed pass: the encoding (BOM, option, or UTF-8 checked) and the row count for progress.
-  const { encoding, rows: rowsTotal } = await inspectInput(input.path, options.encoding);
-  if (encoding.source === 'fallback')
-    onProgress?.({ type: 'encoding', encoding: encoding.encoding, invalidAt: encoding.invalidAt ?? 0 });
-  const { columns, records } = await openCsv(input.path, encoding);
-  if (columns.ignored.length || columns.renamed.length)
-    onProgress?.({ type: 'columns', ignored: columns.ignored, renamed: columns.renamed });
-  const output = new RowOutput(columns.header, csvOut);
+  const opened = await openInputTable(input.path, inputName, {
+    encoding: options.encoding,
+    sheet: options.sheet,
+  });
+  const { table, rowsTotal } = opened;
+  if (opened.fallback) onProgress?.({ type: 'encoding', ...opened.fallback });
+  let columns: ReturnType<typeof mapColumns>;
+  try {
+    columns = mapColumns(table.header, options.columns);
+  } catch (error) {
+    await table.rows[Symbol.asyncIterator]().return?.();
+    throw error;
+  }
+  if (columns.ignored.length || columns.renamed.length || columns.countryFromPrefix)
+    onProgress?.({
+      type: 'columns',
+      ignored: columns.ignored,
+      renamed: columns.renamed,
+      countryFromPrefix: columns.countryFromPrefix,
+    });
+  // CSV results as the CSV came in: its delimiter, and a BOM when it had one or was not UTF-8.
+  const style: CsvStyle = {
+    delimiter: options.delimiter ?? table.dialect?.delimiter ?? ',',
+    bom: options.bom ?? table.dialect?.bom ?? table.dialect === undefined,
+  };
+  const output = new RowOutput(columns.header, format, style);
 
   const opening = { force: options.force, mode: options.fileMode ?? DEFAULT_FILE_MODE };
   const outFile = outPath ? await DurableOutput.open(outPath, state?.outBytes, opening) : undefined;
@@ -147,6 +181,7 @@ async function runPrepared(
     chunkSize: options.chunkSize,
     concurrency: options.concurrency,
     precheck: options.precheck,
+    fieldName: columns.fieldName,
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     deadlineMs: options.deadlineMs,
@@ -175,7 +210,7 @@ async function runPrepared(
         if (lines) await lines.append(output.header());
         else if (stream && !wait) stream.write(output.header());
       }
-      await rejectsFile?.append(rejectsHeader(columns.header));
+      await rejectsFile?.append(rejectsHeader(columns.header, style));
     }
     if (joiner && wait) {
       const url = await joiner.listen(wait.host ?? '127.0.0.1', wait.port ?? 0);
@@ -188,22 +223,28 @@ async function runPrepared(
       onProgress?.({ type: 'listening', url, registered: register !== undefined });
       // Rows an earlier run left without an outcome: their completions went to its listener.
       if (state && outPath)
-        for await (const kept of readBackResults(outPath, csvOut, state.outBytes, columns.header.length))
+        for await (const kept of readBackResults(
+          outPath,
+          format,
+          state.outBytes,
+          columns.header.length,
+          style.delimiter,
+        ))
           if ((kept.status === 'submitted' || kept.status === 'pending') && kept.validationRequestId)
             joiner.track(kept.row, kept.validationRequestId, undefined, true);
     }
 
-    const recordsOf = new Map<number, string[]>();
+    const recordsOf = new Map<number, TableRow>();
     async function* requests() {
       let row = 0;
-      for await (const record of records) {
+      for await (const record of table.rows) {
         row += 1;
         if (row <= skipRows) {
           yield null;
           continue;
         }
         recordsOf.set(row, record);
-        yield recordToRequest(record, columns);
+        yield recordToRequest(record.cells, columns);
       }
     }
 
@@ -212,19 +253,12 @@ async function runPrepared(
     const started = Date.now();
     try {
       for await (const result of tax.runBatch(requests(), runOptions)) {
-        const record = recordsOf.get(result.row);
+        const tableRow = recordsOf.get(result.row);
         recordsOf.delete(result.row);
-        if (result.status === 'rejected' && rejectsFile) {
-          await rejectsFile.append(
-            rejectLine(
-              result.row,
-              record,
-              columns.header.length,
-              result.code ?? 'REJECTED',
-              result.message ?? '',
-            ),
-          );
-        }
+        const record = tableRow?.cells;
+        if (tableRow) result.line = tableRow.line;
+        if (result.status === 'rejected' && rejectsFile)
+          await rejectsFile.append(rejectLine(result, record, columns.header.length, style));
         const key = countKey(result);
         counts[key] = (counts[key] ?? 0) + 1;
         if (joiner && result.status === 'submitted' && result.validationRequestId)
@@ -269,7 +303,7 @@ async function runPrepared(
         onProgress: (event) => onProgress?.(event),
         reconcile: (deadline) =>
           reconcile(tax, joiner, {
-            requests: (rows) => rowRequests(input.path, encoding, columns, rows, runOptions, runId),
+            requests: (rows) => rowRequests(opened.reopen, columns, rows, runOptions, runId),
             concurrency: wait.reconcileConcurrency,
             backoffMs: wait.pendingBackoffMs,
             deadline,
@@ -284,9 +318,9 @@ async function runPrepared(
         await lines.flush();
         for (const key of Object.keys(counts)) delete counts[key];
         const merged = mergeOutcomes({
-          draft: { path: lines.path, bytes: lines.size, csv: csvOut },
+          draft: { path: lines.path, bytes: lines.size },
           output,
-          records: (await openCsv(input.path, encoding)).records,
+          records: (await opened.reopen()).rows,
           journal,
           final,
           counts,
@@ -313,6 +347,10 @@ async function runPrepared(
       }
       if (!final) throw new BatchInterruptedError(rowsDone, keptState);
     }
+    if (workbookPath && outPath) {
+      await outFile?.close();
+      await writeWorkbook(outPath, workbookPath, columns.header, options.fileMode ?? DEFAULT_FILE_MODE);
+    }
     return {
       rowsDone,
       counts,
@@ -333,22 +371,21 @@ async function runPrepared(
 
 /** The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent. */
 async function* rowRequests(
-  path: string,
-  encoding: Awaited<ReturnType<typeof inspectInput>>['encoding'],
+  reopen: () => Promise<InputTable>,
   columns: ColumnMap,
   rows: readonly number[],
   runOptions: RunBatchOptions,
   runId: string,
 ): AsyncGenerator<RowRequest> {
   if (rows.length === 0) return;
-  const { records } = await openCsv(path, encoding);
+  const { rows: records } = await reopen();
   let row = 0;
   let next = 0;
   for await (const record of records) {
     row += 1;
     if (row !== rows[next]) continue;
     next += 1;
-    const slot = checkRow(row, recordToRequest(record, columns), runOptions, runId);
+    const slot = checkRow(row, recordToRequest(record.cells, columns), runOptions, runId);
     yield { row, request: 'request' in slot ? slot.request : undefined };
     if (next >= rows.length) break;
   }

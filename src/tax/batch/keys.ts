@@ -2,15 +2,29 @@ import { nodeBuiltin } from '../../core/node-builtin.js';
 
 let hash: typeof import('node:crypto').hash | undefined;
 
-/** JSON with sorted keys, so the same row content always hashes the same. */
+/**
+ * JSON with sorted keys (members whose value is undefined left out), so the same row content
+ * always hashes the same. Plain loops: it runs once per row, and the keys of every run ever
+ * started depend on this exact text.
+ */
 function canonical(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  return `{${Object.keys(value as object)
-    .sort()
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-    .join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonical(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonical(member)}`;
+  }
+  return `${out}}`;
 }
 
 /** The idempotency key of a row: `run id + row number + row content`, hashed, shaped like a UUID. */

@@ -1,11 +1,11 @@
 import { AbortError } from '../../core/errors/abort-error.js';
 import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
 import { SvcError } from '../../core/errors/svc-error.js';
-import { toIssues } from '../../core/zod-issues.js';
-import { rawValueToSend, strictPrecheckIssue } from '../precheck-mode.js';
+import { precheckDecision } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
+import { schemaReason } from './row-reason.js';
 import {
   type BatchRowResult,
   type BatchSender,
@@ -55,20 +55,24 @@ export function checkRow(row: number, input: unknown, options: RunBatchOptions, 
   if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
   const parsed = ValidationRequest.safeParse(input);
   if (!parsed.success) {
-    const message = toIssues(parsed.error)
-      .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
-      .join('; ');
-    return { row, status: 'rejected', code: 'SCHEMA', message };
+    return {
+      row,
+      status: 'rejected',
+      code: 'SCHEMA',
+      message: schemaReason(parsed.error, options.fieldName),
+    };
   }
-  if (options.precheck === 'strict') {
-    const issue = strictPrecheckIssue(parsed.data.countryCode, parsed.data.rawValue);
-    if (issue) {
-      const code = /\((\w+)\)$/.exec(issue.message)?.[1] ?? 'PRECHECK';
-      return { row, status: 'rejected', code, message: `rawValue: ${issue.message}` };
-    }
+  const decision = precheckDecision(
+    parsed.data.countryCode,
+    parsed.data.rawValue,
+    options.precheck ?? 'structural',
+  );
+  if (decision.code !== undefined) {
+    const field = options.fieldName?.('rawValue') ?? 'rawValue';
+    return { row, status: 'rejected', code: decision.code, message: `${field} ${decision.message}` };
   }
   const idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
-  const rawValue = rawValueToSend(parsed.data.countryCode, parsed.data.rawValue, options.precheck);
+  const { rawValue } = decision;
   return { row, request: { ...parsed.data, rawValue, idempotencyKey } };
 }
 
@@ -87,8 +91,9 @@ async function sendChunk(
       items.map((i) => i.request),
       options,
     );
+    const byIndex = new Map(accepted.items.map((e) => [e.index, e]));
     return items.map((item, index) => {
-      const entry = accepted.items.find((e) => e.index === index) ?? accepted.items[index];
+      const entry = byIndex.get(index) ?? accepted.items[index];
       const result: BatchRowResult = {
         row: item.row,
         status: 'submitted',

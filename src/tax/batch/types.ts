@@ -13,6 +13,11 @@ export type BatchRowStatus = 'submitted' | 'completed' | 'rejected' | 'failed' |
 export interface BatchRowResult {
   /** 1-based position of the row in the input. */
   row: number;
+  /**
+   * With `runBatchFile`: the row number a spreadsheet shows for the record (the header is 1,
+   * blank rows count; a workbook's sheet row number). Undefined from `runBatch`.
+   */
+  line?: number;
   status: BatchRowStatus;
   validationRequestId?: string;
   validationResultId?: string;
@@ -42,8 +47,17 @@ export interface RunBatchOptions extends RequestOptions {
   chunkSize?: number;
   /** Requests in flight. Default 4. */
   concurrency?: number;
-  /** Local pre-check before sending. Default `structural`. */
+  /**
+   * Local pre-check before sending (see `svc precheck`). `structural` (default): the schema, and a
+   * number of the wrong shape (pre-check FORMAT or LENGTH) is rejected instead of spending a
+   * registry call; `strict`: also a failed check digit (CHECKSUM); `off`: only the schema.
+   */
   precheck?: PrecheckMode;
+  /**
+   * How rejection reasons name a request field, e.g. `(path) => columnOf[path]` so that a reason
+   * reads `USt-IdNr is empty`. Default: the field's dotted path (`rawValue is empty`).
+   */
+  fieldName?: (path: string) => string;
   /**
    * Seed of the deterministic idempotency keys: a row's key is derived from it, the row number and
    * the row's content, so running the same input again never validates a row twice. Default: a

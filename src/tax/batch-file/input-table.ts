@@ -1,0 +1,30 @@
+/** One data row of an input table, with the row number a spreadsheet shows for it. */
+export interface TableRow {
+  cells: string[];
+  /** The spreadsheet row number: the header is 1, blank rows and empty lines are counted. */
+  line: number;
+}
+
+/** How a CSV input was written, so the results can be written the same way. */
+export interface CsvDialect {
+  /** `,`, `;` or tab. */
+  delimiter: string;
+  /** The input started with a byte order mark, or was not UTF-8 (Excel needs the BOM then). */
+  bom: boolean;
+}
+
+/** An input opened for reading: CSV or a workbook's sheet. */
+export interface InputTable {
+  /** The header row's cells. */
+  header: string[];
+  /** The data rows; blank rows are passed over (their numbers still count). */
+  rows: AsyncIterable<TableRow>;
+  /** For a CSV input: its delimiter and BOM. Undefined for a workbook. */
+  dialect: CsvDialect | undefined;
+}
+
+/** Whether a record is a blank spreadsheet row (an empty line, or only empty cells). */
+export function isBlank(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell !== '') return false;
+  return true;
+}

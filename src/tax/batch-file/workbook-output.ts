@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { chmod, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { inputColumnNames, NUMBER_COLUMNS, OUTPUT_COLUMNS } from './row-output.js';
+
+/** Fill colours of the outcome cell: VALID green, INVALID red, any other outcome amber (not conclusive). */
+export const OUTCOME_FILLS: Readonly<Record<string, string>> = {
+  VALID: 'FFC6EFCE',
+  INVALID: 'FFFFC7CE',
+  other: 'FFFFEB9C',
+};
+
+const fill = (argb: string) => ({ type: 'pattern' as const, pattern: 'solid' as const, fgColor: { argb } });
+
+/**
+ * Writes the results workbook from a rows file (`RowOutput` format `rows`, one JSON line per
+ * row), streamed with exceljs' `WorkbookWriter` (loaded only here): one sheet `Results` with the
+ * input's columns then {@link OUTPUT_COLUMNS}, the header row bold and frozen, an autofilter over
+ * the header, the outcome cell coloured ({@link OUTCOME_FILLS}). Every cell is written as text
+ * (`row` and `line` as numbers), so nothing in it can be a formula. The workbook is written to
+ * a private temporary file beside `path` and renamed over it when complete.
+ */
+export async function writeWorkbook(
+  rowsPath: string,
+  path: string,
+  inputHeader: readonly string[],
+  mode: number,
+): Promise<void> {
+  const { default: ExcelJS } = await import('exceljs');
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  // Created exclusively and private before exceljs writes to it.
+  await (await open(temp, 'wx', mode)).close();
+  try {
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      filename: temp,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    const names = [...inputColumnNames(inputHeader), ...OUTPUT_COLUMNS];
+    const sheet = workbook.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: names.length } };
+    const header = sheet.addRow(names);
+    header.font = { bold: true };
+    header.commit();
+    const outcomeColumn = inputHeader.length + OUTPUT_COLUMNS.indexOf('outcome') + 1;
+    const lines = createInterface({ input: createReadStream(rowsPath), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const text of lines) {
+      if (text === '') continue;
+      const parsed = JSON.parse(text) as Record<string, unknown> & { cells?: unknown[] };
+      const values: Array<string | number> = inputHeader.map((_, i) => String(parsed.cells?.[i] ?? ''));
+      for (const c of OUTPUT_COLUMNS) {
+        const value = parsed[c];
+        values.push(
+          value === undefined || value === null
+            ? ''
+            : NUMBER_COLUMNS.has(c) && typeof value === 'number'
+              ? value
+              : String(value),
+        );
+      }
+      const row = sheet.addRow(values);
+      const outcome = parsed.outcome;
+      if (typeof outcome === 'string' && outcome !== '')
+        row.getCell(outcomeColumn).fill = fill(OUTCOME_FILLS[outcome] ?? (OUTCOME_FILLS.other as string));
+      row.commit();
+    }
+    sheet.commit();
+    await workbook.commit();
+    await chmod(temp, mode);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
