@@ -62,9 +62,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The documented dev-server port, moved to a free one so parallel runs never collide. */
-const withPort = (text: string, port: number) =>
-  text.replace(/(127\.0\.0\.1:|localhost:|--port )4010\b/g, `$1${port}`);
+/**
+ * The documented ports (4010 for the dev server, 3000 for an example app), moved to free ones so
+ * parallel runs never collide.
+ */
+const withPort = (text: string, ports: { server: number; app: number }) =>
+  text
+    .replace(/(127\.0\.0\.1:|localhost:|--port )4010\b/g, `$1${ports.server}`)
+    .replace(/(127\.0\.0\.1:|localhost:|PORT=)3000\b/g, `$1${ports.app}`);
 
 function environment(home: string): NodeJS.ProcessEnv {
   return {
@@ -134,7 +139,7 @@ function workspace(file: string): string {
   return dir;
 }
 
-async function runShell(block: DocBlock, port: number): Promise<void> {
+async function runShell(block: DocBlock, port: { server: number; app: number }): Promise<void> {
   const cwd = workspace(block.file);
   const script = withPort(shellScript(block.body), port);
   try {
@@ -151,7 +156,7 @@ afterAll(() => {
 });
 
 /** A long-running command (a server, a listener): it must print a first line, and keeps running for the guide's next blocks. */
-async function startBackground(block: DocBlock, port: number): Promise<void> {
+async function startBackground(block: DocBlock, port: { server: number; app: number }): Promise<void> {
   const cwd = workspace(block.file);
   const command = withPort(block.body, port).replace(/\s*&\s*$/gm, '');
   const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env: environment(join(cwd, 'home')) });
@@ -183,9 +188,10 @@ function tsPath(block: DocBlock): string {
 describe('every example in the README and docs/ runs', () => {
   for (const [file, fileBlocks] of byFile) {
     describe(file, () => {
-      let port = 0;
+      const port = { server: 0, app: 0 };
       beforeAll(async () => {
-        port = await freePort();
+        port.server = await freePort();
+        port.app = await freePort();
       });
 
       const code = fileBlocks.filter((b) => b.kind !== 'data');
