@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on child processes, servers and browsers rather than compute: three forks
+    // keep 2 cores busy (vitest's default here, cores - 1, is one fork at a time).
+    maxWorkers: 3,
   },
 });

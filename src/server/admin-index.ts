@@ -51,7 +51,8 @@ function markdown(routes: AdminRouteInfo[]): string {
     lines.push('', `### \`${r.method} ${r.path}\``, '', r.summary);
     if (r.query) lines.push('', `Query: \`${r.query}\``);
     if (r.body) lines.push('', `Body: \`${r.body}\``);
-    lines.push('', `Answers: \`${r.returns}\``, '', '```sh', r.curl, '```');
+    // `sh replayed`: the doc test parses it; test/server/admin-index.test.ts runs every example.
+    lines.push('', `Answers: \`${r.returns}\``, '', '```sh replayed', r.curl, '```');
   }
   return `${lines.join('\n')}\n`;
 }

@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
  * | `sh background`          | started, must print a first line on stdout, then stopped            |
  * | `sh real-service`        | needs the real service: parsed only (`bash -n`)                     |
  * | `sh parse-only`          | placeholders (`$TOKEN`, your own files): parsed only                |
+ * | `sh replayed`            | an admin-route example that test/server/admin-index.test.ts runs    |
  * | `sh setup`               | the setup commands: CI runs them itself (.ci/run, demo.test.ts)     |
  * | `ts` (`typescript`)      | type-checked and run against a reference server                     |
  * | `ts real-service`        | type-checked only                                                   |

@@ -140,6 +140,12 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
     {
       method: 'GET',
       pattern: '/__admin/webhook-deliveries',
+      doc: {
+        summary:
+          'The newest webhook deliveries first (at most the last 1000 kept): event, url, state, attempts, last status or error, next attempt.',
+        query: 'limit=1..1000 (default 100), state=queued|sending|retrying|delivered|failed|dropped|lost',
+        returns: '200 {deliveries}',
+      },
       handle: ({ res, query }) => {
         const parsed = DeliveriesQuery.safeParse(Object.fromEntries(query));
         if (!parsed.success) throw new HttpProblem(422, 'Invalid query', toIssues(parsed.error));
@@ -149,16 +155,34 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
     {
       method: 'POST',
       pattern: '/__admin/webhook-deliveries/:id/redeliver',
+      doc: {
+        summary:
+          'Sends a delivery that ended (delivered, failed, dropped or lost) again, with a fresh retry schedule; 404 for an unknown id, 409 while it is under way.',
+        examplePath: '/__admin/webhook-deliveries/DELIVERY_ID/redeliver',
+        returns: '202 {id, state, attempts, ...}',
+      },
       handle: ({ res, params }) => sendJson(res, 202, admin.redeliverWebhook(params.id as string)),
     },
     {
       method: 'GET',
       pattern: '/__admin/webhook-retries',
+      doc: {
+        summary:
+          'The retry schedule of webhook deliveries (delays between attempts) and the time one attempt may take.',
+        returns: '200 {retryDelaysMs, timeoutMs}',
+      },
       handle: ({ res }) => sendJson(res, 200, admin.configureWebhookRetries({})),
     },
     {
       method: 'POST',
       pattern: '/__admin/webhook-retries',
+      doc: {
+        summary:
+          'Changes the retry schedule for retries scheduled from now on (tests make it fast); POST /__admin/reset restores the default 1 s, 5 s, 30 s, 2 min, 10 min.',
+        body: WebhookRetriesBody,
+        example: { retryDelaysMs: [0, 10, 50], timeoutMs: 2000 },
+        returns: '200 {retryDelaysMs, timeoutMs}',
+      },
       handle: async ({ req, res }) =>
         sendJson(res, 200, admin.configureWebhookRetries(await adminBody(req, WebhookRetriesBody))),
     },

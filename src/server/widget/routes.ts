@@ -25,7 +25,8 @@ export function widgetModule(botCheck: BotCheckAdmin): ServerModule {
         method: 'GET',
         pattern: '/__widget.js',
         doc: {
-          summary: 'The stand-in widget: <script src=".../__widget.js"> and <svc-captcha outcome="pass">',
+          summary:
+            'The stand-in widget: load /__widget.js with a script tag, then put <svc-captcha outcome="pass"> in a form',
           returns: '200 text/javascript',
         },
         handle: ({ res }) => sendAsset(res, 'widget.js', { 'cross-origin-resource-policy': 'cross-origin' }),
