@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 /**
  * A contact form in the browser with the dev server's stand-in widget, and the Express example
  * behind it (multi-stage policy, so `outcome="challenge"` gets the extra-check answer):
@@ -56,7 +57,8 @@ export function createFormApp(
 }
 
 // `SVC_BASE_URL=http://127.0.0.1:4010 SVC_API_KEY=ak_demo_project npx tsx examples/botcheck-form.ts`
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Compared as real paths: the script may be reached through a symbolic link.
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   const port = Number(process.env.PORT ?? 3000);
   const client = SvcClient.fromEnv();
   createFormApp(client, process.env.SVC_BASE_URL ?? 'http://127.0.0.1:4010').listen(port, '127.0.0.1', () => {

@@ -59,7 +59,7 @@ const fields = {
 /**
  * The query of `GET /platform/v1/events` as the API reads it, defaults applied (`pageSize` 100,
  * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
- * see {@link resolveRange}. The reference server and the OpenAPI document use this declaration.
+ * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
  */
 export const AuditEventsQuery = z.strictObject(fields).refine(isOrderedRange, fromAfterTo());
 export type AuditEventsQuery = z.output<typeof AuditEventsQuery>;

@@ -115,7 +115,7 @@ export const OtherActor = z
 
 /**
  * Who acted. Narrow with {@link isActorType}; an unknown type or a known type without its
- * identifying field parses as {@link OtherActor} instead of failing.
+ * identifying field parses as `OtherActor` instead of failing.
  */
 export const AuditActor = z
   .union([UserActor, ApiKeyActor, AutomationActor, AnonymousActor, SystemActor, OtherActor])

@@ -7,7 +7,7 @@ import { readSyncState, writeSyncState } from './sync-state.js';
 export interface ArchiveGaps {
   /** Every gap the manifests recorded, oldest first, with its status. */
   gaps: ArchiveGap[];
-  /** Gaps acknowledged with {@link acknowledgeGap}, recorded in the next run's manifest. */
+  /** Gaps acknowledged with `acknowledgeGap`, recorded in the next run's manifest. */
   pendingAcks: Array<{ gap: string; reason: string; at: string }>;
 }
 

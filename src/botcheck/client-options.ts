@@ -46,9 +46,11 @@ export interface BotCheckClientOptions {
 
 /**
  * How an `SvcClient` hands its request pipeline to its bot-check clients: the shared
- * {@link HttpClient} and the key of the API (read at each call).
+ * `HttpClient` and the key of the API (read at each call).
  */
 export interface BotCheckPipeline {
+  /** The shared request pipeline. */
   http: HttpClient;
+  /** The key of the API, read at each call. */
   key: () => string | undefined;
 }

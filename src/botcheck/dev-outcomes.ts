@@ -13,6 +13,7 @@ export const DEV_OUTCOMES = [
   'unfinished',
   'expired',
 ] as const;
+/** One outcome a dev server can be asked for: `pass`, `fail`, `bot`, `challenge`, `failover`, `unfinished`, `expired`. */
 export type DevOutcome = (typeof DEV_OUTCOMES)[number];
 
 /** What each outcome answers, in words (help texts, docs, the console). */

@@ -19,12 +19,14 @@ export interface VerifyWithClientOptions extends VerifyOptions {
 /** The two bot-check clients of an `SvcClient`. */
 export interface SvcBotCheckClients {
   botCheck: {
+    /** The current API's verify: decode, fetch once, evaluate. */
     verify(
       tokenOrId: string | null | undefined,
       options?: VerifyOptions,
     ): Promise<VerifyOutcome<VerificationResult>>;
   };
   legacyBotCheck: {
+    /** The legacy API's verify: decode, fetch once, evaluate. */
     verify(
       tokenOrId: string | null | undefined,
       options?: VerifyOptions & { accessToken?: string },

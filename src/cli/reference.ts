@@ -14,7 +14,9 @@ function pathOf(command: CommandUnknownOpts): string {
 function leaves(command: CommandUnknownOpts): CommandUnknownOpts[] {
   const subs = command.commands.filter((c) => c.name() !== 'help');
   if (subs.length === 0) return [command];
-  return subs.flatMap(leaves);
+  // A group that is also a command of its own (`svc audit gaps` and `svc audit gaps ack`).
+  const own = command.parent !== null && OUTPUT_CONTRACT[pathOf(command)] !== undefined;
+  return [...(own ? [command] : []), ...subs.flatMap(leaves)];
 }
 
 /** A Markdown table cell: pipes escaped, line breaks folded. */

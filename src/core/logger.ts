@@ -1,6 +1,8 @@
 /** Where the client writes its debug lines. `console` fits; so does pino or winston. */
 export interface Logger {
+  /** One debug line (an HTTP attempt, redacted). */
   debug(message: string): void;
+  /** One warning line; optional. */
   warn?(message: string): void;
 }
 

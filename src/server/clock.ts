@@ -1,5 +1,6 @@
 /** The server's notion of time; tests move it instead of sleeping. */
 export interface Clock {
+  /** The server's now, in epoch milliseconds. */
   now(): number;
   /** Moves time forward by `ms`. */
   advance(ms: number): void;

@@ -21,6 +21,7 @@ export type WebhookFaultKind = (typeof WEBHOOK_FAULT_KINDS)[number];
 
 /** Every fault kind `POST /__admin/faults` accepts. */
 export const FAULT_KINDS = [...API_FAULT_KINDS, ...WEBHOOK_FAULT_KINDS] as const;
+/** One kind of fault: an API fault (`reset`, `status500`, ...) or a webhook-delivery fault (`webhookLost`, ...). */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 type ApiFaultKind = (typeof API_FAULT_KINDS)[number];
 

@@ -15,6 +15,7 @@ export const VALIDATION_STATUSES = ['PENDING', 'COMPLETED'] as const;
  * - `strict`: also well-formed IDs whose format or check digit is wrong for their country.
  */
 export const PRECHECK_MODES = ['off', 'structural', 'strict'] as const;
+/** How much the pre-check refuses before sending: `off`, `structural` (format and length), `strict` (also the check digit). */
 export type PrecheckMode = (typeof PRECHECK_MODES)[number];
 
 /** Schedule frequencies. */

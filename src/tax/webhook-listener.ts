@@ -56,6 +56,7 @@ export class WebhookRejection extends Error {
 export interface WebhookListener {
   /** The full URL to register as the webhook endpoint, including the path token. */
   url: string;
+  /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
 

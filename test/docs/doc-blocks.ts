@@ -68,6 +68,7 @@ function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
     if (mark === 'background') return { lang: 'sh', kind: 'background' };
     if (mark === 'real-service') return { lang: 'sh', kind: 'parse', reason: 'needs the real service' };
     if (mark === 'parse-only') return { lang: 'sh', kind: 'parse', reason: 'placeholders' };
+    if (mark === 'replayed') return { lang: 'sh', kind: 'parse', reason: 'replayed by admin-index.test.ts' };
     if (mark === 'setup')
       return { lang: 'sh', kind: 'parse', reason: 'setup, run by .ci/run and demo.test.ts' };
   }

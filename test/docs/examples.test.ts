@@ -129,7 +129,7 @@ function name(block: DocBlock): string {
 function workspace(file: string): string {
   const dir = join(scratch, file.replace(/[^\w.-]/g, '_'));
   mkdirSync(join(dir, 'home'), { recursive: true });
-  for (const link of ['examples', 'bin']) {
+  for (const link of ['examples', 'bin', 'node_modules']) {
     try {
       symlinkSync(join(ROOT, link), join(dir, link));
     } catch {
@@ -152,14 +152,21 @@ async function runShell(block: DocBlock, port: { server: number; app: number }):
 
 const started: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of started) child.kill('SIGTERM');
+  for (const child of started) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
 });
 
 /** A long-running command (a server, a listener): it must print a first line, and keeps running for the guide's next blocks. */
 async function startBackground(block: DocBlock, port: { server: number; app: number }): Promise<void> {
   const cwd = workspace(block.file);
   const command = withPort(block.body, port).replace(/\s*&\s*$/gm, '');
-  const child = spawn('bash', ['-c', `exec ${command}`], { cwd, env: environment(join(cwd, 'home')) });
+  // Its own process group, so the whole command (npx, tsx, node) stops with it.
+  const child = spawn('bash', ['-c', command], { cwd, env: environment(join(cwd, 'home')), detached: true });
   started.push(child);
   await new Promise<void>((resolve, reject) => {
     let err = '';

@@ -43,6 +43,7 @@ export interface TransportResponse {
  * only a transport can keep an oversized body out of memory).
  */
 export interface Transport {
+  /** Sends one request and resolves with its status, headers and body. */
   request(request: TransportRequest): Promise<TransportResponse>;
   /** Releases pooled connections. */
   close?(): Promise<void>;

@@ -1,6 +1,7 @@
 /** Outcome of the offline pre-check. Only `OK` means the value may be sent to a registry. */
 export type PrecheckCode = 'OK' | 'LENGTH' | 'FORMAT' | 'CHECKSUM' | 'UNSUPPORTED_COUNTRY';
 
+/** What the offline pre-check found: the canonical value when it passes, else the code and a message. */
 export interface PrecheckResult {
   /** true only when code is 'OK' */
   valid: boolean;
