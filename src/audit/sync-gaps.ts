@@ -1,7 +1,12 @@
 import { SvcError } from '../core/errors/svc-error.js';
-import { type ArchiveGap, readGaps } from './archive-gaps.js';
-import { acquireSyncLock } from './sync-lock.js';
-import { readSyncState, writeSyncState } from './sync-state.js';
+import type { ArchiveGap } from './archive-gaps.js';
+
+// The archive's file machinery (node:fs, node:crypto, ...) loads on first use: the root entry
+// exports these functions and must load no Node built-in at import (it runs on edge runtimes).
+const archive = () =>
+  Promise.all([import('./archive-gaps.js'), import('./sync-lock.js'), import('./sync-state.js')]).then(
+    ([gaps, lock, state]) => ({ ...gaps, ...lock, ...state }),
+  );
 
 /** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
 export interface ArchiveGaps {
@@ -12,6 +17,7 @@ export interface ArchiveGaps {
 }
 
 async function stateOf(dir: string) {
+  const { readSyncState } = await archive();
   const state = await readSyncState(dir);
   if (!state) throw new SvcError(`${dir} holds no sync archive (no sync-state.json)`, 'config');
   return state;
@@ -27,6 +33,7 @@ async function stateOf(dir: string) {
  * for (const gap of gaps) if (gap.status === 'open') console.log(gap.id, gap.from, gap.to);
  */
 export async function listAuditGaps(dir: string): Promise<ArchiveGaps> {
+  const { readGaps } = await archive();
   const state = await stateOf(dir);
   const ledger = await readGaps(dir, new Set(state.expired));
   return { gaps: ledger.all(), pendingAcks: state.acks };
@@ -48,6 +55,7 @@ export async function acknowledgeAuditGap(
   const why = reason.trim();
   if (why === '' || why.length > 1000 || /[\p{Cc}]/u.test(why))
     throw new SvcError('the reason must be 1 to 1000 characters on one line', 'config');
+  const { acquireSyncLock, readGaps, writeSyncState } = await archive();
   const release = await acquireSyncLock(dir);
   try {
     const state = await stateOf(dir);
