@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The main jobs of svc against the in-process reference server (--sandbox): no key, no network.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'svc.js');
 const work = join(root, '.tmp', 'demo');
+// A fresh folder each time: the demo shows first runs (a second batch run into the same files is refused).
+rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 let failures = 0;

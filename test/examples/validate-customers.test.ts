@@ -43,7 +43,7 @@ describe('example validate-customers.ts: one request per row, summary by outcome
     expect(posts).toHaveLength(17);
     expect(lines[0]).toBe('18 customers validated');
     expect(lines).toContain('  VALID                14');
-    expect(lines.at(-1)).toMatch(/^ {2}row 18 \(C-1018\): REJECTED: rawValue: must be at most 20 characters/);
+    expect(lines.at(-1)).toMatch(/^ {2}row 18 \(C-1018\): REJECTED: rawValue must be at most 20 characters/);
   });
 
   it('an asynchronous registry leaves rows PENDING', async () => {
