@@ -62,7 +62,14 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       const stream = res.body;
       return finishResponse(
         req,
-        { status: res.statusCode, headers: res.headers, body: stream, destroy: () => stream.destroy() },
+        {
+          status: res.statusCode,
+          headers: res.headers,
+          body: stream,
+          // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
+          // any more, so without this listener that error would be uncaught and stop the process.
+          destroy: () => stream.on('error', () => {}).destroy(),
+        },
         new URL(req.url).host,
       );
     },
