@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 // The public surface of every package entry, read from the built type declarations: one line per
-// exported name with its kind. Checked in as docs/api-report.md, so a change of the surface shows
+// exported name with its kind (a value only when the built module has it at run time: a class or
+// schema exported as a type alone counts as a type). Checked in as docs/api-report.md, so a change of the surface shows
 // in review; test/docs/api-report.test.ts fails when the file is stale. `--check` compares
 // instead of writing.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'docs', 'api-report.md');
 
-/** The package entries with their declaration files (ESM), from package.json "exports". */
+/** The package entries with their declaration and module files (ESM), from package.json "exports". */
 export function entries() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   return Object.entries(pkg.exports)
@@ -19,6 +20,7 @@ export function entries() {
     .map(([key, value]) => ({
       name: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`,
       file: join(root, value.import.types),
+      module: join(root, value.import.default),
     }));
 }
 
@@ -35,8 +37,10 @@ function kindOf(symbol, checker) {
   return 'other';
 }
 
+const VALUE_KINDS = ['class', 'function', 'const', 'enum'];
+
 /** The report as Markdown. */
-export function renderApiReport() {
+export async function renderApiReport() {
   const list = entries();
   const program = ts.createProgram(
     list.map((e) => e.file),
@@ -62,10 +66,18 @@ export function renderApiReport() {
     if (!source) throw new Error(`${entry.file} is missing: run npm run build first`);
     const moduleSymbol = checker.getSymbolAtLocation(source);
     const exported = moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : [];
+    const values = await import(pathToFileURL(entry.module).href);
     const rows = exported
-      .map((s) => ({ name: s.getName(), kind: kindOf(s, checker) }))
+      .map((s) => {
+        const kind = kindOf(s, checker);
+        // `export type { AuditEvent }` of a schema: the declarations still show the constant.
+        return {
+          name: s.getName(),
+          kind: VALUE_KINDS.includes(kind) && !(s.getName() in values) ? 'type' : kind,
+        };
+      })
       .sort((a, b) => a.name.localeCompare(b.name, 'en'));
-    const runtime = rows.filter((r) => ['class', 'function', 'const', 'enum'].includes(r.kind)).length;
+    const runtime = rows.filter((r) => VALUE_KINDS.includes(r.kind)).length;
     lines.push(`## ${entry.name}`, '', `${rows.length} exports, ${runtime} of them values at run time.`, '');
     lines.push('| name | kind |', '| --- | --- |', ...rows.map((r) => `| \`${r.name}\` | ${r.kind} |`), '');
   }
@@ -73,7 +85,7 @@ export function renderApiReport() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const report = renderApiReport();
+  const report = await renderApiReport();
   if (process.argv.includes('--check')) {
     const current = readFileSync(target, 'utf8');
     if (current !== report) {

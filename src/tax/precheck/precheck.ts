@@ -22,7 +22,7 @@ function failure(code: PrecheckCode, normalized: string): PrecheckResult {
  *
  * Steps: normalize the value ({@link normalizeTaxId}: pasted dashes, spaces, full-width characters
  * and the notations `(0)`, `:` and `/` are taken as written by people); an empty or over-long (more than
- * {@link MAX_NORMALIZED_LENGTH} characters) value is 'LENGTH' whatever the country; an unknown
+ * 20 characters) value is 'LENGTH' whatever the country; an unknown
  * country code (after trim and upper-case) is 'UNSUPPORTED_COUNTRY'; then the country's VAT prefix
  * is stripped at most once (GR/EL take 'EL' or 'GR', XI takes 'XI', NO an optional 'NO' and 'MVA',
  * CH keeps 'CHE' as part of the number, AU/NZ have none) and the body is checked for 'FORMAT'
