@@ -11,16 +11,20 @@ import { join, relative } from 'node:path';
  * | `sh background`          | started, must print a first line on stdout, then stopped            |
  * | `sh real-service`        | needs the real service: parsed only (`bash -n`)                     |
  * | `sh parse-only`          | placeholders (`$TOKEN`, your own files): parsed only                |
- * | `sh replayed`            | an admin-route example that test/server/admin-index.test.ts runs    |
+ * | `sh replayed`            | an admin-route example: its request sent to a reference server, the |
+ * |                          | status compared with the `Answers:` line above it                   |
  * | `sh setup`               | the setup commands: CI runs them itself (.ci/run, demo.test.ts)     |
  * | `ts` (`typescript`)      | type-checked and run against a reference server                     |
  * | `ts real-service`        | type-checked only                                                   |
  * | `ts fragment`            | part of a larger program: parsed only                               |
  * | `text`, `json`, ...      | data or output shown to the reader: not code, not run               |
  *
- * A block with no info string, or a mark this table does not name, fails the doc test.
+ * A mark that skips a block (`real-service`, `parse-only`, `setup`, `fragment`) may be followed by
+ * its reason in double quotes, which the report shows: ```` ```sh real-service "a project's audit
+ * log with gaps" ````. A block with no info string, or a mark this table does not name, fails the
+ * doc test.
  */
-export type BlockKind = 'run' | 'background' | 'parse' | 'typecheck' | 'data' | 'unmarked';
+export type BlockKind = 'run' | 'background' | 'replay' | 'parse' | 'typecheck' | 'data' | 'unmarked';
 
 export interface DocBlock {
   /** Path relative to the project root, e.g. `docs/batch.md`. */
@@ -54,10 +58,27 @@ const DATA = new Set([
   'pem',
 ]);
 
+/** Marks that skip a block, with the reason the report gives when the block names none. */
+const SKIPPING: Record<string, string> = {
+  'real-service': 'needs the real service',
+  'parse-only': 'placeholders',
+  setup: 'setup, run by .ci/run and demo.test.ts',
+  fragment: 'a fragment',
+};
+
 function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
-  const [lang = '', mark, ...rest] = info.trim().split(/\s+/);
+  const quoted = /^(\S+\s+\S+)\s+"([^"]+)"\s*$/.exec(info.trim());
+  const [lang = '', mark, ...rest] = (quoted?.[1] ?? info).trim().split(/\s+/);
   if (lang === '') return { lang: 'none', kind: 'unmarked', reason: 'a fence without a language' };
   if (rest.length > 0) return { lang: 'none', kind: 'unmarked', reason: `more than one mark: ${info}` };
+  if (quoted && (mark === undefined || SKIPPING[mark] === undefined)) {
+    return {
+      lang: 'none',
+      kind: 'unmarked',
+      reason: `a reason given to a mark that runs the block: ${info}`,
+    };
+  }
+  const why = (mark: string) => `${SKIPPING[mark]}${quoted ? `: ${quoted[2]}` : ''}`;
   if (DATA.has(lang)) {
     return mark === undefined
       ? { lang: 'data', kind: 'data' }
@@ -66,16 +87,14 @@ function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
   if (SHELL.has(lang)) {
     if (mark === undefined) return { lang: 'sh', kind: 'run' };
     if (mark === 'background') return { lang: 'sh', kind: 'background' };
-    if (mark === 'real-service') return { lang: 'sh', kind: 'parse', reason: 'needs the real service' };
-    if (mark === 'parse-only') return { lang: 'sh', kind: 'parse', reason: 'placeholders' };
-    if (mark === 'replayed') return { lang: 'sh', kind: 'parse', reason: 'replayed by admin-index.test.ts' };
-    if (mark === 'setup')
-      return { lang: 'sh', kind: 'parse', reason: 'setup, run by .ci/run and demo.test.ts' };
+    if (mark === 'replayed') return { lang: 'sh', kind: 'replay' };
+    if (mark === 'real-service' || mark === 'parse-only' || mark === 'setup')
+      return { lang: 'sh', kind: 'parse', reason: why(mark) };
   }
   if (TYPESCRIPT.has(lang)) {
     if (mark === undefined) return { lang: 'ts', kind: 'run' };
-    if (mark === 'real-service') return { lang: 'ts', kind: 'typecheck', reason: 'needs the real service' };
-    if (mark === 'fragment') return { lang: 'ts', kind: 'parse', reason: 'a fragment' };
+    if (mark === 'real-service') return { lang: 'ts', kind: 'typecheck', reason: why(mark) };
+    if (mark === 'fragment') return { lang: 'ts', kind: 'parse', reason: why(mark) };
   }
   return { lang: 'none', kind: 'unmarked', reason: `unknown language or mark: ${info}` };
 }

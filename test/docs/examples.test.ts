@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { SvcClient } from '../../src/client.js';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/index.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { allBlocks, type DocBlock, shellScript } from './doc-blocks.js';
@@ -150,6 +152,132 @@ async function runShell(block: DocBlock, port: { server: number; app: number }):
   }
 }
 
+/**
+ * The request of an admin-route example (`curl [-X M] 'URL' [-H 'k: v'] [-d 'JSON']`), as the
+ * generated listing of docs/reference-server.md writes it.
+ */
+function parseCurl(body: string): {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+} {
+  const line = body.trim();
+  const url = /'(http:\/\/[^']+)'/.exec(line)?.[1];
+  if (!line.startsWith('curl ') || line.includes('\n') || url === undefined) {
+    throw new Error(`not a single curl command: ${line}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [, key, value] of line.matchAll(/-H '([^:']+):\s*([^']*)'/g))
+    headers[key as string] = value as string;
+  const data = /-d '([^']*)'/.exec(line)?.[1];
+  return {
+    method: /-X (\w+)/.exec(line)?.[1] ?? 'GET',
+    url,
+    headers,
+    ...(data !== undefined && { body: data }),
+  };
+}
+
+/** The `Answers: \`201 ...\`` line of the section a block belongs to. */
+function documentedAnswer(block: DocBlock): string {
+  const lines = readFileSync(join(ROOT, block.file), 'utf8').split('\n');
+  for (let i = block.line - 2; i >= 0 && !(lines[i] as string).startsWith('#'); i -= 1) {
+    const answer = /^Answers: `([^`]+)`/.exec(lines[i] as string)?.[1];
+    if (answer !== undefined) return answer;
+  }
+  throw new Error(`${block.file}:${block.line}: no 'Answers:' line above the example`);
+}
+
+/** One reference server for the admin-route examples, in the order the guide lists them. */
+let adminServer: ReferenceServer | undefined;
+/** The webhook receiver of {@link endedDelivery}. */
+let receiver: HttpServer | undefined;
+
+/** The id of a webhook delivery that ended (delivered): a validation's event to a local receiver. */
+async function endedDelivery(base: string): Promise<string> {
+  let arrived!: () => void;
+  const hook = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  receiver = createHttpServer((req, res) => {
+    req.resume();
+    res.writeHead(204).end();
+    arrived();
+  });
+  await new Promise<void>((resolve) => receiver?.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  // The faults example before this one injects failures into API requests: none for this setup.
+  await post('/__admin/faults', { rate: 0 });
+  await post('/__admin/webhook-endpoints', { url: hookUrl });
+  const client = new SvcClient({ baseUrl: base, apiKey: 'ak_demo_project' });
+  await client.tax.validate({ countryCode: 'DE', rawValue: 'DE136695976' });
+  await hook;
+  // The delivery is marked delivered once the answer is read: ask until it is (each ask yields).
+  for (let attempt = 0; attempt < 1000; attempt += 1) {
+    const res = await fetch(`${base}/__admin/webhook-deliveries?state=delivered&limit=1`);
+    const { deliveries } = (await res.json()) as { deliveries: { id: string; url: string }[] };
+    const delivery = deliveries.find((d) => d.url === hookUrl);
+    if (delivery) return delivery.id;
+  }
+  throw new Error('no delivered webhook delivery to redeliver');
+}
+
+/**
+ * Sends the request of an admin-route example to a reference server (the documented port 4010
+ * moved to it) and compares the status with the documented answer. A placeholder id in the path
+ * is replaced by a real one made for it; an event stream is read up to its headers.
+ */
+async function replayAdmin(block: DocBlock): Promise<void> {
+  const request = parseCurl(block.body);
+  const answer = documentedAnswer(block);
+  adminServer ??= await createReferenceServer();
+  let url = request.url.replace(/^http:\/\/(127\.0\.0\.1|localhost):4010/, adminServer.url);
+  if (url === request.url) throw new Error(`${name(block)}: not a URL of the documented server (port 4010)`);
+  if (url.includes('VERIFICATION_ID')) {
+    const made = await fetch(`${adminServer.url}/__admin/verifications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'unfinished' }),
+    });
+    url = url.replace('VERIFICATION_ID', ((await made.json()) as { verificationId: string }).verificationId);
+  }
+  if (url.includes('DELIVERY_ID')) url = url.replace('DELIVERY_ID', await endedDelivery(adminServer.url));
+  if (/\/[A-Z][A-Z_]{5,}(\/|$)/.test(new URL(url).pathname)) {
+    throw new Error(`${name(block)}: a placeholder id this runner cannot fill in`);
+  }
+  const abort = new AbortController();
+  const res = await fetch(url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined && { body: request.body }),
+    signal: abort.signal,
+  });
+  const text = answer.includes('text/event-stream') ? '(a stream)' : await res.text();
+  abort.abort();
+  if (res.status !== Number(answer.slice(0, 3))) {
+    throw new Error(
+      `${name(block)}: answered ${res.status}, the guide says ${answer}\n${text.slice(0, 500)}`,
+    );
+  }
+  const type = /^\d{3} ([a-z]+\/[a-z-]+)/.exec(answer)?.[1];
+  if (type !== undefined) {
+    const got = res.headers.get('content-type') ?? '';
+    if (!got.startsWith(type)) throw new Error(`${name(block)}: content-type ${got}, the guide says ${type}`);
+  }
+}
+
+afterAll(async () => {
+  await adminServer?.close();
+  receiver?.close();
+});
+
 const started: ChildProcess[] = [];
 afterAll(() => {
   for (const child of started) {
@@ -214,6 +342,8 @@ describe('every example in the README and docs/ runs', () => {
           });
         } else if (block.lang === 'sh' && block.kind === 'run') {
           it(name(block), () => counted(() => runShell(block, port)), 90_000);
+        } else if (block.lang === 'sh' && block.kind === 'replay') {
+          it(name(block), () => counted(() => replayAdmin(block)), 30_000);
         } else if (block.lang === 'sh' && block.kind === 'background') {
           it(name(block), () => counted(() => startBackground(block, port)), 30_000);
         } else if (block.lang === 'sh') {
