@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
  * | info string              | checked how                                                        |
  * | ------------------------ | ------------------------------------------------------------------ |
  * | `sh` (`bash`, `shell`)   | run, each command's exit code compared with its `# exit N` comment  |
- * | `sh background`          | started, must print a first line on stdout, then stopped            |
+ * | `sh background`          | started, must print a first line (stdout, or stderr), then stopped  |
  * | `sh real-service`        | needs the real service: parsed only (`bash -n`)                     |
  * | `sh parse-only`          | placeholders (`$TOKEN`, your own files): parsed only                |
  * | `sh replayed`            | an admin-route example: its request sent to a reference server, the |
@@ -78,7 +78,7 @@ function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
       reason: `a reason given to a mark that runs the block: ${info}`,
     };
   }
-  const why = (mark: string) => `${SKIPPING[mark]}${quoted ? `: ${quoted[2]}` : ''}`;
+  const why = (mark: string) => (quoted ? `${mark}: ${quoted[2]}` : SKIPPING[mark]);
   if (DATA.has(lang)) {
     return mark === undefined
       ? { lang: 'data', kind: 'data' }

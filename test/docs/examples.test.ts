@@ -289,7 +289,10 @@ afterAll(() => {
   }
 });
 
-/** A long-running command (a server, a listener): it must print a first line, and keeps running for the guide's next blocks. */
+/**
+ * A long-running command (a server, a listener): it must print a first line (on stdout, or an
+ * announcement on stderr that is no error line), and keeps running for the guide's next blocks.
+ */
 async function startBackground(block: DocBlock, port: { server: number; app: number }): Promise<void> {
   const cwd = workspace(block.file);
   const command = withPort(block.body, port).replace(/\s*&\s*$/gm, '');
@@ -299,13 +302,17 @@ async function startBackground(block: DocBlock, port: { server: number; app: num
   await new Promise<void>((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`${name(block)}: no output in 20 s\n${err}`)), 20_000);
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.stdout?.once('data', () => {
+    const ready = () => {
       clearTimeout(timer);
       resolve();
+    };
+    // A listener announces itself on stderr (data goes to stdout): that counts, an error line not.
+    child.stderr?.on('data', (d: Buffer) => {
+      const first = err === '';
+      err += d.toString();
+      if (first && !/^(svc: |Error)/.test(err)) ready();
     });
+    child.stdout?.once('data', ready);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${name(block)}: exited ${code} before printing\n${err}`));

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { extractBlocks } from './doc-blocks.js';
+
+const fence = '```';
+const one = (info: string) => {
+  const [block] = extractBlocks(`${fence}${info}\necho hi\n${fence}\n`, 'x.md');
+  return { kind: block?.kind, reason: block?.reason };
+};
+
+describe('a mark that skips a block may say why; a block that runs may not', () => {
+  it('the quoted reason follows the mark into the report', () => {
+    expect(one('sh real-service "a project with gaps"')).toEqual({
+      kind: 'parse',
+      reason: 'real-service: a project with gaps',
+    });
+    expect(one('ts real-service "a live key"')).toEqual({
+      kind: 'typecheck',
+      reason: 'real-service: a live key',
+    });
+    expect(one('sh parse-only')).toEqual({ kind: 'parse', reason: 'placeholders' });
+  });
+
+  it('a reason on a block that runs, an unknown mark or an unquoted extra word fails as unmarked', () => {
+    expect(one('sh background "why"').kind).toBe('unmarked');
+    expect(one('sh replayed "why"').kind).toBe('unmarked');
+    expect(one('sh real-service needs a key').kind).toBe('unmarked');
+    expect(one('sh someday').kind).toBe('unmarked');
+    expect(one('').kind).toBe('unmarked');
+  });
+});
+
+describe('an admin-route example is replayed, not parsed', () => {
+  it("'sh replayed' is a block the runner sends", () => {
+    expect(one('sh replayed')).toEqual({ kind: 'replay', reason: undefined });
+  });
+});
