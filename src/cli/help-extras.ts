@@ -18,7 +18,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc validate GB 136695976 --company-name "Example Ltd" -o json',
     'svc validate CH CHE-123.456.788 --schedule MONTHLY --idempotency-key o-42',
   ],
-  precheck: ['svc precheck DE 136695976', 'svc precheck NL 123456789B01 -o json'],
+  precheck: ['svc precheck DE 136695976', 'svc precheck NL 123456789B01 -o json   # exit 2: checksum'],
   'results get': [
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001',
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001 -o json',

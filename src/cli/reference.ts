@@ -73,6 +73,17 @@ function formats(path: string): string[] {
   return [`Output (\`-o\`): ${list.map(code).join(', ')}; the first is the default off a terminal.`, ''];
 }
 
+/**
+ * Commands whose examples run as written against a reference server (the doc test runs them, each
+ * line's exit code compared with its `# exit N`); the others hold ids, files or tokens of the
+ * reader's own, and the doc test only parses them.
+ */
+const RUNNABLE_EXAMPLES = new Set(['validate', 'precheck', 'schedules create', 'audit export']);
+
+function examplesFence(path: string): string {
+  return RUNNABLE_EXAMPLES.has(path) ? '```sh' : '```sh parse-only "ids, files or tokens of your own"';
+}
+
 function commandSection(command: CommandUnknownOpts): string[] {
   const path = pathOf(command);
   const usage = `svc ${path} ${command.usage()}`.replace(/\s+/g, ' ').trim();
@@ -89,8 +100,7 @@ function commandSection(command: CommandUnknownOpts): string[] {
     ...argumentsList(command),
     ...optionsTable(command),
     ...formats(path),
-    // The examples hold placeholders ($TOKEN, your own files): the doc test only parses them.
-    ...(examples.length ? ['Examples:', '', '```sh parse-only', ...examples, '```', ''] : []),
+    ...(examples.length ? ['Examples:', '', examplesFence(path), ...examples, '```', ''] : []),
     ...exitCodes(path),
   ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractBlocks } from './doc-blocks.js';
+import { extractBlocks, shellScript } from './doc-blocks.js';
 
 const fence = '```';
 const one = (info: string) => {
@@ -32,5 +32,13 @@ describe('a mark that skips a block may say why; a block that runs may not', () 
 describe('an admin-route example is replayed, not parsed', () => {
   it("'sh replayed' is a block the runner sends", () => {
     expect(one('sh replayed')).toEqual({ kind: 'replay', reason: undefined });
+  });
+});
+
+describe('each command of a shell block must end with the exit code its `# exit N` comment names', () => {
+  it('a comment starting with exit N sets the expected code; exit in prose does not', () => {
+    const script = shellScript('svc a   # exit 3: rejected\nsvc b   # again after exit 75: resumes\nsvc c');
+    expect(script).toContain('if [ "$rc" -ne 3 ]');
+    expect(script.match(/-ne 0 \]/g)).toHaveLength(2);
   });
 });

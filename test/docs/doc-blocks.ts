@@ -145,8 +145,8 @@ export function allBlocks(root: string): DocBlock[] {
 
 /**
  * A shell block as a script that runs each command and compares its exit code with the number in
- * its trailing `# exit N` comment (0 when there is none). Lines ending in `\`, `|`, `&&` or `||`
- * continue a command. A block that needs more (loops, functions, here-documents) runs as a whole
+ * its trailing comment when that starts with `exit N` (0 when there is none: `# after exit 75` is
+ * prose). Lines ending in `\`, `|`, `&&` or `||` continue a command. A block that needs more (loops, functions, here-documents) runs as a whole
  * under `set -e`.
  */
 export function shellScript(body: string): string {
@@ -165,7 +165,7 @@ export function shellScript(body: string): string {
     const code = text.replace(/\s+#.*$/, '');
     if (/(\\|\||&&)$/.test(code)) return;
     const joined = current.join('\n');
-    const expect = /#[^\n]*\bexit (\d+)\b[^\n]*$/.exec(joined);
+    const expect = /#\s*exit (\d+)\b[^\n]*$/.exec(joined);
     commands.push({ text: joined, expect: expect ? Number(expect[1]) : 0, line: start });
     current = [];
   });
