@@ -17,7 +17,7 @@ export interface BotCheckClientOptions {
    * answers 403).
    */
   apiKey?: string;
-  /** Per-attempt timeout, ms. Default 5000 (`BOT_CHECK_TIMEOUT_MS`). */
+  /** Per-attempt timeout, ms. Default 5000. */
   timeoutMs?: number;
   /** Retries of a request that was never written (a result fetch is never repeated once sent). Default 2. */
   maxRetries?: number;

@@ -18,7 +18,7 @@ export type DevVerification = z.infer<typeof DevVerification>;
 
 /** Options of {@link createDevVerification}. */
 export interface CreateDevVerificationOptions {
-  /** The outcome its result gives (see `DEV_OUTCOME_DESCRIPTIONS`). Default `pass`. */
+  /** The outcome its result gives (one of `DEV_OUTCOMES`; docs/reference-server.md describes each). Default `pass`. */
   outcome?: DevOutcome;
   /** Cancels the call. */
   signal?: AbortSignal;
