@@ -141,9 +141,19 @@ function workspace(file: string): string {
   return dir;
 }
 
+/**
+ * Runs a shell block in its guide's workspace. What an earlier block exported (`export
+ * SVC_BASE_URL=...`) is still set, as in the reader's terminal: each block saves its exports for
+ * the next one.
+ */
 async function runShell(block: DocBlock, port: { server: number; app: number }): Promise<void> {
   const cwd = workspace(block.file);
-  const script = withPort(shellScript(block.body), port);
+  const script = [
+    '[ -f .doc-exports ] && . ./.doc-exports',
+    withPort(shellScript(block.body), port),
+    'export -p > .doc-exports',
+    '',
+  ].join('\n');
   try {
     await run('bash', ['-c', script], { cwd, env: environment(join(cwd, 'home')), timeout: 60_000 });
   } catch (error) {
