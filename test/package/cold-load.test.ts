@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
@@ -48,5 +49,64 @@ describe('starting the CLI loads neither zod nor undici, bundled or not', () => 
     expect(atImport.filter((p) => /^(zod|undici|conf|ora|csv-|exceljs|iconv)/.test(p))).toEqual([]);
     expect(bundledFrom(files, 'zod')).toEqual([]);
     expect(bundledFrom(files, 'undici')).toEqual([]);
+  });
+});
+
+describe('bundlers building for Workers, edge routes and browsers get dist/web, which imports zod instead of carrying it', () => {
+  /** Where esbuild resolves `specifier` from a project that has svc-sdk installed, under `conditions`. */
+  async function resolveAs(specifier: string, conditions: string[]): Promise<string> {
+    const { build } = await import('esbuild');
+    const project = mkdtempSync(join(tmpdir(), 'svc-web-conditions-'));
+    try {
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules', 'svc-sdk'), 'dir');
+      let resolved = '';
+      await build({
+        stdin: { contents: '', resolveDir: project },
+        write: false,
+        platform: 'neutral',
+        conditions,
+        logLevel: 'silent',
+        plugins: [
+          {
+            name: 'resolve-probe',
+            setup(probe) {
+              probe.onStart(async () => {
+                const result = await probe.resolve(specifier, {
+                  kind: 'import-statement',
+                  resolveDir: project,
+                });
+                resolved = realpathSync(result.path);
+              });
+            },
+          },
+        ],
+      });
+      return resolved;
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['svc-sdk/botcheck', 'botcheck'],
+    ['svc-sdk', 'index'],
+    ['svc-sdk/http', 'http'],
+    ['svc-sdk/express', 'express'],
+    ['svc-sdk/fastify', 'fastify'],
+  ])('%s', async (specifier, name) => {
+    ensureBuilt();
+    for (const condition of ['workerd', 'worker', 'edge-light', 'browser']) {
+      expect(await resolveAs(specifier, [condition])).toBe(join(ROOT, 'dist', 'web', `${name}.js`));
+    }
+    // (control) without them, an import gets the Node build.
+    expect(await resolveAs(specifier, [])).toBe(join(ROOT, 'dist', `${name}.js`));
+  });
+
+  it('dist/web/botcheck.js names zod/mini as an import and carries none of it', () => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
+    expect(packages).toEqual(['zod/mini']);
+    expect(bundledFrom(files, 'zod')).toEqual([]);
   });
 });
