@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `svc --version` is answered here: loading the CLI (commander and its chunks) would double the time.
-// So is a bare `svc --help` into a pipe: dist/cli/help.txt is that help, rendered by the CLI at
-// build time (scripts/write-help.js); on a terminal, or without the file, the CLI renders it.
+// So is a bare `svc --help` into a pipe or an 80-column terminal: dist/cli/help.txt is that help,
+// rendered by the CLI at build time at commander's width for pipes, 80 (scripts/write-help.js). On
+// a terminal of another width, or without the file, the CLI renders it.
 const args = process.argv.slice(2);
 const bare = (...flags) => args.length === 1 && flags.includes(args[0]);
 
 async function cachedHelp() {
-  if (!bare('--help', '-h') || process.stdout.isTTY) return undefined;
+  if (!bare('--help', '-h') || (process.stdout.isTTY && process.stdout.columns !== 80)) return undefined;
   const { readFileSync } = await import('node:fs');
   try {
     return readFileSync(new URL('../dist/cli/help.txt', import.meta.url), 'utf8');

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Writes dist/cli/help.txt: `svc --help` as the built CLI prints it to a pipe, rendered by
-// commander from the command definitions. bin/svc.js prints it for a bare `svc --help` whose
-// output is not a terminal (a terminal's width changes the wrapping), so that answer needs no
-// commander and no command module; test/cli/help-cache.test.ts checks it against the live help.
+// commander from the command definitions at its width for pipes, 80 columns. bin/svc.js prints it
+// for a bare `svc --help` into a pipe or an 80-column terminal (another width wraps differently),
+// so that answer needs no commander and no command module; test/cli/help-cache.test.ts checks it
+// against the live help.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

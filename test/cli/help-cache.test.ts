@@ -53,7 +53,22 @@ describe('svc --help into a pipe is the help the CLI renders from its definition
   });
 });
 
-describe('svc --help on a terminal is rendered by the CLI for the terminal width', () => {
+describe('svc --help on a terminal is rendered for its width (the cached help only at 80 columns)', () => {
+  it.skipIf(PTY_UNAVAILABLE)(
+    `80 columns: the same help as into a pipe (${PTY_UNAVAILABLE ?? 'pty available'})`,
+    async () => {
+      const run = runInPty(['--help'], { columns: 80 });
+      try {
+        expect(await run.exit).toBe(0);
+        const piped = await runUncached(['--help']);
+        expect(run.text().replace(/\r\n/g, '\n')).toContain(piped.stdout);
+      } finally {
+        run.dispose();
+      }
+    },
+    60_000,
+  );
+
   it.skipIf(PTY_UNAVAILABLE)(
     `wraps to 120 columns (${PTY_UNAVAILABLE ?? 'pty available'})`,
     async () => {
