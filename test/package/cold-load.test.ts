@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,5 +116,24 @@ describe('bundlers building for Workers, edge routes and browsers get dist/web, 
     const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
     expect(packages).toEqual(['zod/mini']);
     expect(bundledFrom(files, 'zod')).toEqual([]);
+  });
+});
+
+describe("the Node build carries none of zod's translations (import * as z from 'zod', never { z })", () => {
+  // `import { z } from 'zod'` makes the bundler build zod's namespace object, with every locale
+  // (some 600 KB) in the chunk every entry loads; the namespace import lets it keep only English.
+  it('no chunk of dist/ or dist/cli/ holds a zod locale other than en', () => {
+    ensureBuilt();
+    const chunks = [join(ROOT, 'dist'), join(ROOT, 'dist', 'cli')].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((name) => /\.c?js$/.test(name))
+        .map((name) => join(dir, name)),
+    );
+    const withLocales = chunks.filter((file) =>
+      /\/\/ node_modules\/zod\/v4\/locales\/(?!en\.js)/.test(readFileSync(file, 'utf8')),
+    );
+    expect(withLocales).toEqual([]);
+    // (control) English is there: the check reads the bundled zod.
+    expect(bundledFrom(chunks, 'zod/v4/locales').length).toBeGreaterThan(0);
   });
 });
