@@ -18,14 +18,39 @@ export default defineConfig([
     },
     format: ['esm', 'cjs'],
     dts: true,
-    // dist/assets is the next build's own (cleaned there); the two run at the same time.
-    clean: ['!assets/**'],
+    // dist/assets and dist/web are the next builds' own (cleaned there); they run at the same time.
+    clean: ['!assets/**', '!web/**'],
     target: 'node20',
     platform: 'node',
     sourcemap: false,
     splitting: true,
+    // zod inside the chunks: Node resolves, reads and compiles each file an entry loads, and zod's
+    // ~40 files were most of the time `import('svc-sdk')` took (bundler users get dist/web).
+    noExternal: ['zod'],
     // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
     shims: true,
+    define,
+  },
+  {
+    // The same library entries for bundlers that build for Workers, edge routes and browsers (the
+    // `workerd`, `worker`, `edge-light` and `browser` export conditions): zod stays an import, so
+    // the bundler shakes it to what the code uses (zod's package declares no side effects) and
+    // shares it with the app's own zod. Types are those of dist/*.d.ts.
+    entry: {
+      index: 'src/index.ts',
+      botcheck: 'src/botcheck/index.ts',
+      http: 'src/adapters/verify-request.ts',
+      express: 'src/adapters/express.ts',
+      fastify: 'src/adapters/fastify.ts',
+    },
+    format: ['esm'],
+    outDir: 'dist/web',
+    dts: false,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+    sourcemap: false,
+    splitting: true,
     define,
   },
   {
@@ -53,6 +78,13 @@ export default defineConfig([
     target: 'node20',
     platform: 'node',
     splitting: true,
+    // commander and string-width inside the CLI's chunks: each package file is one more module to
+    // resolve and load at every start. commander is CommonJS: its require() of Node built-ins
+    // needs a require in the ES module.
+    noExternal: ['commander', 'string-width'],
+    banner: {
+      js: "import { createRequire as __svcRequire } from 'node:module';\nconst require = __svcRequire(import.meta.url);",
+    },
     define,
   },
 ]);

@@ -2,6 +2,8 @@
 // fetch verify (bench/baselines/fetch-verify-worker.js): each bundled and minified by esbuild as a
 // Worker build does (ESM, browser platform, workerd conditions), then gzipped. Sizes do not vary
 // from run to run, so one build each.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -13,8 +15,12 @@ export const name = 'bundle-size';
 /** Goal of issue 23: the verifying Worker at most 10 KiB gzip. */
 export const MAX_GZIP_BYTES = 10 * 1024;
 
-/** `entry` bundled and minified as for Workers; returns its minified and gzipped sizes in bytes. */
-async function bundle(entry) {
+/**
+ * `entry` bundled and minified as for Workers; returns its minified and gzipped sizes in bytes.
+ * `svc-sdk` resolves to the build under test (bench runs against a snapshot of dist/) through its
+ * package.json exports, under the Worker conditions, as in a Worker project's node_modules.
+ */
+async function bundle(entry, nodeModules) {
   const result = await build({
     entryPoints: [new URL(entry, import.meta.url).pathname],
     bundle: true,
@@ -22,8 +28,7 @@ async function bundle(entry) {
     format: 'esm',
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
-    // The built entry of the build under test (bench runs against a snapshot of dist/).
-    alias: { 'svc-sdk/botcheck': join(ROOT, 'dist', 'botcheck.js') },
+    nodePaths: [nodeModules],
     write: false,
     logLevel: 'error',
   });
@@ -33,8 +38,17 @@ async function bundle(entry) {
 
 /** @param {{ quick: boolean, log: (line: string) => void }} ctx */
 export async function run({ log }) {
-  const ours = await bundle('../workers/botcheck-worker.js');
-  const baseline = await bundle('../baselines/fetch-verify-worker.js');
+  const project = mkdtempSync(join(tmpdir(), 'svc-bench-worker-'));
+  let ours;
+  let baseline;
+  try {
+    mkdirSync(join(project, 'node_modules'));
+    symlinkSync(ROOT, join(project, 'node_modules', 'svc-sdk'), 'dir');
+    ours = await bundle('../workers/botcheck-worker.js', join(project, 'node_modules'));
+    baseline = await bundle('../baselines/fetch-verify-worker.js', join(project, 'node_modules'));
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
   log(`  ours ${JSON.stringify(ours)}, hand-written fetch verify ${JSON.stringify(baseline)}`);
   const kib = (bytes) => bytes / 1024;
   return {

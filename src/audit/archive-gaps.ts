@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ArchiveFileError, listArchive, readRegular } from './archive-files.js';
 import { Manifest, manifestRun } from './manifest.js';
 

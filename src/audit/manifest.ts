@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SvcError } from '../core/errors/svc-error.js';
 import { ArchiveHole } from './sync-state.js';
 

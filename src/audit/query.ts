@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Largest `pageSize` of the audit log. The reference says only "at most 1000": a larger value is

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { openEnum, timestamp } from '../core/schema.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query.js';
 

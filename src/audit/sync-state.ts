@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readStateFile } from '../core/checkpoint.js';
 import { writeFileAtomic } from './sync-files.js';
 import { EventWindow, idKey } from './sync-window.js';

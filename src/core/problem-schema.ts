@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An RFC 9457 problem document, the error body of the reference server. Lenient on extra members. */
 export const ProblemDetails = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** An OpenAPI parameter object of a query parameter. */
 export interface QueryParameter {

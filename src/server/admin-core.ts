@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toIssues } from '../core/zod-issues.js';
 import { API_FAULT_KINDS, FAULT_KINDS, type FaultConfig } from './faults.js';
 import { readJson, sendEmpty, sendJson } from './http-io.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AuditEvent } from '../audit/schemas.js';
 import { ProblemDetails } from '../core/problem-schema.js';
 import { closeOpenEnums } from '../openapi/components.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Route } from './router.js';
 
 /** One route of the admin listing (`GET /__admin`), derived from the route table. */

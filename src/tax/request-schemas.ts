@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FREQUENCIES, LIMITS, PROVIDERS } from './enums.js';
 import { normalizeTaxId } from './precheck/index.js';
 

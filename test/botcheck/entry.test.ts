@@ -133,10 +133,11 @@ describe('svc-sdk/botcheck: verify and verifyRequest take a standalone client', 
 });
 
 describe('svc-sdk/botcheck loads no Node built-in, no undici, no CSV, tax or audit code', () => {
-  it.each(['dist/botcheck.js', 'dist/botcheck.cjs'])('%s imports zod/mini and nothing else', (file) => {
+  // zod/mini is bundled into the entry's chunks (one file less to resolve per zod module at import).
+  it.each(['dist/botcheck.js', 'dist/botcheck.cjs'])('%s imports no package at all', (file) => {
     ensureBuilt();
     const graph = importGraph(join(ROOT, file));
-    expect(graph.packages).toEqual(['zod/mini']);
+    expect(graph.packages).toEqual([]);
     const code = graph.files.map((f) => f.replace(ROOT, '')).join(' ');
     expect(code).not.toMatch(/tax|audit|batch|csv|undici|node-http/i);
   });

@@ -124,10 +124,15 @@ describe('svc --help loads no heavy dependency (undici, zod, conf, ora)', () => 
 
   const heavy = /\/node_modules\/(undici|zod|conf|ora)\//;
 
-  it('--help', async () => {
-    const loaded = await modulesLoadedBy(['--help']);
+  it('svc help (rendered by commander from the definitions)', async () => {
+    const loaded = await modulesLoadedBy(['help']);
     expect(loaded.some((url) => url.includes('/dist/cli/'))).toBe(true);
     expect(loaded.filter((url) => heavy.test(url))).toEqual([]);
+  });
+
+  it('--help into a pipe (the help cached at build time): no CLI module at all', async () => {
+    const loaded = await modulesLoadedBy(['--help']);
+    expect(loaded.filter((url) => url.includes('/dist/') || url.includes('/node_modules/'))).toEqual([]);
   });
 
   // `config path` no longer opens the store (it must work when the file is broken): `list` does.

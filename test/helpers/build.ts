@@ -9,6 +9,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const OUTPUTS = [
   'dist/cli/cli.js',
+  'dist/cli/help.txt',
   'dist/index.js',
   'dist/index.cjs',
   'dist/index.d.ts',

@@ -8,8 +8,11 @@ export interface ImportGraph {
   packages: string[];
 }
 
-// `import ... from 'x'`, `export ... from 'x'`, `import 'x'`, `import('x')`, `require('x')`.
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)(["'])([^"'\n]+)\1/g;
+// `import ... from 'x'`, `export ... from 'x'`, `import 'x'`, `import('x')`, `require('x')`. Only
+// what can name a module (a package, a built-in, a relative file with its extension): chunks that
+// bundle a dependency (zod, commander) carry texts like `import('.command()` in strings.
+const SPECIFIER =
+  /(?:\bfrom\s*|\bimport\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)(["'])((?:\.{1,2}\/[\w./-]+\.c?js|(?:node:)?@?[a-z][\w.-]*(?:\/[\w.-]+)*))\1/g;
 
 /** An `import('x')`, or tsup's CJS form of it: `Promise.resolve().then(() => ...(require('x')))`. */
 function isDynamic(code: string, match: RegExpMatchArray): boolean {

@@ -11,14 +11,15 @@ export interface BinRun {
 /**
  * Runs the built `node bin/svc.js ...args` to its end with only the given environment (plus
  * PATH, HOME and NO_COLOR): no `SVC_*` variable of the machine leaks in. Asynchronous, so a
- * server in the test process keeps answering. Call `ensureBuilt()` first.
+ * server in the test process keeps answering. Call `ensureBuilt()` first. `bin`: another copy of
+ * `bin/svc.js` to run (default the project's).
  */
 export function runBin(
   args: readonly string[],
-  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+  options: { env?: Record<string, string>; input?: string; cwd?: string; bin?: string } = {},
 ): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

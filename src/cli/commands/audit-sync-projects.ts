@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SyncOptions } from '../../audit/sync-options.js';
 import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type DevOutcome, DUMMY_VERIFICATION_IDS, isDevOutcome } from '../../botcheck/dev-outcomes.js';
 import { HttpProblem } from '../problem.js';
 import {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import type { DevVerification } from '../../botcheck/dev-verification.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toIssues } from '../../core/zod-issues.js';
 import { PROVIDERS } from '../../tax/enums.js';
 import { adminBody } from '../admin-core.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { readStateFile } from '../../core/checkpoint.js';
 import { BatchInputError } from './errors.js';
 

@@ -1,0 +1,139 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { importGraph } from '../helpers/import-graph.js';
+
+// Cold start (issue 23): each package file an entry loads at import is resolved, read and compiled
+// before the first call, and zod's and undici's files were most of that time. The built graph of
+// every entry is walked from its file through its static imports only (what `import` loads).
+
+/** Bundled modules leave esbuild's `// node_modules/<name>/...` comment in the chunk. */
+const bundledFrom = (files: string[], name: string) =>
+  files.filter((f) => readFileSync(f, 'utf8').includes(`// node_modules/${name}/`));
+
+const LIBRARY_ENTRIES = ['index', 'botcheck', 'http', 'express', 'fastify'].flatMap((e) => [
+  `dist/${e}.js`,
+  `dist/${e}.cjs`,
+]);
+
+describe('importing an entry loads no package file of zod or undici (zod is bundled, undici loads at the first request)', () => {
+  it.each(LIBRARY_ENTRIES)('%s', (file) => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, file), { staticOnly: true });
+    const atImport = packages.filter((p) => !p.endsWith('(dynamic)'));
+    expect(atImport.filter((p) => /^(zod|undici)(\/|$)/.test(p))).toEqual([]);
+    expect(bundledFrom(files, 'undici')).toEqual([]);
+  });
+
+  it('(control) the walk does see undici behind the root transport, as a dynamic import', () => {
+    ensureBuilt();
+    expect(importGraph(join(ROOT, 'dist/index.js'), { staticOnly: true }).packages).toContain(
+      'undici (dynamic)',
+    );
+  });
+
+  it('(control) the walk does see the zod bundled into the bot-check chunks', () => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, 'dist/botcheck.js'), { staticOnly: true });
+    expect(bundledFrom(files, 'zod').length).toBeGreaterThan(0);
+  });
+});
+
+describe('starting the CLI loads neither zod nor undici, bundled or not', () => {
+  it('dist/cli/cli.js', () => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, 'dist/cli/cli.js'), { staticOnly: true });
+    const atImport = packages.filter((p) => !p.endsWith('(dynamic)'));
+    expect(atImport.filter((p) => /^(zod|undici|conf|ora|csv-|exceljs|iconv)/.test(p))).toEqual([]);
+    expect(bundledFrom(files, 'zod')).toEqual([]);
+    expect(bundledFrom(files, 'undici')).toEqual([]);
+  });
+});
+
+describe('bundlers building for Workers, edge routes and browsers get dist/web, which imports zod instead of carrying it', () => {
+  /** Where esbuild resolves `specifier` from a project that has svc-sdk installed, under `conditions`. */
+  async function resolveAs(specifier: string, conditions: string[]): Promise<string> {
+    const { build } = await import('esbuild');
+    const project = mkdtempSync(join(tmpdir(), 'svc-web-conditions-'));
+    try {
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules', 'svc-sdk'), 'dir');
+      let resolved = '';
+      await build({
+        stdin: { contents: '', resolveDir: project },
+        write: false,
+        platform: 'neutral',
+        conditions,
+        logLevel: 'silent',
+        plugins: [
+          {
+            name: 'resolve-probe',
+            setup(probe) {
+              probe.onStart(async () => {
+                const result = await probe.resolve(specifier, {
+                  kind: 'import-statement',
+                  resolveDir: project,
+                });
+                resolved = realpathSync(result.path);
+              });
+            },
+          },
+        ],
+      });
+      return resolved;
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['svc-sdk/botcheck', 'botcheck'],
+    ['svc-sdk', 'index'],
+    ['svc-sdk/http', 'http'],
+    ['svc-sdk/express', 'express'],
+    ['svc-sdk/fastify', 'fastify'],
+  ])('%s', async (specifier, name) => {
+    ensureBuilt();
+    for (const condition of ['workerd', 'worker', 'edge-light', 'browser']) {
+      expect(await resolveAs(specifier, [condition])).toBe(join(ROOT, 'dist', 'web', `${name}.js`));
+    }
+    // (control) without them, an import gets the Node build.
+    expect(await resolveAs(specifier, [])).toBe(join(ROOT, 'dist', `${name}.js`));
+  });
+
+  it('dist/web/botcheck.js names zod/mini as an import and carries none of it', () => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
+    expect(packages).toEqual(['zod/mini']);
+    expect(bundledFrom(files, 'zod')).toEqual([]);
+  });
+});
+
+describe("the Node build carries none of zod's translations (import * as z from 'zod', never { z })", () => {
+  // `import { z } from 'zod'` makes the bundler build zod's namespace object, with every locale
+  // (some 600 KB) in the chunk every entry loads; the namespace import lets it keep only English.
+  it('no chunk of dist/ or dist/cli/ holds a zod locale other than en', () => {
+    ensureBuilt();
+    const chunks = [join(ROOT, 'dist'), join(ROOT, 'dist', 'cli')].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((name) => /\.c?js$/.test(name))
+        .map((name) => join(dir, name)),
+    );
+    const withLocales = chunks.filter((file) =>
+      /\/\/ node_modules\/zod\/v4\/locales\/(?!en\.js)/.test(readFileSync(file, 'utf8')),
+    );
+    expect(withLocales).toEqual([]);
+    // (control) English is there: the check reads the bundled zod.
+    expect(bundledFrom(chunks, 'zod/v4/locales').length).toBeGreaterThan(0);
+  });
+});
