@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
@@ -26,6 +27,25 @@ export default defineConfig([
     splitting: true,
     // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
     shims: true,
+    define,
+  },
+  {
+    // The root entry for Workers, edge runtimes and browsers (package.json conditions workerd,
+    // worker, edge-light, browser): the same code, with the modules of Node-only features replaced
+    // by ones that throw `unsupported_runtime` (scripts/node-only-stubs.ts), so that wrangler or
+    // Next.js never reach node:fs or undici. Node, Bun and Deno get dist/index.js.
+    entry: { index: 'src/index.ts' },
+    format: ['esm'],
+    outDir: 'dist/web',
+    dts: false,
+    clean: true,
+    target: 'es2022',
+    platform: 'neutral',
+    splitting: true,
+    // Left to the stubs plugin rather than marked external (node:x keeps its prefix).
+    noExternal: ['undici'],
+    removeNodeProtocol: false,
+    esbuildPlugins: [nodeOnlyStubs(process.cwd())],
     define,
   },
   {

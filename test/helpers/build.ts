@@ -11,6 +11,7 @@ const OUTPUTS = [
   'dist/cli/cli.js',
   'dist/index.js',
   'dist/index.cjs',
+  'dist/web/index.js',
   'dist/index.d.ts',
   'dist/server.js',
   'dist/server.d.ts',
