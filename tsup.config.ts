@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
@@ -35,7 +36,9 @@ export default defineConfig([
     // The same library entries for bundlers that build for Workers, edge routes and browsers (the
     // `workerd`, `worker`, `edge-light` and `browser` export conditions): zod stays an import, so
     // the bundler shakes it to what the code uses (zod's package declares no side effects) and
-    // shares it with the app's own zod. Types are those of dist/*.d.ts.
+    // shares it with the app's own zod; the modules of Node-only features are replaced by ones that
+    // throw `unsupported_runtime` (scripts/node-only-stubs.ts), so that wrangler or Next.js never
+    // reach node:fs or undici. Node, Bun and Deno get dist/*.js. Types are those of dist/*.d.ts.
     entry: {
       index: 'src/index.ts',
       botcheck: 'src/botcheck/index.ts',
@@ -47,10 +50,14 @@ export default defineConfig([
     outDir: 'dist/web',
     dts: false,
     clean: true,
-    target: 'node20',
-    platform: 'node',
+    target: 'es2022',
+    platform: 'neutral',
     sourcemap: false,
     splitting: true,
+    // Left to the stubs plugin rather than marked external (node:x keeps its prefix).
+    noExternal: ['undici'],
+    removeNodeProtocol: false,
+    esbuildPlugins: [nodeOnlyStubs(process.cwd())],
     define,
   },
   {

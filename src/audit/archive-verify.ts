@@ -1,5 +1,5 @@
-import type { KeyObject } from 'node:crypto';
 import { SvcError } from '../core/errors/svc-error.js';
+import type { KeyObjectLike } from '../core/node-shapes.js';
 import {
   ArchiveFileError,
   checkAborted,
@@ -42,7 +42,7 @@ export interface VerifyArchiveOptions {
    * Ed25519 public key (PEM text or key object). When given, every manifest must carry a valid
    * signature by its private half. Default: signatures are not checked.
    */
-  publicKey?: string | KeyObject;
+  publicKey?: string | KeyObjectLike;
   /**
    * Fail (`stale-head`) when the newest run's range ends longer ago than this many ms: a nightly
    * job whose last runs were lost or rolled back is caught. Default: not checked.

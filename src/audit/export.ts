@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { Checkpointer, DurableOutput, type SyncPolicy } from '../core/checkpoint.js';
 import { AbortError } from '../core/errors/abort-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
+import type { WritableLike } from '../core/node-shapes.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
@@ -22,7 +23,7 @@ export interface ExportOptions {
   /** End of the range; default now (client clock), fixed once. */
   to?: string | Date;
   /** A file path, or a writable stream (a stream cannot be truncated on resume). */
-  output: string | Writable;
+  output: string | WritableLike;
   /**
    * State file, replaced atomically at each checkpoint (see `sync`). When it exists, the export
    * resumes from it. Without it, nothing can be resumed.
@@ -223,7 +224,7 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
           mode: options.fileMode ?? DEFAULT_FILE_MODE,
         })
       : undefined;
-  const stream = typeof options.output === 'string' ? undefined : options.output;
+  const stream = typeof options.output === 'string' ? undefined : (options.output as Writable);
   const checkpoints = new Checkpointer({
     statePath,
     outputs: [file],

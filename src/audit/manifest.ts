@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import * as z from 'zod';
 import { SvcError } from '../core/errors/svc-error.js';
+import type { KeyObjectLike } from '../core/node-shapes.js';
 import { ArchiveHole } from './sync-state.js';
 
 /** One data file of a run. */
@@ -77,9 +78,10 @@ export function manifestRun(name: string): number | undefined {
 const signedText = (body: Omit<Manifest, 'signature'>) => JSON.stringify(body, null, 2);
 
 /** A private key from PEM text (or a key object); an error that never shows the key. */
-export function loadPrivateKey(key: string | KeyObject): KeyObject {
+export function loadPrivateKey(key: string | KeyObjectLike): KeyObject {
   try {
-    const object = typeof key === 'string' ? createPrivateKey(key) : key;
+    // A key of another kind (a Web Crypto CryptoKey) has no asymmetricKeyType: refused below.
+    const object = typeof key === 'string' ? createPrivateKey(key) : (key as KeyObject);
     if (object.asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
     return object;
   } catch {
@@ -88,9 +90,9 @@ export function loadPrivateKey(key: string | KeyObject): KeyObject {
 }
 
 /** A public key from PEM text (or a key object); private keys give their public half. */
-export function loadPublicKey(key: string | KeyObject): KeyObject {
+export function loadPublicKey(key: string | KeyObjectLike): KeyObject {
   try {
-    const object = typeof key === 'string' ? createPublicKey(key) : key;
+    const object = typeof key === 'string' ? createPublicKey(key) : (key as KeyObject);
     const pub = object.type === 'private' ? createPublicKey(object) : object;
     if (pub.asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
     return pub;

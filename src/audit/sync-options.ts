@@ -1,6 +1,6 @@
-import type { KeyObject } from 'node:crypto';
 import { SvcError } from '../core/errors/svc-error.js';
 import type { RequestOptions } from '../core/http.js';
+import type { KeyObjectLike } from '../core/node-shapes.js';
 import type { ExportOptions, ExportProgress, ExportResult } from './export.js';
 import type { ListEventsParams } from './query.js';
 import type { AuditEventPage } from './schemas.js';
@@ -46,7 +46,7 @@ export interface SyncOptions {
    */
   fileMode?: number;
   /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */
-  signKey?: string | KeyObject;
+  signKey?: string | KeyObjectLike;
   /** Events per request, 1 to 1000. Default 1000. */
   pageSize?: number;
   /** Earlier runs re-counted at the API for events that arrived after the overlap. Default 100. */

@@ -61,7 +61,7 @@ export function coreAdmin(state: ServerState) {
       });
     },
     stats: () => ({ ...state.stats, faultsInjected: { ...state.faults.injected }, now: state.nowIso() }),
-    requests: () => [...state.requestLog],
+    requests: () => state.requestLog.toArray(),
     /** What the console was told so far (bounded history), oldest first. */
     consoleEvents: () => state.events.since(undefined).events,
   };

@@ -11,7 +11,7 @@ import type { ServerModule } from './module.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { parseRequestTarget } from './request-target.js';
 import { type RouteContext, Router } from './router.js';
-import { MAX_LOG_ENTRIES, ServerState } from './state.js';
+import { ServerState } from './state.js';
 import type { WebhookSenderOptions } from './tax/webhook-sender.js';
 
 /** Options of {@link createReferenceServer}. */
@@ -144,8 +144,6 @@ function logRequest(
     requestId,
     key: key ? maskKey(key) : undefined,
   });
-  if (state.requestLog.length > MAX_LOG_ENTRIES)
-    state.requestLog.splice(0, state.requestLog.length - MAX_LOG_ENTRIES);
 }
 
 /** Tells the console about one API request (its own and the admin's requests are left out). */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BoundedList } from './bounded-list.js';
 import { type Clock, createClock } from './clock.js';
 import { EventBus } from './events/bus.js';
 import { FaultInjector } from './faults.js';
@@ -49,7 +50,8 @@ export class ServerState {
   readonly secret: Buffer = randomBytes(32);
   principals: Map<string, Principal> = fixturePrincipals();
   stats: ServerStats = emptyStats();
-  requestLog: RequestLogEntry[] = [];
+  /** The last {@link MAX_LOG_ENTRIES} API requests, oldest first. */
+  readonly requestLog = new BoundedList<RequestLogEntry>(MAX_LOG_ENTRIES);
   /** What happened, for the console; bounded. */
   readonly events: EventBus;
   private requestCounter = 0;
@@ -75,7 +77,7 @@ export class ServerState {
   reset(): void {
     this.principals = fixturePrincipals();
     this.stats = emptyStats();
-    this.requestLog = [];
+    this.requestLog.clear();
     this.faults.configure(undefined);
     this.clock.freeze(false);
     this.clock.set(Date.now());

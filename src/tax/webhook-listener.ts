@@ -34,7 +34,7 @@ export interface WebhookListenerOptions {
 /** One received delivery, as it arrived. */
 export interface WebhookDelivery {
   /** The body's bytes, unchanged. */
-  bytes: Buffer;
+  bytes: Uint8Array;
   /** The request's `content-type` header, if any. */
   contentType: string | undefined;
 }

@@ -222,6 +222,23 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
       expect(error.message).toBe('Request timed out after 100 ms: GET /slow');
       expect(hanging.seen).toHaveLength(1);
     });
+
+    it('times out a body that stops after its headers and part of its announced length', async () => {
+      const stalling = await startServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"partial":');
+      });
+      locals.push(stalling);
+      const error = await failure(
+        client({ baseUrl: stalling.url, timeoutMs: 100 }).http.call({
+          method: 'GET',
+          path: '/stalls',
+          retry: RETRY_UNSENT_ONLY,
+        }),
+      );
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.message).toBe('Request timed out after 100 ms: GET /stalls');
+    });
   });
 
   describe('an AbortSignal ends the call with AbortError', () => {

@@ -12,6 +12,7 @@ const OUTPUTS = [
   'dist/cli/help.txt',
   'dist/index.js',
   'dist/index.cjs',
+  'dist/web/index.js',
   'dist/index.d.ts',
   'dist/server.js',
   'dist/server.d.ts',

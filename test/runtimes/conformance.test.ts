@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,19 +93,25 @@ const RUNTIMES: Runtime[] = [
   direct('Bun', 'botcheck', join(BIN, 'bun')),
   hosted('edge-runtime', 'botcheck', 'edge-runtime'),
   hosted('workerd, nodejs_compat off', 'botcheck', 'workerd'),
-  {
-    ...hosted('workerd, nodejs_compat on, root entry', 'index', 'workerd', ['nodejs_compat']),
-    pending:
-      'the root entry bundled whole still pulls in node:fs (batch files, audit sync) and undici (node:sqlite with wrangler), which workerd lacks: issue 23 items 2 and 3',
-  },
+  hosted('workerd, nodejs_compat on, root entry', 'index', 'workerd', ['nodejs_compat']),
+  hosted('workerd, nodejs_compat off, root entry', 'index', 'workerd'),
 ];
 
-/** A launcher with static imports and the config inlined: the same file for every runtime. */
+/**
+ * A launcher with static imports and the config inlined: the same file for every runtime. The root
+ * entry is imported by its package name, as an app does, through dir/node_modules/svc-sdk (a link
+ * to the project), so that each runtime or bundler picks its build by the package.json conditions.
+ */
 function writeLauncher(dir: string, runtime: Runtime, config: unknown): string {
   const file = join(dir, 'launcher.mjs');
-  const entry = JSON.stringify(join(ROOT, 'dist', `${runtime.entry}.js`));
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  if (!existsSync(join(dir, 'node_modules', 'svc-sdk')))
+    symlinkSync(ROOT, join(dir, 'node_modules', 'svc-sdk'));
+  const entry = JSON.stringify(
+    runtime.entry === 'index' ? 'svc-sdk' : join(ROOT, 'dist', `${runtime.entry}.js`),
+  );
   // The root entry has no verifyRequest: that comes from svc-sdk/http, as an app would import it.
-  const http = JSON.stringify(join(ROOT, 'dist', 'http.js'));
+  const http = JSON.stringify('svc-sdk/http');
   const suite = JSON.stringify(join(ROOT, 'test', 'runtimes', 'conformance.mjs'));
   const run = `runConformance(lib, ${JSON.stringify(config)})`;
   const tail = {

@@ -69,6 +69,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
           // any more, so without this listener that error would be uncaught and stop the process.
           destroy: () => stream.on('error', () => {}).destroy(),
+          // undici collects a body of announced length itself, without an async iterator per response.
+          readAll: () => stream.bytes(),
         },
         new URL(req.url).host,
       );

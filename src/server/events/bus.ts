@@ -1,3 +1,4 @@
+import { BoundedList } from '../bounded-list.js';
 import type { ConsoleEnvelope, ConsoleEventMap, ConsoleEventName, ConsoleSettings } from './types.js';
 
 /** Events kept for a console that connects (or reconnects) later; older ones are dropped. */
@@ -19,15 +20,16 @@ function defaultSettings(now: number): ConsoleSettings {
  * never waits for a subscriber.
  */
 export class EventBus {
-  private history: ConsoleEnvelope[] = [];
+  private readonly history: BoundedList<ConsoleEnvelope>;
   private lastId = 0;
   private readonly listeners = new Set<(message: BusMessage) => void>();
   private current: ConsoleSettings;
 
   constructor(
     private readonly now: () => number,
-    private readonly maxHistory = MAX_HISTORY,
+    maxHistory = MAX_HISTORY,
   ) {
+    this.history = new BoundedList(maxHistory);
     this.current = defaultSettings(now());
   }
 
@@ -41,7 +43,6 @@ export class EventBus {
       data,
     } as ConsoleEnvelope;
     this.history.push(envelope);
-    if (this.history.length > this.maxHistory) this.history.splice(0, this.history.length - this.maxHistory);
     this.emit({ kind: 'event', envelope });
   }
 
@@ -62,8 +63,8 @@ export class EventBus {
    */
   since(lastId: number | undefined): { events: ConsoleEnvelope[]; complete: boolean } {
     const after = lastId ?? 0;
-    const events = this.history.filter((e) => e.id > after);
-    const oldest = this.history[0]?.id ?? this.lastId + 1;
+    const events = this.history.toArray().filter((e) => e.id > after);
+    const oldest = this.history.oldest?.id ?? this.lastId + 1;
     return { events, complete: lastId === undefined || oldest <= after + 1 };
   }
 
@@ -80,7 +81,7 @@ export class EventBus {
 
   /** Forgets history and settings (server reset) and tells subscribers. */
   reset(): void {
-    this.history = [];
+    this.history.clear();
     this.current = defaultSettings(this.now());
     this.emit({ kind: 'reset' });
   }

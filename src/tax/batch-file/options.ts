@@ -1,6 +1,6 @@
-import type { Readable, Writable } from 'node:stream';
 import type { SyncPolicy } from '../../core/checkpoint.js';
 import type { RequestOptions } from '../../core/http.js';
+import type { ReadableLike, WritableLike } from '../../core/node-shapes.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import type { WaitProgress } from './wait-phase.js';
 
@@ -48,7 +48,7 @@ export interface BatchFileOptions
    * `COLUMN_NAMES`), or as `columns` maps them; `metadata.<key>` columns become metadata. Without
    * a country column, the country comes from the VAT ID's prefix (`DE...`, `EL...` is GR).
    */
-  input: string | Readable;
+  input: string | ReadableLike;
   /**
    * Explicit column mapping, request field -> header name, e.g. `{ countryCode: 'Land', rawValue:
    * 'USt-IdNr', 'address.city': 'Ort', 'metadata.customer': 'Kundennr' }`; the other columns are
@@ -87,7 +87,7 @@ export interface BatchFileOptions
    * can be resumed, a stream cannot. Default: no results (the rows are only counted and reported
    * through `onProgress`).
    */
-  output?: string | Writable;
+  output?: string | WritableLike;
   /** Format of a stream `output` (a file's format follows its name). Default `ndjson`. */
   format?: 'ndjson' | 'csv';
   /** A CSV file for the rows refused locally or by the server: row, line, the input's cells, code, message. Default: none. */

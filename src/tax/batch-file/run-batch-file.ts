@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
 import { AbortError } from '../../core/errors/abort-error.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
@@ -48,7 +48,9 @@ export async function runBatchFile(
   options: BatchFileOptions,
 ): Promise<BatchFileResult> {
   const named = typeof options.output === 'string' ? options.output : undefined;
-  const stream = typeof options.output === 'string' ? undefined : options.output;
+  // The option types describe Node's streams by shape (node-shapes.ts); batch files run on Node.
+  const stream = typeof options.output === 'string' ? undefined : (options.output as Writable | undefined);
+  const source = options.input as string | Readable;
   // A workbook cannot be appended to: the run appends to a rows file beside it (resumable like
   // any results file) and the workbook is written from that file at the end.
   const workbookPath = named && /\.xlsx$/i.test(named) ? named : undefined;
@@ -63,7 +65,7 @@ export async function runBatchFile(
   if (options.resume && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
   await checkBatchPaths({
-    input: options.input,
+    input: source,
     outPath,
     workbookPath,
     outIsStream,
@@ -78,7 +80,7 @@ export async function runBatchFile(
     throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${options.delimiter}'`);
   const wait: BatchFileWaitOptions | undefined =
     options.wait === true ? {} : options.wait === false ? undefined : options.wait;
-  const input = await prepareInput(options.input, options.signal);
+  const input = await prepareInput(source, options.signal);
   try {
     return await runPrepared(tax, options, input, { outPath, workbookPath, stream, format, statePath, wait });
   } finally {

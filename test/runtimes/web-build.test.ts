@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../helpers/build.js';
+import { importGraph } from '../helpers/import-graph.js';
+
+// The root entry's build for Workers, edge runtimes and browsers (dist/web, package.json
+// conditions workerd, worker, edge-light, browser). That it passes the verify conformance checks
+// in workerd is test/runtimes/conformance.test.ts; here, which build each target gets and what the
+// web build leaves out.
+
+let app = '';
+beforeAll(() => {
+  ensureBuilt();
+  // An app folder that has the package as a dependency (a link to the project).
+  app = mkdtempSync(join(tmpdir(), 'svc-web-build-'));
+  mkdirSync(join(app, 'node_modules'));
+  symlinkSync(ROOT, join(app, 'node_modules', 'svc-sdk'), 'dir');
+  writeFileSync(join(app, 'app.mjs'), "import { SvcClient } from 'svc-sdk';\nexport { SvcClient };\n");
+}, 600_000);
+afterAll(() => rmSync(app, { recursive: true, force: true }));
+
+/** Bundles the app as a bundler would for a target; returns the project files it took and what it left external. */
+async function bundleFor(options: { platform: 'node' | 'neutral' | 'browser'; conditions?: string[] }) {
+  const result = await build({
+    entryPoints: [join(app, 'app.mjs')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    metafile: true,
+    logLevel: 'silent',
+    mainFields: ['module', 'main'],
+    ...options,
+    // Node's built-ins are left for the runtime, as every Node-aware bundler does.
+    external: options.platform === 'node' ? [] : ['node:*'],
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  const externals = Object.values(result.metafile.inputs).flatMap((input) =>
+    input.imports.filter((i) => i.external).map((i) => i.path),
+  );
+  return {
+    entry: inputs.find((f) => /dist\/(web\/)?index\.js$/.test(f)),
+    packages: [...new Set(inputs.filter((f) => f.includes('node_modules/')).map(packageOf))].sort(),
+    externals: [...new Set(externals)].sort(),
+  };
+}
+
+/** The package a bundled node_modules file belongs to. */
+function packageOf(file: string): string {
+  const parts = relative(ROOT, file).split('node_modules/').at(-1)?.split('/') ?? [];
+  return (parts[0]?.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+describe('the root entry for Workers, edge runtimes and browsers leaves Node-only machinery out', () => {
+  it.each([
+    ['wrangler 3 (workerd, worker, browser)', ['workerd', 'worker', 'browser']],
+    ['Next.js / Vercel edge (edge-light, worker, browser)', ['edge-light', 'worker', 'browser']],
+    ['a browser bundle', ['browser']],
+  ])(
+    '%s gets dist/web and bundles only zod: no Node built-in, undici, CSV or iconv',
+    async (_, conditions) => {
+      const bundled = await bundleFor({ platform: 'neutral', conditions });
+      expect(bundled.entry).toMatch(/dist\/web\/index\.js$/);
+      expect(bundled.packages).toEqual(['zod']);
+      expect(bundled.externals).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('the web build names only zod, and each Node-only module it stubs is loaded on use only', () => {
+    const all = importGraph(join(ROOT, 'dist', 'web', 'index.js'));
+    expect(all.packages.filter((p) => !/^zod(\/mini)?$/.test(p))).toEqual([]);
+    const loaded = importGraph(join(ROOT, 'dist', 'web', 'index.js'), { staticOnly: true });
+    expect(loaded.files.some((f) => f.includes('unsupported-'))).toBe(false);
+    expect(all.files.filter((f) => f.includes('unsupported-')).length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('Node and bundlers targeting Node still get the full build, with undici', () => {
+  it('esbuild for Node picks dist/index.js and keeps undici and the batch-file packages', async () => {
+    const bundled = await bundleFor({ platform: 'node' });
+    expect(bundled.entry).toMatch(/dist\/index\.js$/);
+    // zod is compiled into dist/*.js itself (one file to load instead of ~40), so it is no package here.
+    expect(bundled.packages).toEqual(expect.arrayContaining(['undici', 'csv-parse']));
+  }, 120_000);
+
+  it("Node's own resolution picks dist/index.js (import) and dist/index.cjs (require)", async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(join(app, 'app.mjs'));
+    expect(require.resolve('svc-sdk')).toBe(join(ROOT, 'dist', 'index.cjs'));
+    const resolved = import.meta.resolve('svc-sdk', `file://${join(app, 'app.mjs')}`);
+    expect(resolved).toBe(`file://${join(ROOT, 'dist', 'index.js')}`);
+  });
+});
+
+describe('a Node-only feature called in the web build throws unsupported_runtime naming feature and runtime', () => {
+  it.each([
+    ['client.tax.runBatchFile', (c: Client) => c.tax.runBatchFile({ input: 'in.csv', output: 'out.ndjson' })],
+    [
+      'client.audit.exportEvents',
+      (c: Client) =>
+        c.audit.exportEvents({ from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', output: 'a' }),
+    ],
+    ['client.audit.sync', (c: Client) => c.audit.sync({ dir: 'archive' } as never)],
+  ])('%s', async (feature, call) => {
+    const web = await import(join(ROOT, 'dist', 'web', 'index.js'));
+    const client = new web.SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_demo_project' });
+    const error = await call(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(web.SvcError);
+    expect(error).toMatchObject({ code: 'unsupported_runtime' });
+    expect((error as Error).message).toContain(`${feature} needs Node`);
+    expect((error as Error).message).toContain('(this runtime: node)');
+  });
+
+  it('verifyAuditArchive', async () => {
+    const web = await import(join(ROOT, 'dist', 'web', 'index.js'));
+    const error = await web.verifyAuditArchive('archive').catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'unsupported_runtime',
+      message: expect.stringMatching(/^verifyAuditArchive needs Node/),
+    });
+  });
+});
+
+type Client = import('../../src/client.js').SvcClient;
