@@ -55,6 +55,9 @@ export default defineConfig([
     sourcemap: false,
     splitting: true,
     define: webDefine,
+    // Folds the build-time constants (SCHEMA_DOCS) where they are used, so the strings they guard
+    // are gone from dist/web; an app's bundler would keep them behind a `var`.
+    minifySyntax: true,
   },
   {
     // Pages of the dev server (console, stand-in widget): classic scripts, no Node, no network.
