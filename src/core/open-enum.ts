@@ -12,6 +12,9 @@ import { SCHEMA_DOCS } from './schema-docs.js';
  * the plain string it accepts, without the enum.
  */
 export function openEnumMini<const T extends readonly [string, ...string[]]>(values: T) {
-  const schema = SCHEMA_DOCS ? z.union([z.enum(values), z.string()]) : z.string();
+  // The union says what the plain string says when a value is not a string: one message in both builds.
+  const schema = SCHEMA_DOCS
+    ? z.union([z.enum(values), z.string()], { error: 'expected string' })
+    : z.string();
   return schema as unknown as z.ZodMiniType<T[number] | (string & {})>;
 }
