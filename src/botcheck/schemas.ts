@@ -150,13 +150,13 @@ const requestMetadata = {
 export const VerificationResult = z.looseObject({
   ...verdict,
   decisionType: described(
-    z.optional(openEnum(DECISION_TYPES)),
+    z.optional(openEnum(SCHEMA_DOCS && DECISION_TYPES)),
     SCHEMA_DOCS && {
       description: 'How the verdict was reached',
     },
   ),
   decisionAction: described(
-    z.optional(openEnum(DECISION_ACTIONS)),
+    z.optional(openEnum(SCHEMA_DOCS && DECISION_ACTIONS)),
     SCHEMA_DOCS && {
       description: 'The recommended action',
     },
@@ -197,7 +197,7 @@ export type VerificationResult = z.infer<typeof VerificationResult>;
 export const LegacyAssessment = z.looseObject({
   ...verdict,
   reason: described(
-    z.optional(openEnum(LEGACY_REASONS)),
+    z.optional(openEnum(SCHEMA_DOCS && LEGACY_REASONS)),
     SCHEMA_DOCS && {
       description: 'Rationale for verificationPassed and score (reference 3.3)',
     },

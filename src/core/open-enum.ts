@@ -9,12 +9,12 @@ import { SCHEMA_DOCS } from './schema-docs.js';
  *
  * Every string passes, so the known values are documentation (the OpenAPI document lists them):
  * where schema descriptions are left out (the Web build, see {@link SCHEMA_DOCS}) the schema is
- * the plain string it accepts, without the enum.
+ * the plain string it accepts, without the enum. Pass `SCHEMA_DOCS && VALUES` so that the list
+ * itself is left out there too.
  */
-export function openEnumMini<const T extends readonly [string, ...string[]]>(values: T) {
+export function openEnumMini<const T extends readonly [string, ...string[]]>(values: T | false) {
   // The union says what the plain string says when a value is not a string: one message in both builds.
-  const schema = SCHEMA_DOCS
-    ? z.union([z.enum(values), z.string()], { error: 'expected string' })
-    : z.string();
+  const schema =
+    SCHEMA_DOCS && values ? z.union([z.enum(values), z.string()], { error: 'expected string' }) : z.string();
   return schema as unknown as z.ZodMiniType<T[number] | (string & {})>;
 }
