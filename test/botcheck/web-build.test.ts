@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BotCheckClient } from '../../src/botcheck/index.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { useJsonAnswerServer } from '../core/local-servers.js';
@@ -12,12 +12,12 @@ import { ensureBuilt, ROOT } from '../helpers/build.js';
 // what the Node build's do, and only the OpenAPI document (Node build) carries the words.
 
 const answers = useJsonAnswerServer();
+beforeAll(() => ensureBuilt(), 180_000);
 
 type Client = Pick<BotCheckClient, 'getResult' | 'close'>;
 type ClientClass = new (options: { baseUrl: string; apiKey: string; maxRetries: number }) => Client;
 
 async function webClientClass(): Promise<ClientClass> {
-  ensureBuilt();
   const entry = await import(pathToFileURL(join(ROOT, 'dist/web/botcheck.js')).href);
   return entry.BotCheckClient as ClientClass;
 }
@@ -98,7 +98,6 @@ describe('the Web build reads a result exactly as the Node build does, without t
   });
 
   it('carries no description of the bot-check schemas, which the OpenAPI document keeps', () => {
-    ensureBuilt();
     const words = 'Overall pass/fail verdict';
     const dir = join(ROOT, 'dist/web');
     const carrying = readdirSync(dir).filter(
