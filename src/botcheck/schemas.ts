@@ -2,6 +2,7 @@
 // its locales are most of a bundle). The shapes are those of the wire objects in the reference.
 import * as z from 'zod/mini';
 import { openEnumMini as openEnum } from '../core/open-enum.js';
+import { SCHEMA_DOCS } from '../core/schema-docs.js';
 
 /**
  * Shape of a verification id: 8-4-4-4-12 hex digits. Deliberately not an RFC 4122 check, since the
@@ -64,55 +65,80 @@ export function normalizeLegacyReason(reason: string): KnownLegacyReason | (stri
     : reason;
 }
 
-/** Attaches the words of the reference to a schema, for the OpenAPI document (zod's global registry). */
-function described<S extends z.ZodMiniType>(schema: S, meta: z.core.GlobalMeta & { description: string }): S {
-  z.globalRegistry.add(schema, meta);
+type Meta = z.core.GlobalMeta & { description: string };
+
+/**
+ * Attaches the words of the reference to a schema, for the OpenAPI document (zod's global
+ * registry). Call sites pass `SCHEMA_DOCS && {...}`: the Web build leaves the words out.
+ */
+function described<S extends z.ZodMiniType>(schema: S, meta: Meta | false): S {
+  if (SCHEMA_DOCS && meta) z.globalRegistry.add(schema, meta);
   return schema;
 }
 
+/**
+ * `z.iso.datetime(...)`, built from its class: reading `z.iso` makes a bundler keep every member
+ * of that namespace (date, time and duration formats with their patterns), which a Worker that
+ * checks timestamps never uses. Same schema, same `date-time` format in the OpenAPI document.
+ */
+function isoDateTime(options: { offset?: boolean; local?: boolean }, error: string): z.ZodMiniISODateTime {
+  return new z.ZodMiniISODateTime({
+    type: 'string',
+    format: 'datetime',
+    check: 'string_format',
+    offset: false,
+    local: false,
+    precision: null,
+    ...options,
+    error: () => error,
+  });
+}
+
 const MINIMAL = '; empty in minimal-data mode';
-const metadata = (description: string) =>
-  described(z.optional(z.nullable(z.string())), { description: `${description}${MINIMAL}` });
-const currentTime = (description: string) =>
+const metadata = (description: string | false) =>
+  described(z.optional(z.nullable(z.string())), SCHEMA_DOCS && { description: `${description}${MINIMAL}` });
+const currentTime = (description: string | false) =>
   described(
-    z.optional(
-      z.nullable(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp with a zone' })),
-    ),
-    { description: `${description}; ISO 8601 UTC` },
+    z.optional(z.nullable(isoDateTime({ offset: true }, 'must be an ISO 8601 timestamp with a zone'))),
+    SCHEMA_DOCS && { description: `${description}; ISO 8601 UTC` },
   );
 // Legacy timestamps are UTC without a zone suffix (`2026-03-01T10:15:30.123`): no `date-time` format.
-const legacyTime = (description: string) =>
+const legacyTime = (description: string | false) =>
   described(
-    z.optional(
-      z.nullable(z.iso.datetime({ local: true, error: 'must be an ISO 8601 UTC timestamp without a zone' })),
-    ),
-    { description: `${description}; UTC without a zone suffix, with fractional seconds` },
+    z.optional(z.nullable(isoDateTime({ local: true }, 'must be an ISO 8601 UTC timestamp without a zone'))),
+    SCHEMA_DOCS && { description: `${description}; UTC without a zone suffix, with fractional seconds` },
   );
-const verificationIdField = (description: string) =>
-  described(z.string().check(z.regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits')), {
-    description,
-    format: 'uuid',
-  });
+const verificationIdField = (description: string | false) =>
+  described(
+    z.string().check(z.regex(VERIFICATION_ID_PATTERN, 'must be 8-4-4-4-12 hexadecimal digits')),
+    SCHEMA_DOCS && { description: description as string, format: 'uuid' },
+  );
 
 // Fields both result shapes share: the verdict and the request metadata of the widget.
 const verdict = {
-  captchaId: described(z.optional(z.string()), { description: 'Id of the captcha' }),
-  verificationId: verificationIdField('Id of the verification (UUID)'),
+  captchaId: described(z.optional(z.string()), SCHEMA_DOCS && { description: 'Id of the captcha' }),
+  verificationId: verificationIdField(SCHEMA_DOCS && 'Id of the verification (UUID)'),
   /** Overall verdict; the field most integrations act on. */
-  verificationPassed: described(z.boolean(), {
-    description: 'Overall pass/fail verdict; the field most integrations act on',
-  }),
+  verificationPassed: described(
+    z.boolean(),
+    SCHEMA_DOCS && {
+      description: 'Overall pass/fail verdict; the field most integrations act on',
+    },
+  ),
   /** Bot risk from 0 (human) to 1 (bot). */
-  score: described(z.number().check(z.gte(0), z.lte(1)), {
-    description: 'Bot risk from 0 (human) to 1 (bot)',
-  }),
+  score: described(
+    z.number().check(z.gte(0), z.lte(1)),
+    SCHEMA_DOCS && {
+      description: 'Bot risk from 0 (human) to 1 (bot)',
+    },
+  ),
 };
 const requestMetadata = {
-  origin: metadata('The page where the captcha was solved'),
-  ipAddress: metadata('Client IP address, IPv4 or IPv6'),
-  deviceFamily: metadata('Device family of the client'),
-  operatingSystem: metadata("Name and version of the client's operating system"),
-  browser: metadata("Name and version of the client's browser"),
+  origin: metadata(SCHEMA_DOCS && 'The page where the captcha was solved'),
+  ipAddress: metadata(SCHEMA_DOCS && 'Client IP address, IPv4 or IPv6'),
+  deviceFamily: metadata(SCHEMA_DOCS && 'Device family of the client'),
+  operatingSystem: metadata(SCHEMA_DOCS && "Name and version of the client's operating system"),
+  browser: metadata(SCHEMA_DOCS && "Name and version of the client's browser"),
 };
 
 /**
@@ -123,29 +149,44 @@ const requestMetadata = {
  */
 export const VerificationResult = z.looseObject({
   ...verdict,
-  decisionType: described(z.optional(openEnum(DECISION_TYPES)), {
-    description: 'How the verdict was reached',
-  }),
-  decisionAction: described(z.optional(openEnum(DECISION_ACTIONS)), {
-    description: 'The recommended action',
-  }),
+  decisionType: described(
+    z.optional(openEnum(SCHEMA_DOCS && DECISION_TYPES)),
+    SCHEMA_DOCS && {
+      description: 'How the verdict was reached',
+    },
+  ),
+  decisionAction: described(
+    z.optional(openEnum(SCHEMA_DOCS && DECISION_ACTIONS)),
+    SCHEMA_DOCS && {
+      description: 'The recommended action',
+    },
+  ),
   /** true when the failover gateway synthesized the result. */
-  gatewayFailoverActive: described(z.optional(z.boolean()), {
-    description: 'true when the failover gateway synthesized the result',
-  }),
-  riskScoringEnabled: described(z.optional(z.boolean()), {
-    description: 'Captcha configuration that applied: risk scoring',
-  }),
-  minimalDataModeEnabled: described(z.optional(z.boolean()), {
-    description: 'Captcha configuration that applied: minimal-data mode',
-  }),
+  gatewayFailoverActive: described(
+    z.optional(z.boolean()),
+    SCHEMA_DOCS && {
+      description: 'true when the failover gateway synthesized the result',
+    },
+  ),
+  riskScoringEnabled: described(
+    z.optional(z.boolean()),
+    SCHEMA_DOCS && {
+      description: 'Captcha configuration that applied: risk scoring',
+    },
+  ),
+  minimalDataModeEnabled: described(
+    z.optional(z.boolean()),
+    SCHEMA_DOCS && {
+      description: 'Captcha configuration that applied: minimal-data mode',
+    },
+  ),
   ...requestMetadata,
-  countryCode: metadata('Country of the client, ISO 3166-1 alpha-2'),
-  verificationStartedAt: currentTime('When the widget verification started'),
-  verificationFinishedAt: currentTime('When it finished; null while not finished'),
-  resultExpiresAt: currentTime('Until when the result is retrievable (15 minutes by default)'),
-  resultFirstFetchedAt: currentTime('First retrieval of the result'),
-  resultLastFetchedAt: currentTime('Latest retrieval of the result'),
+  countryCode: metadata(SCHEMA_DOCS && 'Country of the client, ISO 3166-1 alpha-2'),
+  verificationStartedAt: currentTime(SCHEMA_DOCS && 'When the widget verification started'),
+  verificationFinishedAt: currentTime(SCHEMA_DOCS && 'When it finished; null while not finished'),
+  resultExpiresAt: currentTime(SCHEMA_DOCS && 'Until when the result is retrievable (15 minutes by default)'),
+  resultFirstFetchedAt: currentTime(SCHEMA_DOCS && 'First retrieval of the result'),
+  resultLastFetchedAt: currentTime(SCHEMA_DOCS && 'Latest retrieval of the result'),
 });
 export type VerificationResult = z.infer<typeof VerificationResult>;
 
@@ -155,15 +196,21 @@ export type VerificationResult = z.infer<typeof VerificationResult>;
  */
 export const LegacyAssessment = z.looseObject({
   ...verdict,
-  reason: described(z.optional(openEnum(LEGACY_REASONS)), {
-    description: 'Rationale for verificationPassed and score (reference 3.3)',
-  }),
+  reason: described(
+    z.optional(openEnum(SCHEMA_DOCS && LEGACY_REASONS)),
+    SCHEMA_DOCS && {
+      description: 'Rationale for verificationPassed and score (reference 3.3)',
+    },
+  ),
   /** Captcha mode, e.g. `STANDARD`. */
-  mode: described(z.optional(z.string()), { description: 'Selected captcha mode, e.g. STANDARD' }),
+  mode: described(
+    z.optional(z.string()),
+    SCHEMA_DOCS && { description: 'Selected captcha mode, e.g. STANDARD' },
+  ),
   ...requestMetadata,
-  creationTimestamp: legacyTime('When the client started the verification'),
-  releaseTimestamp: legacyTime('When the client completed it'),
-  retrievalTimestamp: legacyTime('When the website operator fetched the result'),
+  creationTimestamp: legacyTime(SCHEMA_DOCS && 'When the client started the verification'),
+  releaseTimestamp: legacyTime(SCHEMA_DOCS && 'When the client completed it'),
+  retrievalTimestamp: legacyTime(SCHEMA_DOCS && 'When the website operator fetched the result'),
 });
 export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
 
@@ -172,16 +219,22 @@ export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
  * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
  */
 export const VerificationTokenPayload = z.object({
-  verificationId: verificationIdField('Id used to fetch the result (UUID)'),
+  verificationId: verificationIdField(SCHEMA_DOCS && 'Id used to fetch the result (UUID)'),
   /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
-  apiEndpoint: described(z.optional(z.string()), {
-    description: 'Deprecated; never used as a host: the configured base URL is the endpoint',
-    deprecated: true,
-  }),
+  apiEndpoint: described(
+    z.optional(z.string()),
+    SCHEMA_DOCS && {
+      description: 'Deprecated; never used as a host: the configured base URL is the endpoint',
+      deprecated: true,
+    },
+  ),
   /** @deprecated Encrypted access token of the oldest widget versions. */
-  encryptedAccessToken: described(z.optional(z.string()), {
-    description: 'Deprecated; encrypted access token of the oldest widget versions',
-    deprecated: true,
-  }),
+  encryptedAccessToken: described(
+    z.optional(z.string()),
+    SCHEMA_DOCS && {
+      description: 'Deprecated; encrypted access token of the oldest widget versions',
+      deprecated: true,
+    },
+  ),
 });
 export type VerificationTokenPayload = z.infer<typeof VerificationTokenPayload>;
