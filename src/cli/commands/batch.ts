@@ -125,7 +125,9 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   if (flags.resume && !out)
     throw new UsageError('--resume needs --out FILE: the output is continued where it stopped');
 
-  if ([file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
+  // Workbooks and --wait runs (webhook POSTs, confirmations and, with --sandbox, the server's own
+  // requests in this process) leave garbage that lives just long enough to be promoted.
+  if (flags.wait || [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
     await keepOldGenerationTight();
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
