@@ -126,9 +126,9 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     throw new UsageError('--resume needs --out FILE: the output is continued where it stopped');
 
   // Workbooks and --wait runs (webhook POSTs, confirmations and, with --sandbox, the server's own
-  // requests in this process) leave garbage that lives just long enough to be promoted.
-  if (flags.wait || [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
-    await keepOldGenerationTight();
+  // requests in this process) leave more garbage that lives just long enough to be promoted.
+  const workbook = [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name));
+  await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
   const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');
