@@ -51,7 +51,7 @@ export interface StoredSchedule {
 class IdCodec {
   private readonly prefix: string;
 
-  constructor(private readonly kind: string) {
+  constructor(kind: string) {
     this.prefix = `${kind}_${randomUUID().slice(0, 24)}`;
   }
 
