@@ -23,7 +23,7 @@ export interface ServerStats {
   idempotentReplays: number;
   /** Webhook events delivered (a 2xx answer), once per delivery. */
   webhooksSent: number;
-  /** Webhook deliveries given up: every attempt failed, the queue was full, or lost by a fault. */
+  /** Webhook deliveries given up: every attempt failed, or lost by a fault (none is dropped). */
   webhooksFailed: number;
   /** Webhook delivery attempts made, first attempts and retries. */
   webhookAttempts: number;

@@ -4,19 +4,25 @@ import { closeHttp, listenHttp } from '../../src/core/listen.js';
 import { ServerState } from '../../src/server/state.js';
 import { DEFAULT_RETRY_DELAYS_MS, WebhookSender } from '../../src/server/tax/webhook-sender.js';
 
-/** A receiver that answers `status` and records connections, requests and the most in flight. */
-async function receiver(status: number) {
-  const seen = { connections: 0, requests: 0, inFlight: 0, maxInFlight: 0 };
+/**
+ * A receiver that answers `status` (or `status(n)` for its n-th request, from 1) and records
+ * connections, requests, bodies and the most in flight.
+ */
+async function receiver(status: number | ((n: number) => number)) {
+  const seen = { connections: 0, requests: 0, inFlight: 0, maxInFlight: 0, bodies: [] as string[] };
   const server: Server = createServer((req, res) => {
     seen.requests += 1;
+    const n = seen.requests;
     seen.inFlight += 1;
     seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      seen.bodies.push(Buffer.concat(chunks).toString());
       // Answer on a later turn so deliveries overlap when the sender lets them.
       setImmediate(() => {
         seen.inFlight -= 1;
-        res.writeHead(status).end();
+        res.writeHead(typeof status === 'number' ? status : status(n)).end();
       });
     });
   });
@@ -68,15 +74,50 @@ describe('a failing endpoint is tried once plus once per retry delay, then count
   });
 });
 
-describe('the queue per endpoint is bounded: past `maxQueued` new events are dropped and counted', () => {
-  it('one in flight, five waiting, the other fourteen dropped', async () => {
+describe('no event is ever dropped: a burst waits in the queue, as numbers, and is delivered', () => {
+  it('2,000 events, one connection, a slow listener, 20 % failed attempts: each delivered once', async () => {
     const { url, seen } = await receiver(200);
-    const { state, s } = sender({ concurrency: 1, maxQueued: 5 });
+    // Few records and few retries held whole: most deliveries exist only as queue entries.
+    const { state, s } = sender({
+      concurrency: 1,
+      maxRetrying: 2,
+      maxRecords: 5,
+      retryDelaysMs: Array(12).fill(0),
+    });
+    state.faults.configure({ rate: 0.2, kinds: ['webhookStatus500'], seed: 3 });
     s.endpoints.push(url);
-    for (let i = 0; i < 20; i++) s.send({ eventType: 'test', i });
+    const count = 2000;
+    for (let i = 0; i < count; i++) s.send({ eventType: 'test', i });
     await s.drain();
-    expect(seen.requests).toBe(6);
-    expect(state.stats).toMatchObject({ webhooksSent: 6, webhooksFailed: 14 });
+    const received = seen.bodies.map((b) => (JSON.parse(b) as { i: number }).i).sort((a, b) => a - b);
+    expect(received).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(state.stats.webhooksSent).toBe(count);
+    expect(state.stats.webhooksFailed).toBe(0);
+    expect(state.stats.webhookAttempts).toBeGreaterThan(count);
+    expect(s.deliveries(5).map((d) => d.state)).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('an event kind is queued as a number and its payload built when it is sent', async () => {
+    const { url, seen } = await receiver(204);
+    const { state, s } = sender({ concurrency: 1 });
+    const built: number[] = [];
+    const names = ['a', 'b', 'c'];
+    const sendName = s.defineEvent('test.named', (ref) => {
+      built.push(ref);
+      return { eventType: 'test.named', name: names[ref] };
+    });
+    s.endpoints.push(url);
+    for (let ref = 0; ref < 3; ref++) sendName(ref);
+    // Changed before the queued ones are sent: the payload shows the state at sending.
+    names[2] = 'c2';
+    await s.drain();
+    expect(seen.bodies.map((b) => JSON.parse(b))).toEqual([
+      { eventType: 'test.named', name: 'a' },
+      { eventType: 'test.named', name: 'b' },
+      { eventType: 'test.named', name: 'c2' },
+    ]);
+    expect(built).toEqual([0, 1, 2]);
+    expect(state.stats.webhooksSent).toBe(3);
   });
 });
 
@@ -238,16 +279,30 @@ describe('each delivery has a record: newest first, bounded, redeliverable', () 
   });
 });
 
-describe('retries waiting count against the queue bound', () => {
-  it('with one waiting retry and maxQueued 1, the next event is dropped', async () => {
-    const { url } = await receiver(500);
-    const { state, s } = sender({ maxQueued: 1, retryDelaysMs: [60_000], timer: () => () => {} });
+describe('retries held past `maxRetrying` hold back new first attempts, which wait and are never dropped', () => {
+  it('with one retry waiting and maxRetrying 1, the next event stays queued until the retry ends', async () => {
+    const { url, seen } = await receiver((n) => (n === 1 ? 500 : 200));
+    const pending: Array<() => void> = [];
+    const { state, s } = sender({
+      maxRetrying: 1,
+      retryDelaysMs: [60_000],
+      timer: (callback) => {
+        pending.push(callback);
+        return () => {};
+      },
+    });
     s.endpoints.push(url);
     s.send({ eventType: 'first' });
     await vi.waitFor(() => expect(s.deliveries()[0]?.state).toBe('retrying'));
     s.send({ eventType: 'second' });
-    expect(s.deliveries()[0]).toMatchObject({ eventType: 'second', state: 'dropped' });
-    expect(state.stats.webhooksFailed).toBe(1);
-    s.close();
+    expect(s.deliveries()[0]).toMatchObject({ eventType: 'second', state: 'queued' });
+    expect(seen.requests).toBe(1);
+    for (const fire of pending.splice(0)) fire();
+    await s.drain();
+    expect(s.deliveries().map((d) => [d.eventType, d.state])).toEqual([
+      ['second', 'delivered'],
+      ['first', 'delivered'],
+    ]);
+    expect(state.stats).toMatchObject({ webhooksSent: 2, webhooksFailed: 0, webhookAttempts: 3 });
   });
 });

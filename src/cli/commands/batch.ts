@@ -125,8 +125,10 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   if (flags.resume && !out)
     throw new UsageError('--resume needs --out FILE: the output is continued where it stopped');
 
-  if ([file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name)))
-    await keepOldGenerationTight();
+  // Workbooks and --wait runs (webhook POSTs, confirmations and, with --sandbox, the server's own
+  // requests in this process) leave more garbage that lives just long enough to be promoted.
+  const workbook = [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name));
+  await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
   const client = await ctx.client();
   const sandbox = flags.wait ? await ctx.sandbox() : undefined;
   const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');

@@ -13,7 +13,7 @@ import type { WebhookRetrySettings, WebhookSender } from './webhook-sender.js';
 export const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
 /** Body of `POST` and `DELETE /__admin/webhook-endpoints`. */
 export const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
-const DELIVERY_STATES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'dropped', 'lost'] as const;
+const DELIVERY_STATES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'lost'] as const;
 /** Query of `GET /__admin/webhook-deliveries`. */
 export const DeliveriesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -143,7 +143,7 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
       doc: {
         summary:
           'The newest webhook deliveries first (at most the last 1000 kept): event, url, state, attempts, last status or error, next attempt.',
-        query: 'limit=1..1000 (default 100), state=queued|sending|retrying|delivered|failed|dropped|lost',
+        query: 'limit=1..1000 (default 100), state=queued|sending|retrying|delivered|failed|lost',
         returns: '200 {deliveries}',
       },
       handle: ({ res, query }) => {
@@ -157,7 +157,7 @@ export function taxAdminRoutes(admin: TaxAdmin): Route[] {
       pattern: '/__admin/webhook-deliveries/:id/redeliver',
       doc: {
         summary:
-          'Sends a delivery that ended (delivered, failed, dropped or lost) again, with a fresh retry schedule; 404 for an unknown id, 409 while it is under way.',
+          'Sends a delivery that ended (delivered, failed or lost) again, with a fresh retry schedule; 404 for an unknown id, 409 while it is under way.',
         examplePath: '/__admin/webhook-deliveries/DELIVERY_ID/redeliver',
         returns: '202 {id, state, attempts, ...}',
       },

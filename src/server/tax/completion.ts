@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { KnownOutcome } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
 import type { ValidationResult } from '../../tax/response-schemas.js';
 import type { Principal } from '../fixtures.js';
 import { storeIdentifier } from './limits.js';
-import { matchAddress, matchText } from './matching.js';
-import { registryRecord } from './registry-fixture.js';
-import { publicResult } from './results.js';
+import { buildResult } from './results.js';
 import type { AcceptedItem } from './routing.js';
 import { createSchedule } from './schedules.js';
-import type { StoredRequest, StoredResult, TaxStore } from './store.js';
-import { sendResultEvents } from './webhook-events.js';
-import type { WebhookSender } from './webhook-sender.js';
+import type { TaxStore, ValidationRecord } from './store.js';
+import type { ResultEvents } from './webhook-events.js';
 
 /** Completes accepted requests: now (201) or on the next turn of the event loop (202, batches). */
 export class Completer {
@@ -19,7 +15,7 @@ export class Completer {
 
   constructor(
     private readonly store: TaxStore,
-    private readonly webhooks: WebhookSender,
+    private readonly sendEvents: ResultEvents,
   ) {}
 
   /** Whether the provider answers later (202). */
@@ -28,29 +24,18 @@ export class Completer {
   }
 
   /** Completes on the next turn of the event loop, as an asynchronous registry answer would. */
-  later(principal: Principal, item: AcceptedItem, stored: StoredRequest): void {
+  later(principal: Principal, record: ValidationRecord): void {
     const timer = setImmediate(() => {
       this.timers.delete(timer);
-      this.now(principal, item, stored);
+      this.complete(principal, record);
     });
     this.timers.add(timer);
   }
 
-  /** Runs the check, stores the result, fires the webhooks. */
-  now(principal: Principal, item: AcceptedItem, stored: StoredRequest): ValidationResult {
-    const result = this.check(principal, item, stored);
-    this.store.results.set(result.validationResultId, result);
-    stored.status = 'COMPLETED';
-    stored.validationResultId = result.validationResultId;
-    sendResultEvents(this.webhooks, principal, item.body, result);
-    this.store.state.events.publish('tax', {
-      validationResultId: result.validationResultId,
-      countryCode: item.body.countryCode,
-      rawValue: item.body.rawValue,
-      outcome: result.outcome,
-      provider: result.provider ?? null,
-    });
-    return publicResult(result);
+  /** Runs the check, stores the verdict, fires the webhooks; returns the result. */
+  now(principal: Principal, record: ValidationRecord): ValidationResult {
+    this.complete(principal, record);
+    return buildResult(this.store, record);
   }
 
   /** Drops completions not yet run (server close). */
@@ -59,66 +44,37 @@ export class Completer {
     this.timers.clear();
   }
 
-  /** The outcome: NOT_SUPPORTED without a registry, SOURCE_UNAVAILABLE when switched off, else the checksum's verdict. */
-  private check(principal: Principal, item: AcceptedItem, stored: StoredRequest): StoredResult {
-    const { body, provider } = item;
-    const now = this.store.state.nowIso();
-    const check = precheck(body.countryCode, body.rawValue);
+  private complete(principal: Principal, record: ValidationRecord): void {
+    this.check(principal, record);
+    const { body } = record;
+    this.sendEvents(principal, record);
+    this.store.state.events.publish('tax', {
+      validationResultId: this.store.resultId(record) as string,
+      countryCode: body.countryCode,
+      rawValue: body.rawValue,
+      outcome: record.outcome as KnownOutcome,
+      provider: record.provider,
+    });
+  }
+
+  /**
+   * Decides the verdict: NOT_SUPPORTED without a registry, SOURCE_UNAVAILABLE when switched off,
+   * else the checksum's. Only the verdict is stored; the result is rebuilt from it when shown.
+   */
+  private check(principal: Principal, record: ValidationRecord): void {
+    const { body, provider } = record;
     const mode = provider ? (this.store.providerModes.get(provider) ?? 'sync') : 'sync';
     let outcome: KnownOutcome;
     if (provider === null) outcome = 'NOT_SUPPORTED';
     else if (mode === 'unavailable') outcome = 'SOURCE_UNAVAILABLE';
-    else outcome = check.valid ? 'VALID' : 'INVALID';
-    const record =
-      outcome === 'VALID' ? registryRecord(body.countryCode, check.canonical ?? check.normalized) : undefined;
-    const match: Record<string, string> = {};
-    if (outcome === 'VALID' || outcome === 'INVALID') {
-      match.companyName =
-        body.companyName === undefined
-          ? 'NOT_REQUESTED'
-          : record
-            ? matchText(body.companyName, record.companyName)
-            : 'NO_MATCH';
-      match.address =
-        body.address === undefined
-          ? 'NOT_REQUESTED'
-          : record
-            ? matchAddress(body.address, record.address)
-            : 'NO_MATCH';
-    }
-    const result: StoredResult = {
-      projectId: principal.ownerId,
-      validationRequestId: stored.validationRequestId,
-      validationResultId: `valres_${randomUUID()}`,
-      taxIdentifierId: storeIdentifier(this.store, principal, body),
-      status: 'COMPLETED',
-      outcome,
-      provider,
-      providerStatus: mode === 'unavailable' && provider ? 'PROVIDER_ERROR' : 'SUCCESS',
-      verificationMethod: 'AUTOMATIC',
-      match,
-      responseData: record
-        ? { companyName: record.companyName, sourceReference: record.sourceReference }
-        : {},
-      checkedAt: now,
-      correlationId: body.correlationId ?? null,
-      input: {
-        countryCode: body.countryCode,
-        rawValue: body.rawValue,
-        normalizedValue: check.normalized,
-        ...(body.companyName !== undefined && { companyName: body.companyName }),
-        ...(body.address !== undefined && { address: body.address }),
-        ...(body.requesterVatId !== undefined && { requesterVatId: body.requesterVatId }),
-        ...(body.preferredProvider !== undefined && { preferredProvider: body.preferredProvider }),
-      },
-      customerMetadata: body.customerMetadata ?? {},
-      createdAt: now,
-      completedAt: now,
-    };
+    else outcome = precheck(body.countryCode, body.rawValue).valid ? 'VALID' : 'INVALID';
+    storeIdentifier(this.store, principal, body);
     if (body.attachSchedule) {
       const schedule = createSchedule(this.store, principal, { ...body, ...body.attachSchedule });
-      result.schedule = { scheduleId: schedule.scheduleId, nextRunAt: schedule.nextRunAt };
+      record.schedule = { scheduleId: schedule.scheduleId, nextRunAt: schedule.nextRunAt };
     }
-    return result;
+    record.outcome = outcome;
+    record.providerError = mode === 'unavailable' && provider !== null;
+    record.completedAt = this.store.state.clock.now();
   }
 }

@@ -10,6 +10,11 @@ function identifierKey(body: Identifier): string {
   return `${body.countryCode}:${precheck(body.countryCode, body.rawValue).normalized}`;
 }
 
+/** The stable `taxIdentifierId` of an identifier (`CC:normalized`) in a project. */
+export function taxIdentifierId(projectId: string, key: string): string {
+  return `taxid_${createHash('sha256').update(`${projectId}:${key}`).digest('hex').slice(0, 20)}`;
+}
+
 /** 402 when storing the new identifiers of `bodies` would pass the plan's limit. */
 export function checkIdentifierLimit(
   store: TaxStore,
@@ -28,14 +33,16 @@ export function checkIdentifierLimit(
   }
 }
 
-/** Counts the identifier for the project; returns its stable `taxIdentifierId`. */
-export function storeIdentifier(store: TaxStore, principal: Principal, body: Identifier): string {
-  const key = identifierKey(body);
+/**
+ * Counts the identifier against the project's plan limit. A plan without a limit keeps no list
+ * (nothing to count against), so a million identifiers cost nothing here.
+ */
+export function storeIdentifier(store: TaxStore, principal: Principal, body: Identifier): void {
+  if (principal.plan.identifierLimit === null) return;
   let set = store.identifiers.get(principal.ownerId);
   if (!set) {
     set = new Set();
     store.identifiers.set(principal.ownerId, set);
   }
-  set.add(key);
-  return `taxid_${createHash('sha256').update(`${principal.ownerId}:${key}`).digest('hex').slice(0, 20)}`;
+  set.add(identifierKey(body));
 }

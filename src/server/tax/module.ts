@@ -4,6 +4,7 @@ import { type TaxAdmin, taxAdmin, taxAdminRoutes } from './admin.js';
 import { Completer } from './completion.js';
 import { taxRoutes } from './routes.js';
 import { TaxStore } from './store.js';
+import { resultEvents } from './webhook-events.js';
 import { WebhookSender, type WebhookSenderOptions } from './webhook-sender.js';
 
 /** The tax-validation API: its store, its five endpoints, webhook delivery and admin controls. */
@@ -13,7 +14,7 @@ export function taxModule(
 ): ServerModule & { admin: TaxAdmin } {
   const store = new TaxStore(state);
   const webhooks = new WebhookSender(state, webhookOptions);
-  const completer = new Completer(store, webhooks);
+  const completer = new Completer(store, resultEvents(webhooks, store));
   const admin = taxAdmin(store, webhooks);
   return {
     admin,

@@ -53,15 +53,15 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
         if (replayed) {
           const result = resultOf(store, replayed);
           if (result) return sendJson(res, 200, result);
-          return sendJson(res, 202, pending(replayed.validationRequestId, body));
+          return sendJson(res, 202, pending(store.requestId(replayed), body));
         }
         checkIdentifierLimit(store, principal, [body]);
         const stored = acceptRequest(store, principal, item);
         if (completer.isAsync(item)) {
-          completer.later(principal, item, stored);
-          return sendJson(res, 202, pending(stored.validationRequestId, body));
+          completer.later(principal, stored);
+          return sendJson(res, 202, pending(store.requestId(stored), body));
         }
-        sendJson(res, 201, completer.now(principal, item, stored));
+        sendJson(res, 201, completer.now(principal, stored));
       },
     },
     {
@@ -105,20 +105,21 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
           // A replayed item is listed like any other (PENDING, as the reference shows every entry);
           // `replay: true` and, once it completed, its `validationResultId` say it was not run again.
           if (replayed) {
+            const validationResultId = store.resultId(replayed);
             return {
               index,
-              validationRequestId: replayed.validationRequestId,
+              validationRequestId: store.requestId(replayed),
               status: 'PENDING',
               idempotencyKey: item.body.idempotencyKey,
-              ...(replayed.validationResultId && { validationResultId: replayed.validationResultId }),
+              ...(validationResultId && { validationResultId }),
               replay: true,
             };
           }
           const stored = acceptRequest(store, principal, item);
-          completer.later(principal, item, stored);
+          completer.later(principal, stored);
           return {
             index,
-            validationRequestId: stored.validationRequestId,
+            validationRequestId: store.requestId(stored),
             status: 'PENDING',
             idempotencyKey: item.body.idempotencyKey,
           };

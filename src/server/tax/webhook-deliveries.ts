@@ -9,8 +9,6 @@ export type DeliveryState =
   | 'delivered'
   /** Every attempt of the schedule failed. */
   | 'failed'
-  /** Never sent: the endpoint's queue was full. */
-  | 'dropped'
   /** Never sent: lost by an injected `webhookLost` fault. */
   | 'lost';
 
@@ -36,8 +34,11 @@ export interface WebhookDeliveryRecord {
 }
 
 /**
- * A delivery in the sender's hands, kept compact (numbers and shared strings; the record view is
- * built only when listed): up to `maxQueued` of them wait per endpoint.
+ * A delivery the sender is working on (in flight, waiting for a retry) or that is among the newest
+ * kept for the read API. A queued delivery is not an object: the endpoint's queue holds its numbers
+ * (`seq`, `eventSeq`, `kind`, `ref`) and the object is made when it is sent. The payload is built at
+ * each attempt from (`kind`, `ref`), e.g. from the stored validation; only an event given as an
+ * object (`payload`) keeps it.
  */
 export class Delivery {
   state: DeliveryState = 'queued';
@@ -54,8 +55,12 @@ export class Delivery {
     readonly eventSeq: number,
     readonly url: string,
     readonly eventType: string,
-    /** The event, serialized at each attempt. */
-    readonly payload: Readonly<Record<string, unknown>>,
+    /** Which builder makes the payload (0: the payload object below). */
+    readonly kind: number,
+    /** What the builder makes it from (e.g. the validation's position in the store). */
+    readonly ref: number,
+    /** The event itself, for events given as an object. */
+    readonly payload: Readonly<Record<string, unknown>> | undefined,
     readonly createdAt: number,
   ) {
     this.updatedAt = createdAt;
@@ -111,6 +116,11 @@ export class DeliveryLog {
   get(id: string): Delivery | undefined {
     const match = /^dlv_(\d{1,15})$/.exec(id);
     return match ? this.bySeq.get(Number(match[1])) : undefined;
+  }
+
+  /** The delivery numbered `seq`, while it is among the newest. */
+  bySequence(seq: number): Delivery | undefined {
+    return this.bySeq.get(seq);
   }
 
   /** Newest first, at most `limit`, optionally only those in `state`. */

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
+import { DeliveryQueue, MAX_KINDS, type QueuedDelivery } from './delivery-queue.js';
 import {
   Delivery,
   DeliveryLog,
@@ -29,10 +30,11 @@ export interface WebhookSenderOptions {
   /** Deliveries in flight per endpoint, which is also its number of keep-alive sockets. Default 8. */
   concurrency?: number;
   /**
-   * Deliveries waiting per endpoint (queued or waiting for a retry); past it new events are
-   * dropped (state `dropped`, counted in `webhooksFailed`). Default 100000.
+   * Deliveries per endpoint held whole while they wait for a retry. Past it no new first attempt
+   * starts until some of them end: the events behind wait in the queue (a few numbers each), none
+   * is dropped, and an endpoint that is down costs bounded memory. Default 10000.
    */
-  maxQueued?: number;
+  maxRetrying?: number;
   /** Waits before each retry, ms; its length is the number of retries. Default {@link DEFAULT_RETRY_DELAYS_MS}. */
   retryDelaysMs?: readonly number[];
   /** Time allowed to one attempt, ms. Default 5000. */
@@ -50,48 +52,59 @@ export interface WebhookRetrySettings {
 }
 
 /**
- * One endpoint's deliveries: a FIFO and a keep-alive agent whose socket count equals the number
- * of deliveries allowed in flight, so the sockets (and descriptors) used stay bounded.
+ * Builds an event's payload from a small number when the event is sent (e.g. from the stored
+ * validation at that position); undefined when there is nothing left to build it from.
+ */
+export type WebhookPayloadBuilder = (ref: number) => Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * One endpoint's deliveries: the queue of events not yet tried (numbers, unbounded: nothing is
+ * dropped), the retries that are due (served first), and a keep-alive agent whose socket count
+ * equals the number of deliveries allowed in flight, so sockets and descriptors stay bounded.
  */
 class EndpointQueue {
   readonly agent: HttpAgent;
-  private readonly items: Delivery[] = [];
-  private head = 0;
+  readonly queued = new DeliveryQueue();
+  /** Retries whose wait is over, and redeliveries: sent before the queue. */
+  private ready: Delivery[] = [];
   active = 0;
   /** Deliveries waiting for a retry timer. */
   waiting = 0;
 
+  readonly url: URL;
+
   constructor(
-    readonly url: URL,
+    /** The endpoint as registered. */
+    readonly href: string,
     concurrency: number,
   ) {
-    const Agent = url.protocol === 'https:' ? HttpsAgent : HttpAgent;
+    this.url = new URL(href);
+    const Agent = this.url.protocol === 'https:' ? HttpsAgent : HttpAgent;
     this.agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
   }
 
-  get queued(): number {
-    return this.items.length - this.head;
+  /** Deliveries not yet ended and not in flight. */
+  get pending(): number {
+    return this.queued.length + this.ready.length + this.waiting;
   }
 
-  push(delivery: Delivery): void {
-    this.items.push(delivery);
+  /** Deliveries held whole: waiting for a retry or due. */
+  get retrying(): number {
+    return this.ready.length + this.waiting;
   }
 
-  shift(): Delivery | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const delivery = this.items[this.head] as Delivery;
-    this.head += 1;
-    // Compact now and then so a long run does not keep every delivered body alive.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items.splice(0, this.head);
-      this.head = 0;
-    }
-    return delivery;
+  pushReady(delivery: Delivery): void {
+    this.ready.push(delivery);
+  }
+
+  shiftReady(): Delivery | undefined {
+    return this.ready.shift();
   }
 
   clear(): void {
-    this.items.length = 0;
-    this.head = 0;
+    this.queued.clear();
+    this.ready = [];
+    this.waiting = 0;
   }
 }
 
@@ -138,9 +151,10 @@ function errorName(error: Error): string {
 
 /**
  * Delivers webhook events to the endpoints registered with `POST /__admin/webhook-endpoints`, the
- * way a real service does: each endpoint has a bounded queue served by a fixed number of
- * keep-alive connections, a failed attempt is retried on a backoff schedule, and every delivery
- * has a record (the newest are kept for the read API).
+ * way a real service does: no event is ever dropped; each endpoint has a queue served by a fixed
+ * number of keep-alive connections (the backpressure: a slow endpoint makes events wait, as
+ * numbers, never as payloads), a failed attempt is retried on a backoff schedule, and every
+ * delivery has a record (the newest are kept for the read API).
  */
 export class WebhookSender {
   endpoints: string[] = [];
@@ -149,8 +163,12 @@ export class WebhookSender {
   private readonly retryTimers = new Set<() => void>();
   private readonly log: DeliveryLog;
   private readonly concurrency: number;
-  private readonly maxQueued: number;
+  private readonly maxRetrying: number;
   private readonly timer: DeliveryTimer;
+  /** Event kinds built at send time; kind 0 is an event given as an object. */
+  private readonly kinds: Array<{ eventType: string; build: WebhookPayloadBuilder }> = [];
+  /** Events given as objects, by delivery seq, until their delivery leaves the queue. */
+  private objects = new Map<number, Readonly<Record<string, unknown>>>();
   private retryDelaysMs: number[];
   private timeoutMs: number;
   private seq = 0;
@@ -162,7 +180,7 @@ export class WebhookSender {
     options: WebhookSenderOptions = {},
   ) {
     this.concurrency = options.concurrency ?? 8;
-    this.maxQueued = options.maxQueued ?? 100_000;
+    this.maxRetrying = options.maxRetrying ?? 10_000;
     const initial = {
       retryDelaysMs: [...(options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS)],
       timeoutMs: options.timeoutMs ?? 5000,
@@ -171,13 +189,12 @@ export class WebhookSender {
     this.timeoutMs = initial.timeoutMs;
     this.timer = options.timer ?? realTimer;
     this.log = new DeliveryLog(options.maxRecords);
+    this.kinds.push({ eventType: '', build: () => undefined });
     state.onReset(() => {
       this.endpoints = [];
       // Events not yet sent belong to the state that was just reset.
-      for (const queue of this.queues.values()) {
-        queue.clear();
-        queue.waiting = 0;
-      }
+      for (const queue of this.queues.values()) queue.clear();
+      this.objects = new Map();
       for (const cancel of this.retryTimers) cancel();
       this.retryTimers.clear();
       this.log.clear();
@@ -188,24 +205,37 @@ export class WebhookSender {
   }
 
   /**
-   * Queues `payload` for every endpoint (one delivery per endpoint). The payload object is kept
-   * as given (its strings are the stored result's own) and serialized per attempt, so a waiting
-   * delivery costs ~150 bytes, not a JSON text.
+   * Declares a kind of event whose payload `build` makes from a number when it is sent, so a
+   * queued event costs a few numbers; returns the function that sends one.
    */
+  defineEvent(eventType: string, build: WebhookPayloadBuilder): (ref: number) => void {
+    const kind = this.kinds.length;
+    if (kind >= MAX_KINDS) throw new Error(`WebhookSender: at most ${MAX_KINDS - 1} event kinds`);
+    this.kinds.push({ eventType, build });
+    return (ref) => this.enqueue(eventType, kind, ref, undefined);
+  }
+
+  /** Queues an event given as an object (kept until sent) for every endpoint. */
   send(payload: Record<string, unknown>): void {
+    this.enqueue(String(payload.eventType), 0, 0, payload);
+  }
+
+  /** Queues one delivery per endpoint; never drops one. */
+  private enqueue(
+    eventType: string,
+    kind: number,
+    ref: number,
+    payload: Readonly<Record<string, unknown>> | undefined,
+  ): void {
     if (this.closed || this.endpoints.length === 0) return;
-    const eventType = String(payload.eventType);
     this.eventSeq += 1;
+    const now = this.state.clock.now();
     for (const url of this.endpoints) {
       const queue = this.queueFor(url);
       this.seq += 1;
-      const delivery = new Delivery(this.seq, this.eventSeq, url, eventType, payload, this.state.clock.now());
-      this.log.add(delivery);
-      if (queue.queued + queue.waiting >= this.maxQueued) {
-        this.end(delivery, 'dropped');
-        continue;
-      }
-      queue.push(delivery);
+      this.log.add(new Delivery(this.seq, this.eventSeq, url, eventType, kind, ref, payload, now));
+      if (payload) this.objects.set(this.seq, payload);
+      queue.queued.push(this.seq, this.eventSeq, kind, ref);
       this.pump(queue);
     }
   }
@@ -216,8 +246,8 @@ export class WebhookSender {
   }
 
   /**
-   * Sends a delivery that ended (delivered, failed, dropped or lost) again, with a fresh retry
-   * schedule. 404 when the id is unknown (or no longer among the newest), 409 while it is under way.
+   * Sends a delivery that ended (delivered, failed or lost) again, with a fresh retry schedule.
+   * 404 when the id is unknown (or no longer among the newest), 409 while it is under way.
    */
   redeliver(id: string): WebhookDeliveryRecord {
     const delivery = this.log.get(id);
@@ -227,7 +257,7 @@ export class WebhookSender {
     delivery.retries = 0;
     delivery.updatedAt = this.state.clock.now();
     const queue = this.queueFor(delivery.url);
-    queue.push(delivery);
+    queue.pushReady(delivery);
     this.pump(queue);
     this.publish(delivery);
     return delivery.record();
@@ -248,17 +278,44 @@ export class WebhookSender {
   private queueFor(url: string): EndpointQueue {
     let queue = this.queues.get(url);
     if (!queue) {
-      queue = new EndpointQueue(new URL(url), this.concurrency);
+      queue = new EndpointQueue(url, this.concurrency);
       this.queues.set(url, queue);
     }
     return queue;
   }
 
-  /** Starts deliveries while the endpoint has a free slot and waiting events. */
+  /** The delivery object of a queued entry: the kept record when it is among the newest. */
+  private take(queue: EndpointQueue, entry: QueuedDelivery): Delivery {
+    const payload = entry.kind === 0 ? this.objects.get(entry.seq) : undefined;
+    if (entry.kind === 0) this.objects.delete(entry.seq);
+    const kept = this.log.bySequence(entry.seq);
+    if (kept) return kept;
+    const eventType = payload ? String(payload.eventType) : (this.kinds[entry.kind]?.eventType ?? '');
+    return new Delivery(
+      entry.seq,
+      entry.eventSeq,
+      queue.href,
+      eventType,
+      entry.kind,
+      entry.ref,
+      payload,
+      this.state.clock.now(),
+    );
+  }
+
+  /**
+   * Starts deliveries while the endpoint has a free slot: due retries first, then queued events,
+   * unless `maxRetrying` deliveries already wait for a retry.
+   */
   private pump(queue: EndpointQueue): void {
     while (queue.active < this.concurrency && !this.closed) {
-      const delivery = queue.shift();
-      if (delivery === undefined) break;
+      let delivery = queue.shiftReady();
+      if (delivery === undefined) {
+        if (queue.retrying >= this.maxRetrying) break;
+        const entry = queue.queued.shift();
+        if (entry === undefined) break;
+        delivery = this.take(queue, entry);
+      }
       queue.active += 1;
       void this.attempt(queue, delivery).finally(() => {
         queue.active -= 1;
@@ -268,16 +325,28 @@ export class WebhookSender {
     }
   }
 
+  /** The payload of one attempt, built now. */
+  private payloadOf(delivery: Delivery): Readonly<Record<string, unknown>> | undefined {
+    return delivery.payload ?? this.kinds[delivery.kind]?.build(delivery.ref);
+  }
+
   /** One attempt; a failure schedules the next one, or ends the delivery as `failed`. */
   private async attempt(queue: EndpointQueue, delivery: Delivery): Promise<void> {
     const fault = this.state.faults.nextDelivery();
     if (fault === 'webhookLost') return this.end(delivery, 'lost');
+    const payload = this.payloadOf(delivery);
+    if (payload === undefined) {
+      // What the event was built from is gone (a reset while it was under way).
+      delivery.lastError = 'gone';
+      return this.end(delivery, 'failed');
+    }
+    const body = JSON.stringify(payload);
     delivery.state = 'sending';
     this.countAttempt(delivery);
     const end =
       fault === 'webhookStatus500'
         ? { status: 500 }
-        : await this.post(queue, delivery, fault === 'webhookReset');
+        : await post(queue, body, this.timeoutMs, fault === 'webhookReset');
     if (this.closed) return;
     delivery.lastStatus = 'status' in end ? end.status : 0;
     delivery.lastError = 'error' in end ? end.error : undefined;
@@ -286,7 +355,7 @@ export class WebhookSender {
       // A delivery whose answer was lost on the way back: the sender delivers it once more.
       if (fault === 'webhookDuplicate') {
         this.countAttempt(delivery);
-        await this.post(queue, delivery, false);
+        await post(queue, body, this.timeoutMs, false);
       }
       return;
     }
@@ -303,14 +372,10 @@ export class WebhookSender {
       queue.waiting -= 1;
       if (this.closed) return;
       delivery.state = 'queued';
-      queue.push(delivery);
+      queue.pushReady(delivery);
       this.pump(queue);
     }, delay);
     this.retryTimers.add(cancel);
-  }
-
-  private post(queue: EndpointQueue, delivery: Delivery, reset: boolean): Promise<AttemptEnd> {
-    return post(queue, JSON.stringify(delivery.payload), this.timeoutMs, reset);
   }
 
   private countAttempt(delivery: Delivery): void {
@@ -318,7 +383,7 @@ export class WebhookSender {
     this.state.stats.webhookAttempts += 1;
   }
 
-  private end(delivery: Delivery, state: 'delivered' | 'failed' | 'dropped' | 'lost'): void {
+  private end(delivery: Delivery, state: 'delivered' | 'failed' | 'lost'): void {
     delivery.state = state;
     delivery.updatedAt = this.state.clock.now();
     if (state === 'delivered') this.state.stats.webhooksSent += 1;
@@ -335,8 +400,7 @@ export class WebhookSender {
   }
 
   private get busy(): boolean {
-    for (const queue of this.queues.values())
-      if (queue.active > 0 || queue.queued > 0 || queue.waiting > 0) return true;
+    for (const queue of this.queues.values()) if (queue.active > 0 || queue.pending > 0) return true;
     return false;
   }
 
@@ -359,9 +423,9 @@ export class WebhookSender {
     this.retryTimers.clear();
     for (const queue of this.queues.values()) {
       queue.clear();
-      queue.waiting = 0;
       queue.agent.destroy();
     }
+    this.objects.clear();
     this.settle();
   }
 }

