@@ -1,8 +1,23 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
+
+/**
+ * The web build loads the bot-check parsers statically (src/botcheck/result-parsers-eager.ts): a
+ * bundler would inline the Node build's dynamic import as lazily initialised modules, a larger Worker.
+ */
+const eagerResultParsers: Plugin = {
+  name: 'eager-result-parsers',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/result-parsers\.js$/ }, () => ({
+      path: resolve('src/botcheck/result-parsers-eager.ts'),
+    }));
+  },
+};
 
 export default defineConfig([
   {
@@ -51,6 +66,7 @@ export default defineConfig([
     platform: 'node',
     sourcemap: false,
     splitting: true,
+    esbuildPlugins: [eagerResultParsers],
     define,
   },
   {
