@@ -65,8 +65,9 @@ export class BotCheckClient {
 
   /** The fetch behind `getResult` and `verify`, for an id already resolved. */
   private async fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
-    const { parseVerificationResult } = await resultParsers();
-    return fetchResult(
+    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
+    const parsers = resultParsers();
+    const data = await fetchResult(
       this.http,
       'current',
       {
@@ -74,8 +75,9 @@ export class BotCheckClient {
         auth: { scheme: 'bearer', key: this.key() },
       },
       options,
-      parseVerificationResult,
+      (body) => body,
     );
+    return (await parsers).parseVerificationResult(data);
   }
 
   /**

@@ -86,8 +86,9 @@ export class LegacyBotCheckClient {
     if (accessToken !== undefined && accessToken.trim() === '') {
       throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
     }
-    const { parseLegacyAssessment } = await resultParsers();
-    return fetchResult(
+    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
+    const parsers = resultParsers();
+    const data = await fetchResult(
       this.http,
       'legacy',
       {
@@ -99,19 +100,18 @@ export class LegacyBotCheckClient {
           : { query: { accessToken } }),
       },
       options,
-      (data) => {
-        const raw = parseLegacyAssessment(data);
-        return {
-          ...raw,
-          ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
-          parsedTimestamps: {
-            creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
-            releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
-            retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
-          },
-        };
-      },
+      (body) => body,
     );
+    const raw = (await parsers).parseLegacyAssessment(data);
+    return {
+      ...raw,
+      ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
+      parsedTimestamps: {
+        creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
+        releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
+        retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
+      },
+    };
   }
 
   /**

@@ -6,11 +6,18 @@ type ResultParsers = typeof import('./result-parsing.js');
 
 let loading: Promise<ResultParsers> | undefined;
 
-/** The bot-check answer parsers, loaded on first use (memoised; a failed load is retried). */
+/**
+ * The bot-check answer parsers, loaded on first use (memoised; a failed load is retried). Callers
+ * start it before their request and await it after: a load that fails while the request fails
+ * too is never an unhandled rejection (the caller's await still sees it).
+ */
 export function resultParsers(): Promise<ResultParsers> {
-  loading ??= import('./result-parsing.js').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  if (!loading) {
+    loading = import('./result-parsing.js').catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    loading.catch(() => undefined);
+  }
   return loading;
 }
