@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
 
@@ -7,6 +9,19 @@ const define = { __SVC_VERSION__: JSON.stringify(version) };
 // The Web build leaves the wire schemas' descriptions out (src/core/schema-docs.ts): they are for the
 // OpenAPI document, and a Worker's bundle is smaller without them.
 const webDefine = { ...define, __SVC_SCHEMA_DOCS__: 'false' };
+
+/**
+ * The web build loads the bot-check parsers statically (src/botcheck/result-parsers-eager.ts): a
+ * bundler would inline the Node build's dynamic import as lazily initialised modules, a larger Worker.
+ */
+const eagerResultParsers: Plugin = {
+  name: 'eager-result-parsers',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/result-parsers\.js$/ }, () => ({
+      path: resolve('src/botcheck/result-parsers-eager.ts'),
+    }));
+  },
+};
 
 export default defineConfig([
   {
@@ -60,7 +75,7 @@ export default defineConfig([
     // Left to the stubs plugin rather than marked external (node:x keeps its prefix).
     noExternal: ['undici'],
     removeNodeProtocol: false,
-    esbuildPlugins: [nodeOnlyStubs(process.cwd())],
+    esbuildPlugins: [nodeOnlyStubs(process.cwd()), eagerResultParsers],
     define: webDefine,
     // Folds the build-time constants (SCHEMA_DOCS) where they are used, so the strings they guard
     // are gone from dist/web; an app's bundler would keep them behind a `var`.

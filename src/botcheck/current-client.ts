@@ -1,12 +1,12 @@
 import type { HttpClient } from '../core/http.js';
-import { parseResponse } from '../core/parse.js';
 import { path } from '../core/path.js';
 import { AnswerCache } from './answer-cache.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { botCheckPipeline } from './pipeline.js';
+import { resultParsers } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
-import { VerificationResult } from './schemas.js';
+import type { VerificationResult } from './schemas.js';
 import { resolveVerificationId } from './token.js';
 
 /** Longest a verify answer is remembered, whatever `resultExpiresAt` says: one day. */
@@ -64,8 +64,10 @@ export class BotCheckClient {
   }
 
   /** The fetch behind `getResult` and `verify`, for an id already resolved. */
-  private fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
-    return fetchResult(
+  private async fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
+    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
+    const parsers = resultParsers();
+    const data = await fetchResult(
       this.http,
       'current',
       {
@@ -73,8 +75,9 @@ export class BotCheckClient {
         auth: { scheme: 'bearer', key: this.key() },
       },
       options,
-      (data) => parseResponse(VerificationResult, data, 'bot-check result'),
+      (body) => body,
     );
+    return (await parsers).parseVerificationResult(data);
   }
 
   /**

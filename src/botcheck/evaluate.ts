@@ -1,5 +1,5 @@
 import { LocalValidationError, type ValidationIssue } from '../core/errors/local-validation-error.js';
-import { normalizeLegacyReason } from './schemas.js';
+import { normalizeLegacyReason } from './vocabulary.js';
 
 /** What to do with the request that carried the verification. */
 export type Decision = 'accept' | 'challenge' | 'reject';

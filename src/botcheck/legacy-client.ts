@@ -1,15 +1,16 @@
 import { LocalValidationError } from '../core/errors/local-validation-error.js';
 import type { HttpClient } from '../core/http.js';
-import { parseResponse } from '../core/parse.js';
 import { path } from '../core/path.js';
 import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
 import { botCheckPipeline } from './pipeline.js';
+import { resultParsers } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
-import { LegacyAssessment, normalizeLegacyReason } from './schemas.js';
+import type { LegacyAssessment } from './schemas.js';
 import { assertWellFormed, resolveVerificationId } from './token.js';
+import { normalizeLegacyReason } from './vocabulary.js';
 
 /** Options of `getAssessment`. */
 export interface GetAssessmentOptions extends GetResultOptions {
@@ -85,7 +86,9 @@ export class LegacyBotCheckClient {
     if (accessToken !== undefined && accessToken.trim() === '') {
       throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
     }
-    return fetchResult(
+    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
+    const parsers = resultParsers();
+    const data = await fetchResult(
       this.http,
       'legacy',
       {
@@ -97,19 +100,18 @@ export class LegacyBotCheckClient {
           : { query: { accessToken } }),
       },
       options,
-      (data) => {
-        const raw = parseResponse(LegacyAssessment, data, 'legacy assessment');
-        return {
-          ...raw,
-          ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
-          parsedTimestamps: {
-            creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
-            releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
-            retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
-          },
-        };
-      },
+      (body) => body,
     );
+    const raw = (await parsers).parseLegacyAssessment(data);
+    return {
+      ...raw,
+      ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),
+      parsedTimestamps: {
+        creationTimestamp: parseLegacyTimestamp(raw.creationTimestamp),
+        releaseTimestamp: parseLegacyTimestamp(raw.releaseTimestamp),
+        retrievalTimestamp: parseLegacyTimestamp(raw.retrievalTimestamp),
+      },
+    };
   }
 
   /**

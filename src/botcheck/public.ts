@@ -44,12 +44,7 @@ export {
   LegacyBotCheckClient,
 } from './legacy-client.js';
 export type { VerifyOptions, VerifyOutcome } from './run-verify.js';
-export {
-  isVerificationId,
-  type LegacyAssessment,
-  type VerificationResult,
-  type VerificationTokenPayload,
-} from './schemas.js';
+export type { LegacyAssessment, VerificationResult, VerificationTokenPayload } from './schemas.js';
 export { TEST_VERIFICATION_IDS } from './test-ids.js';
 export {
   decodeVerificationToken,
@@ -63,3 +58,4 @@ export {
   type VerifyWithClientOptions,
   verify,
 } from './verify.js';
+export { isVerificationId } from './vocabulary.js';

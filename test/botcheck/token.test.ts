@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { VerificationTokenPayload } from '../../src/botcheck/schemas.js';
 import { TEST_VERIFICATION_IDS } from '../../src/botcheck/test-ids.js';
 import {
   decodeVerificationToken,
@@ -185,5 +186,57 @@ describe('property: decoding any string returns a token or throws TokenDecodeErr
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('the token decoder applies the VerificationTokenPayload schema without loading zod', () => {
+  // decodeVerificationToken checks the payload by hand (decoding runs on every verify and must not
+  // load zod); the schema stays the one definition of the wire object (OpenAPI, server). Both must
+  // agree on any payload that names an id.
+  const idLike = fc.oneof(
+    fc.uuid(),
+    fc.uuid().map((id) => id.toUpperCase()),
+    fc.stringMatching(/^[0-9a-fA-FgG-]{30,40}$/),
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    fc.array(fc.string(), { maxLength: 2 }),
+    fc.object({ maxDepth: 1 }),
+  );
+  const field = fc.oneof(fc.constant(undefined), fc.string(), fc.integer(), fc.constant(null));
+
+  it('accepts exactly what the schema accepts, with the same fields', () => {
+    fc.assert(
+      fc.property(idLike, field, field, (verificationId, apiEndpoint, encryptedAccessToken) => {
+        fc.pre(verificationId !== '');
+        const payload = { verificationId, apiEndpoint, encryptedAccessToken };
+        const schema = VerificationTokenPayload.safeParse({
+          verificationId,
+          apiEndpoint: typeof apiEndpoint === 'string' ? apiEndpoint : undefined,
+          encryptedAccessToken: typeof encryptedAccessToken === 'string' ? encryptedAccessToken : undefined,
+        });
+        let decoded: unknown;
+        try {
+          decoded = decodeVerificationToken(encodeVerificationToken(payload));
+        } catch (error) {
+          expect(error).toBeInstanceOf(TokenDecodeError);
+          expect((error as TokenDecodeError).reason).toBe('BAD_ID');
+          expect(schema.success).toBe(false);
+          return;
+        }
+        expect(schema.success).toBe(true);
+        expect(decoded).toEqual(schema.data);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('(control) both refuse an id with a non-hex digit and accept a test id', () => {
+    const bad = { verificationId: '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5g' };
+    expect(VerificationTokenPayload.safeParse(bad).success).toBe(false);
+    expect(reasonOf(encodeVerificationToken(bad))).toBe('BAD_ID');
+    const good = { verificationId: TEST_VERIFICATION_IDS.passed };
+    expect(VerificationTokenPayload.safeParse(good).success).toBe(true);
+    expect(reasonOf(encodeVerificationToken(good))).toBe('OK');
   });
 });
