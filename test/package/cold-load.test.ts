@@ -103,6 +103,23 @@ describe('importing the root entry builds no schema (schemas are built on first 
   });
 });
 
+/** Files of `files` that carry the compiled source module `source` (esbuild's `// src/...` comment). */
+const carrying = (files: string[], source: string) =>
+  files.filter((f) => readFileSync(f, 'utf8').includes(`// ${source}\n`));
+
+describe('importing the root entry does not load code a call loads later', () => {
+  // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called.
+  const LATER = ['src/tax/webhook-listener-server.ts'];
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+    for (const source of LATER) expect(carrying(files, source)).toEqual([]);
+    // (control) the walk through dynamic imports does find it.
+    const all = importGraph(join(ROOT, file)).files;
+    for (const source of LATER) expect(carrying(all, source).length).toBeGreaterThan(0);
+  });
+});
+
 describe('starting the CLI loads neither zod nor undici, bundled or not', () => {
   it('dist/cli/cli.js', () => {
     ensureBuilt();
