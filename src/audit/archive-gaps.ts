@@ -125,7 +125,7 @@ export async function readGaps(dir: string, expired: ReadonlySet<string> = new S
     .sort((a, b) => a.run - b.run);
   for (const { name } of names) {
     try {
-      const manifest = Manifest.parse(
+      const manifest = Manifest().parse(
         JSON.parse((await readRegular(dir, name, MAX_MANIFEST_BYTES)).toString('utf8')),
       );
       ledger.add(manifest, name);

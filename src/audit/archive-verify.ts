@@ -157,7 +157,7 @@ export async function verifyAuditArchive(
     let manifest: Manifest;
     try {
       raw = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-      manifest = Manifest.parse(raw);
+      manifest = Manifest().parse(raw);
     } catch {
       report('bad-manifest', name, 'not a readable manifest');
       previous = undefined;

@@ -27,7 +27,7 @@ function rawExportPage(received: Uint8Array): RawExportPage {
     : Buffer.from(received.buffer, received.byteOffset, received.byteLength);
   const scanned = scanEventPage(bytes);
   if (scanned) {
-    const envelope = parseResponse(AuditPageEnvelope, scanned.envelope, 'audit log page');
+    const envelope = parseResponse(AuditPageEnvelope(), scanned.envelope, 'audit log page');
     const content: ExportEvent[] = scanned.events;
     const breaks = new LineBreaks(bytes);
     for (let k = 0; k < content.length; k++) {
@@ -45,7 +45,7 @@ function rawExportPage(received: Uint8Array): RawExportPage {
   } catch (error) {
     throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
   }
-  const page = parseResponse(RawEventPage, data, 'audit log page');
+  const page = parseResponse(RawEventPage(), data, 'audit log page');
   const content = page.content.map((event): ExportEvent => {
     const id = (event as { id?: unknown } | null)?.id;
     return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
@@ -75,7 +75,7 @@ export interface AuditEventIterable extends AsyncIterable<AuditEvent> {
   pages(): AsyncIterable<AuditEventPageType>;
 }
 
-type ParsedQuery = ReturnType<typeof ListEventsParams.parse>;
+type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParams>['parse']>;
 
 /** The audit log API (`GET /platform/v1/events`). */
 export class AuditClient {
@@ -110,9 +110,9 @@ export class AuditClient {
    * const page = await client.audit.listEvents({ from: '2026-01-01T00:00:00Z', pageSize: 500 });
    */
   async listEvents(params: ListEventsParams = {}, options: RequestOptions = {}): Promise<AuditEventPageType> {
-    const query = parseRequest(ListEventsParams, params, 'audit log query');
+    const query = parseRequest(ListEventsParams(), params, 'audit log query');
     const res = await this.get(query, options);
-    return parseResponse(AuditEventPage, res.data, 'audit log page');
+    return parseResponse(AuditEventPage(), res.data, 'audit log page');
   }
 
   /**
@@ -126,9 +126,9 @@ export class AuditClient {
    * }
    */
   events(params: AuditEventsParams = {}, options: RequestOptions = {}): AuditEventIterable {
-    const checked = parseRequest(ListEventsParams, params, 'audit log query');
+    const checked = parseRequest(ListEventsParams(), params, 'audit log query');
     const range = resolveRange(checked.from, checked.to);
-    const query = parseRequest(ListEventsParams, { ...checked, ...range }, 'audit log query');
+    const query = parseRequest(ListEventsParams(), { ...checked, ...range }, 'audit log query');
     const pages = () => followCursors((cursor) => this.listEvents({ ...query, cursor }, options));
     return {
       pages,
@@ -152,7 +152,7 @@ export class AuditClient {
    */
   async exportEvents(options: ExportOptions): Promise<ExportResult> {
     const { from, to, pageSize } = options;
-    parseRequest(ListEventsParams, { from, to, pageSize }, 'export options');
+    parseRequest(ListEventsParams(), { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
     const { runExport } = await import('./export.js');
     // The exporter writes page k while page k+1 is scanned and page k+2 is on its way (asked for
@@ -160,7 +160,7 @@ export class AuditClient {
     // page is left for the garbage collector to find.
     const buffers = pageBuffers();
     const early = new EarlyPageFetcher(async (query, signal, slot) => {
-      const checked = parseRequest(ListEventsParams, query, 'audit log query');
+      const checked = parseRequest(ListEventsParams(), query, 'audit log query');
       const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
       return res.bytes ?? new Uint8Array();
     });

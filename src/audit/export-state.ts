@@ -1,34 +1,37 @@
 import * as z from 'zod';
 import { readStateFile } from '../core/checkpoint.js';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /**
  * The state file of an export, replaced atomically at each checkpoint (see core/checkpoint.ts). `bytes` and `events` count
  * what the output holds up to the checkpoint; `cursor` is where the next page starts.
  */
-export const ExportState = z.looseObject({
-  version: z.literal(1),
-  from: z.string(),
-  to: z.string(),
-  pageSize: z.number().int().positive(),
-  gzip: z.boolean(),
-  /** Absolute path of the output, or `-` for a stream. */
-  output: z.string(),
-  /** Cursor of the next page; null before the first page and after the last. */
-  cursor: z.string().nullable(),
-  complete: z.boolean(),
-  bytes: z.number().int().nonnegative(),
-  events: z.number().int().nonnegative(),
-  pages: z.number().int().nonnegative(),
-  lastId: z.string().nullable(),
-  /** `totalElements` of the first page; null until it was read. */
-  totalElements: z.number().int().nonnegative().nullable(),
-  updatedAt: z.string(),
-});
-export type ExportState = z.infer<typeof ExportState>;
+export const ExportState = lazySchema(() =>
+  z.looseObject({
+    version: z.literal(1),
+    from: z.string(),
+    to: z.string(),
+    pageSize: z.number().int().positive(),
+    gzip: z.boolean(),
+    /** Absolute path of the output, or `-` for a stream. */
+    output: z.string(),
+    /** Cursor of the next page; null before the first page and after the last. */
+    cursor: z.string().nullable(),
+    complete: z.boolean(),
+    bytes: z.number().int().nonnegative(),
+    events: z.number().int().nonnegative(),
+    pages: z.number().int().nonnegative(),
+    lastId: z.string().nullable(),
+    /** `totalElements` of the first page; null until it was read. */
+    totalElements: z.number().int().nonnegative().nullable(),
+    updatedAt: z.string(),
+  }),
+);
+export type ExportState = z.infer<ReturnType<typeof ExportState>>;
 
 /** Reads an export's state file; undefined when it does not exist, a `bad_state` error when it is not one. */
 export function readExportState(path: string): Promise<ExportState | undefined> {
-  return readStateFile(path, ExportState, {
+  return readStateFile(path, ExportState(), {
     notJson: `State file ${path} is not valid JSON; delete it to start the export over`,
     notState: `State file ${path} is not an export state; delete it to start the export over`,
   });

@@ -1,60 +1,65 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import * as z from 'zod';
 import { SvcError } from '../core/errors/svc-error.js';
+import { lazySchema } from '../core/lazy-schema.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
 import { ArchiveHole } from './sync-state.js';
 
 /** One data file of a run. */
-export const ManifestFile = z.object({
-  name: z.string(),
-  bytes: z.number().int().nonnegative(),
-  sha256: z.string(),
-  /** Events (lines) in the file. */
-  events: z.number().int().nonnegative(),
-  /** `occurredAt` of the file's first line (the newest event) and of its last line; null when empty. */
-  firstOccurredAt: z.string().nullable(),
-  lastOccurredAt: z.string().nullable(),
-});
-export type ManifestFile = z.infer<typeof ManifestFile>;
+export const ManifestFile = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string(),
+    /** Events (lines) in the file. */
+    events: z.number().int().nonnegative(),
+    /** `occurredAt` of the file's first line (the newest event) and of its last line; null when empty. */
+    firstOccurredAt: z.string().nullable(),
+    lastOccurredAt: z.string().nullable(),
+  }),
+);
+export type ManifestFile = z.infer<ReturnType<typeof ManifestFile>>;
 
 /**
  * The manifest of one sync run, written last. `range` is what the run covers (after `from`, up to
  * and including `to`; the first run includes `from`); consecutive runs' ranges meet.
  */
-export const Manifest = z.object({
-  version: z.literal(1),
-  run: z.number().int().positive(),
-  range: z.object({ from: z.string(), to: z.string() }),
-  /** The range asked from the API: the run's range plus the overlap before it. */
-  query: z.object({ from: z.string(), to: z.string() }),
-  serverNow: z.string(),
-  files: z.array(ManifestFile),
-  /** The API's `totalElements` for `query`. */
-  totalElements: z.number().int().nonnegative().nullable(),
-  /** Events of `query` that earlier runs had archived already (not written again). */
-  alreadyArchived: z.number().int().nonnegative(),
-  /** Whether the events written plus those already archived equal `totalElements`. */
-  countMatches: z.boolean(),
-  /** Set when events may have passed the plan's retention before any run archived them. */
-  retentionGap: ArchiveHole.nullable(),
-  /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
-  lateEvents: z.array(ArchiveHole),
-  /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
-  kind: z.enum(['backfill']).optional(),
-  /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
-  repairs: z.array(z.string()).optional(),
-  /** Gaps acknowledged with `svc audit gaps ack` since the previous manifest, with the reason given. */
-  acknowledged: z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() })).optional(),
-  /** Events the API returned outside `query` (not written). */
-  outOfRange: z.number().int().nonnegative().optional(),
-  /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
-  conflicts: ManifestFile.nullable().optional(),
-  /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
-  previous: z.object({ name: z.string(), sha256: z.string() }).nullable(),
-  /** Ed25519 signature (base64) of the manifest's JSON without this field. */
-  signature: z.string().optional(),
-});
-export type Manifest = z.infer<typeof Manifest>;
+export const Manifest = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    run: z.number().int().positive(),
+    range: z.object({ from: z.string(), to: z.string() }),
+    /** The range asked from the API: the run's range plus the overlap before it. */
+    query: z.object({ from: z.string(), to: z.string() }),
+    serverNow: z.string(),
+    files: z.array(ManifestFile()),
+    /** The API's `totalElements` for `query`. */
+    totalElements: z.number().int().nonnegative().nullable(),
+    /** Events of `query` that earlier runs had archived already (not written again). */
+    alreadyArchived: z.number().int().nonnegative(),
+    /** Whether the events written plus those already archived equal `totalElements`. */
+    countMatches: z.boolean(),
+    /** Set when events may have passed the plan's retention before any run archived them. */
+    retentionGap: ArchiveHole().nullable(),
+    /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
+    lateEvents: z.array(ArchiveHole()),
+    /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
+    kind: z.enum(['backfill']).optional(),
+    /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
+    repairs: z.array(z.string()).optional(),
+    /** Gaps acknowledged with `svc audit gaps ack` since the previous manifest, with the reason given. */
+    acknowledged: z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() })).optional(),
+    /** Events the API returned outside `query` (not written). */
+    outOfRange: z.number().int().nonnegative().optional(),
+    /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
+    conflicts: ManifestFile().nullable().optional(),
+    /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
+    previous: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+    /** Ed25519 signature (base64) of the manifest's JSON without this field. */
+    signature: z.string().optional(),
+  }),
+);
+export type Manifest = z.infer<ReturnType<typeof Manifest>>;
 
 const pad = (run: number) => String(run).padStart(6, '0');
 

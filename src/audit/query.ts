@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { lazySchema } from '../core/lazy-schema.js';
 
 /**
  * Largest `pageSize` of the audit log. The reference says only "at most 1000": a larger value is
@@ -17,7 +18,7 @@ const TIMESTAMP_MESSAGE = 'must be an ISO 8601 UTC timestamp such as 2026-01-31T
  * An ISO 8601 UTC timestamp with a zone (`Z` or `+hh:mm`), e.g. `2026-01-31T00:00:00Z`; fractions
  * allowed. Both the client and the reference server check `from` and `to` with it.
  */
-export const AuditTimestamp = z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE });
+export const AuditTimestamp = lazySchema(() => z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE }));
 
 /** Whether `from` does not lie after `to` (either may be missing). */
 export function isOrderedRange(range: { from?: string | undefined; to?: string | undefined }): boolean {
@@ -33,9 +34,9 @@ export function fromAfterTo(): { path: string[]; message: string } {
 }
 
 /** Each query parameter of `GET /platform/v1/events` with its rule, default and meaning. */
-const fields = {
-  from: AuditTimestamp.optional().meta({ description: 'Start of the range; default 24 hours before `to`' }),
-  to: AuditTimestamp.optional().meta({ description: 'End of the range; default now' }),
+const fields = lazySchema(() => ({
+  from: AuditTimestamp().optional().meta({ description: 'Start of the range; default 24 hours before `to`' }),
+  to: AuditTimestamp().optional().meta({ description: 'End of the range; default now' }),
   cursor: z
     .string()
     .min(1, 'must be the nextCursor of a previous page')
@@ -54,19 +55,23 @@ const fields = {
     .min(0)
     .default(0)
     .meta({ description: 'Zero-based page index; ignored when `cursor` is set' }),
-};
+}));
 
 /**
  * The query of `GET /platform/v1/events` as the API reads it, defaults applied (`pageSize` 100,
  * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
  * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
  */
-export const AuditEventsQuery = z.strictObject(fields).refine(isOrderedRange, fromAfterTo());
-export type AuditEventsQuery = z.output<typeof AuditEventsQuery>;
+export const AuditEventsQuery = lazySchema(() =>
+  z.strictObject(fields()).refine(isOrderedRange, fromAfterTo()),
+);
+export type AuditEventsQuery = z.output<ReturnType<typeof AuditEventsQuery>>;
 
-const ClientTimestamp = z.union([AuditTimestamp, z.date().transform((d) => d.toISOString())], {
-  error: TIMESTAMP_MESSAGE,
-});
+const ClientTimestamp = lazySchema(() =>
+  z.union([AuditTimestamp(), z.date().transform((d) => d.toISOString())], {
+    error: TIMESTAMP_MESSAGE,
+  }),
+);
 
 /**
  * Query of `client.audit.listEvents` (strict: checked before sending): {@link AuditEventsQuery}
@@ -78,17 +83,19 @@ const ClientTimestamp = z.union([AuditTimestamp, z.date().transform((d) => d.toI
  * - `pageSize`: 1 to 1000, default 100.
  * - `page`: zero-based, default 0; ignored when `cursor` is set.
  */
-export const ListEventsParams = z
-  .strictObject({
-    ...fields,
-    from: ClientTimestamp.optional(),
-    to: ClientTimestamp.optional(),
-    pageSize: fields.pageSize.unwrap().optional(),
-    page: fields.page.unwrap().optional(),
-  })
-  .refine(isOrderedRange, fromAfterTo());
+export const ListEventsParams = lazySchema(() =>
+  z
+    .strictObject({
+      ...fields(),
+      from: ClientTimestamp().optional(),
+      to: ClientTimestamp().optional(),
+      pageSize: fields().pageSize.unwrap().optional(),
+      page: fields().page.unwrap().optional(),
+    })
+    .refine(isOrderedRange, fromAfterTo()),
+);
 /** Input type of {@link ListEventsParams}: timestamps as ISO strings or `Date`s. */
-export type ListEventsParams = z.input<typeof ListEventsParams>;
+export type ListEventsParams = z.input<ReturnType<typeof ListEventsParams>>;
 
 /**
  * The range a query reads: `to` defaults to `now`, `from` to {@link DEFAULT_RANGE_MS} before `to`.

@@ -35,7 +35,7 @@ async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<Sp
     .map((entry) => entry.name)
     .filter((name) => manifestRun(name) !== undefined);
   for (const name of manifests) {
-    const parsed = Manifest.safeParse(
+    const parsed = Manifest().safeParse(
       JSON.parse(
         (await readRegular(dir, name, MAX_MANIFEST_BYTES).catch(() => Buffer.from('null'))).toString(),
       ),

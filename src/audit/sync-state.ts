@@ -1,75 +1,82 @@
 import { join } from 'node:path';
 import * as z from 'zod';
 import { readStateFile } from '../core/checkpoint.js';
+import { lazySchema } from '../core/lazy-schema.js';
 import { writeFileAtomic } from './sync-files.js';
 import { EventWindow, idKey } from './sync-window.js';
 
 /** Name of the state file of a sync directory. */
 const SYNC_STATE_FILE = 'sync-state.json';
 
-const Stamp = z.string();
+const Stamp = lazySchema(() => z.string());
 
 /** A span the archive reported as not whole (retention gap or events that came too late). */
-export const ArchiveHole = z.object({
-  from: Stamp,
-  to: Stamp,
-  /** Events the API holds in the span, when known. */
-  apiCount: z.number().int().nonnegative().nullable(),
-  /** Events the archive holds in the span, when known. */
-  archivedCount: z.number().int().nonnegative().nullable(),
-});
-export type ArchiveHole = z.infer<typeof ArchiveHole>;
+export const ArchiveHole = lazySchema(() =>
+  z.object({
+    from: Stamp(),
+    to: Stamp(),
+    /** Events the API holds in the span, when known. */
+    apiCount: z.number().int().nonnegative().nullable(),
+    /** Events the archive holds in the span, when known. */
+    archivedCount: z.number().int().nonnegative().nullable(),
+  }),
+);
+export type ArchiveHole = z.infer<ReturnType<typeof ArchiveHole>>;
 
 /** A run decided but not finished: a rerun repeats it with exactly these values. */
-export const PendingRun = z.object({
-  run: z.number().int().positive(),
-  /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
-  from: Stamp,
-  to: Stamp,
-  /** Start of the range asked from the API: `from` minus the overlap. */
-  queryFrom: Stamp,
-  /** The server's now, learnt from the probe page. */
-  serverNow: Stamp,
-  gzip: z.boolean(),
-  retentionGap: ArchiveHole.nullable(),
-  lateEvents: z.array(ArchiveHole),
-  /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
-  repairs: z.array(z.string()).optional(),
-});
-export type PendingRun = z.infer<typeof PendingRun>;
+export const PendingRun = lazySchema(() =>
+  z.object({
+    run: z.number().int().positive(),
+    /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
+    from: Stamp(),
+    to: Stamp(),
+    /** Start of the range asked from the API: `from` minus the overlap. */
+    queryFrom: Stamp(),
+    /** The server's now, learnt from the probe page. */
+    serverNow: Stamp(),
+    gzip: z.boolean(),
+    retentionGap: ArchiveHole().nullable(),
+    lateEvents: z.array(ArchiveHole()),
+    /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
+    repairs: z.array(z.string()).optional(),
+  }),
+);
+export type PendingRun = z.infer<ReturnType<typeof PendingRun>>;
 
 /** What a sync directory remembers between runs. */
-export const SyncState = z.object({
-  version: z.literal(1),
-  /** Runs finished. */
-  runs: z.number().int().nonnegative(),
-  /** End of the last run's range (inclusive): the next run starts after it. */
-  watermark: Stamp.nullable(),
-  /** File name and sha256 of the newest manifest: the head of the chain. */
-  lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
-  /** Before version 0.2: the ids of the overlap window one by one; read once, then kept in `window`. */
-  recent: z.array(z.object({ id: z.string(), occurredAt: Stamp })).optional(),
-  /**
-   * The archived events of the overlap window (from `recentFrom` to the watermark), 14 bytes each
-   * in base64: see {@link EventWindow}. About 18.7 MB for 1,000,000 events.
-   */
-  window: z.string().default(''),
-  /** Gaps acknowledged with `svc audit gaps ack`, recorded in the next manifest. */
-  acks: z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp })).default([]),
-  /** Gaps a backfill found the API no longer holds (advice for `svc audit gaps`). */
-  expired: z.array(z.string()).default([]),
-  /**
-   * Start of the window `recent` covers. A later run never re-reads before it: with a longer
-   * overlap it would meet archived events whose ids are no longer known, and write them again.
-   */
-  recentFrom: Stamp.nullable().default(null),
-  /** Newest archived event: the retention check asks whether the API still returns it. */
-  newest: z.object({ id: z.string(), occurredAt: Stamp }).nullable(),
-  /** Per run: its range and how many archived events have an `occurredAt` inside it. */
-  ranges: z.array(z.object({ from: Stamp, to: Stamp, events: z.number().int().nonnegative() })),
-  pending: PendingRun.nullable(),
-});
-export type SyncState = z.output<typeof SyncState>;
+export const SyncState = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    /** Runs finished. */
+    runs: z.number().int().nonnegative(),
+    /** End of the last run's range (inclusive): the next run starts after it. */
+    watermark: Stamp().nullable(),
+    /** File name and sha256 of the newest manifest: the head of the chain. */
+    lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+    /** Before version 0.2: the ids of the overlap window one by one; read once, then kept in `window`. */
+    recent: z.array(z.object({ id: z.string(), occurredAt: Stamp() })).optional(),
+    /**
+     * The archived events of the overlap window (from `recentFrom` to the watermark), 14 bytes each
+     * in base64: see {@link EventWindow}. About 18.7 MB for 1,000,000 events.
+     */
+    window: z.string().default(''),
+    /** Gaps acknowledged with `svc audit gaps ack`, recorded in the next manifest. */
+    acks: z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp() })).default([]),
+    /** Gaps a backfill found the API no longer holds (advice for `svc audit gaps`). */
+    expired: z.array(z.string()).default([]),
+    /**
+     * Start of the window `recent` covers. A later run never re-reads before it: with a longer
+     * overlap it would meet archived events whose ids are no longer known, and write them again.
+     */
+    recentFrom: Stamp().nullable().default(null),
+    /** Newest archived event: the retention check asks whether the API still returns it. */
+    newest: z.object({ id: z.string(), occurredAt: Stamp() }).nullable(),
+    /** Per run: its range and how many archived events have an `occurredAt` inside it. */
+    ranges: z.array(z.object({ from: Stamp(), to: Stamp(), events: z.number().int().nonnegative() })),
+    pending: PendingRun().nullable(),
+  }),
+);
+export type SyncState = z.output<ReturnType<typeof SyncState>>;
 
 /** The state of a directory that never ran a sync. */
 export const emptySyncState = (): SyncState => ({
@@ -89,7 +96,7 @@ export const emptySyncState = (): SyncState => ({
 /** Reads the sync state of `dir`; undefined when there is none, a `bad_state` CheckpointError when it is not one. */
 export function readSyncState(dir: string): Promise<SyncState | undefined> {
   const path = join(dir, SYNC_STATE_FILE);
-  return readStateFile(path, SyncState, {
+  return readStateFile(path, SyncState(), {
     notJson: `${path} is not valid JSON; restore it from a backup`,
     notState: `${path} is not a sync state; restore it from a backup`,
   });

@@ -2,19 +2,22 @@ import * as z from 'zod';
 import type { SvcClient } from '../client.js';
 import { NotFoundError } from '../core/errors/api-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
+import { lazySchema } from '../core/lazy-schema.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseResponse } from '../core/schema.js';
 import type { DevOutcome } from './dev-outcomes.js';
 
 /** What a dev server answers for a new verification (`POST /__admin/verifications`). */
-export const DevVerification = z.looseObject({
-  verificationId: z.string(),
-  /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
-  token: z.string(),
-  /** Deprecated access token for the legacy `?accessToken=` parameter. */
-  accessToken: z.string(),
-});
-export type DevVerification = z.infer<typeof DevVerification>;
+export const DevVerification = lazySchema(() =>
+  z.looseObject({
+    verificationId: z.string(),
+    /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
+    token: z.string(),
+    /** Deprecated access token for the legacy `?accessToken=` parameter. */
+    accessToken: z.string(),
+  }),
+);
+export type DevVerification = z.infer<ReturnType<typeof DevVerification>>;
 
 /** Options of {@link createDevVerification}. */
 export interface CreateDevVerificationOptions {
@@ -61,7 +64,7 @@ export async function createDevVerification(
       retry: RETRY_UNSENT_ONLY,
       options: { ...(options.signal && { signal: options.signal }) },
     });
-    return parseResponse(DevVerification, data, 'dev-server verification');
+    return parseResponse(DevVerification(), data, 'dev-server verification');
   } catch (error) {
     if (error instanceof NotFoundError)
       throw new DevServerRequiredError(client.http.settings.baseUrl.origin, { cause: error });

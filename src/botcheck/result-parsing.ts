@@ -6,10 +6,10 @@ import { LegacyAssessment, VerificationResult } from './schemas.js';
 
 /** A current-API answer as a {@link VerificationResult}; throws `MalformedResponseError` otherwise. */
 export function parseVerificationResult(data: unknown): VerificationResult {
-  return parseResponse(VerificationResult, data, 'bot-check result');
+  return parseResponse(VerificationResult(), data, 'bot-check result');
 }
 
 /** A legacy answer as a {@link LegacyAssessment}; throws `MalformedResponseError` otherwise. */
 export function parseLegacyAssessment(data: unknown): LegacyAssessment {
-  return parseResponse(LegacyAssessment, data, 'legacy assessment');
+  return parseResponse(LegacyAssessment(), data, 'legacy assessment');
 }

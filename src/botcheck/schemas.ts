@@ -21,6 +21,8 @@ export {
   VERIFICATION_ID_PATTERN,
 } from './vocabulary.js';
 
+import { lazySchema } from '../core/lazy-schema.js';
+
 type Meta = z.core.GlobalMeta & { description: string };
 
 /**
@@ -71,7 +73,7 @@ const verificationIdField = (description: string | false) =>
   );
 
 // Fields both result shapes share: the verdict and the request metadata of the widget.
-const verdict = {
+const verdict = lazySchema(() => ({
   captchaId: described(z.optional(z.string()), SCHEMA_DOCS && { description: 'Id of the captcha' }),
   verificationId: verificationIdField(SCHEMA_DOCS && 'Id of the verification (UUID)'),
   /** Overall verdict; the field most integrations act on. */
@@ -88,14 +90,14 @@ const verdict = {
       description: 'Bot risk from 0 (human) to 1 (bot)',
     },
   ),
-};
-const requestMetadata = {
+}));
+const requestMetadata = lazySchema(() => ({
   origin: metadata(SCHEMA_DOCS && 'The page where the captcha was solved'),
   ipAddress: metadata(SCHEMA_DOCS && 'Client IP address, IPv4 or IPv6'),
   deviceFamily: metadata(SCHEMA_DOCS && 'Device family of the client'),
   operatingSystem: metadata(SCHEMA_DOCS && "Name and version of the client's operating system"),
   browser: metadata(SCHEMA_DOCS && "Name and version of the client's browser"),
-};
+}));
 
 /**
  * Result of `GET /captcha/v2/verifications/{id}/results` (reference 2.5). Lenient: unknown keys
@@ -103,94 +105,102 @@ const requestMetadata = {
  * 0..1, a timestamp that is not one) is refused. Timestamps are ISO 8601 UTC with milliseconds.
  * The request metadata fields are empty strings in minimal-data mode.
  */
-export const VerificationResult = z.looseObject({
-  ...verdict,
-  decisionType: described(
-    z.optional(openEnum(SCHEMA_DOCS && DECISION_TYPES)),
-    SCHEMA_DOCS && {
-      description: 'How the verdict was reached',
-    },
-  ),
-  decisionAction: described(
-    z.optional(openEnum(SCHEMA_DOCS && DECISION_ACTIONS)),
-    SCHEMA_DOCS && {
-      description: 'The recommended action',
-    },
-  ),
-  /** true when the failover gateway synthesized the result. */
-  gatewayFailoverActive: described(
-    z.optional(z.boolean()),
-    SCHEMA_DOCS && {
-      description: 'true when the failover gateway synthesized the result',
-    },
-  ),
-  riskScoringEnabled: described(
-    z.optional(z.boolean()),
-    SCHEMA_DOCS && {
-      description: 'Captcha configuration that applied: risk scoring',
-    },
-  ),
-  minimalDataModeEnabled: described(
-    z.optional(z.boolean()),
-    SCHEMA_DOCS && {
-      description: 'Captcha configuration that applied: minimal-data mode',
-    },
-  ),
-  ...requestMetadata,
-  countryCode: metadata(SCHEMA_DOCS && 'Country of the client, ISO 3166-1 alpha-2'),
-  verificationStartedAt: currentTime(SCHEMA_DOCS && 'When the widget verification started'),
-  verificationFinishedAt: currentTime(SCHEMA_DOCS && 'When it finished; null while not finished'),
-  resultExpiresAt: currentTime(SCHEMA_DOCS && 'Until when the result is retrievable (15 minutes by default)'),
-  resultFirstFetchedAt: currentTime(SCHEMA_DOCS && 'First retrieval of the result'),
-  resultLastFetchedAt: currentTime(SCHEMA_DOCS && 'Latest retrieval of the result'),
-});
-export type VerificationResult = z.infer<typeof VerificationResult>;
+export const VerificationResult = lazySchema(() =>
+  z.looseObject({
+    ...verdict(),
+    decisionType: described(
+      z.optional(openEnum(SCHEMA_DOCS && DECISION_TYPES)),
+      SCHEMA_DOCS && {
+        description: 'How the verdict was reached',
+      },
+    ),
+    decisionAction: described(
+      z.optional(openEnum(SCHEMA_DOCS && DECISION_ACTIONS)),
+      SCHEMA_DOCS && {
+        description: 'The recommended action',
+      },
+    ),
+    /** true when the failover gateway synthesized the result. */
+    gatewayFailoverActive: described(
+      z.optional(z.boolean()),
+      SCHEMA_DOCS && {
+        description: 'true when the failover gateway synthesized the result',
+      },
+    ),
+    riskScoringEnabled: described(
+      z.optional(z.boolean()),
+      SCHEMA_DOCS && {
+        description: 'Captcha configuration that applied: risk scoring',
+      },
+    ),
+    minimalDataModeEnabled: described(
+      z.optional(z.boolean()),
+      SCHEMA_DOCS && {
+        description: 'Captcha configuration that applied: minimal-data mode',
+      },
+    ),
+    ...requestMetadata(),
+    countryCode: metadata(SCHEMA_DOCS && 'Country of the client, ISO 3166-1 alpha-2'),
+    verificationStartedAt: currentTime(SCHEMA_DOCS && 'When the widget verification started'),
+    verificationFinishedAt: currentTime(SCHEMA_DOCS && 'When it finished; null while not finished'),
+    resultExpiresAt: currentTime(
+      SCHEMA_DOCS && 'Until when the result is retrievable (15 minutes by default)',
+    ),
+    resultFirstFetchedAt: currentTime(SCHEMA_DOCS && 'First retrieval of the result'),
+    resultLastFetchedAt: currentTime(SCHEMA_DOCS && 'Latest retrieval of the result'),
+  }),
+);
+export type VerificationResult = z.infer<ReturnType<typeof VerificationResult>>;
 
 /**
  * Result of the legacy `GET /verifications/{id}/assessments` (reference 2.6). Timestamps are UTC
  * without a zone suffix and with fractional seconds, e.g. `2026-03-01T10:15:30.123`.
  */
-export const LegacyAssessment = z.looseObject({
-  ...verdict,
-  reason: described(
-    z.optional(openEnum(SCHEMA_DOCS && LEGACY_REASONS)),
-    SCHEMA_DOCS && {
-      description: 'Rationale for verificationPassed and score (reference 3.3)',
-    },
-  ),
-  /** Captcha mode, e.g. `STANDARD`. */
-  mode: described(
-    z.optional(z.string()),
-    SCHEMA_DOCS && { description: 'Selected captcha mode, e.g. STANDARD' },
-  ),
-  ...requestMetadata,
-  creationTimestamp: legacyTime(SCHEMA_DOCS && 'When the client started the verification'),
-  releaseTimestamp: legacyTime(SCHEMA_DOCS && 'When the client completed it'),
-  retrievalTimestamp: legacyTime(SCHEMA_DOCS && 'When the website operator fetched the result'),
-});
-export type LegacyAssessment = z.infer<typeof LegacyAssessment>;
+export const LegacyAssessment = lazySchema(() =>
+  z.looseObject({
+    ...verdict(),
+    reason: described(
+      z.optional(openEnum(SCHEMA_DOCS && LEGACY_REASONS)),
+      SCHEMA_DOCS && {
+        description: 'Rationale for verificationPassed and score (reference 3.3)',
+      },
+    ),
+    /** Captcha mode, e.g. `STANDARD`. */
+    mode: described(
+      z.optional(z.string()),
+      SCHEMA_DOCS && { description: 'Selected captcha mode, e.g. STANDARD' },
+    ),
+    ...requestMetadata(),
+    creationTimestamp: legacyTime(SCHEMA_DOCS && 'When the client started the verification'),
+    releaseTimestamp: legacyTime(SCHEMA_DOCS && 'When the client completed it'),
+    retrievalTimestamp: legacyTime(SCHEMA_DOCS && 'When the website operator fetched the result'),
+  }),
+);
+export type LegacyAssessment = z.infer<ReturnType<typeof LegacyAssessment>>;
 
 /**
  * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; a
  * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
  */
-export const VerificationTokenPayload = z.object({
-  verificationId: verificationIdField(SCHEMA_DOCS && 'Id used to fetch the result (UUID)'),
-  /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
-  apiEndpoint: described(
-    z.optional(z.string()),
-    SCHEMA_DOCS && {
-      description: 'Deprecated; never used as a host: the configured base URL is the endpoint',
-      deprecated: true,
-    },
-  ),
-  /** @deprecated Encrypted access token of the oldest widget versions. */
-  encryptedAccessToken: described(
-    z.optional(z.string()),
-    SCHEMA_DOCS && {
-      description: 'Deprecated; encrypted access token of the oldest widget versions',
-      deprecated: true,
-    },
-  ),
-});
-export type VerificationTokenPayload = z.infer<typeof VerificationTokenPayload>;
+export const VerificationTokenPayload = lazySchema(() =>
+  z.object({
+    verificationId: verificationIdField(SCHEMA_DOCS && 'Id used to fetch the result (UUID)'),
+    /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
+    apiEndpoint: described(
+      z.optional(z.string()),
+      SCHEMA_DOCS && {
+        description: 'Deprecated; never used as a host: the configured base URL is the endpoint',
+        deprecated: true,
+      },
+    ),
+    /** @deprecated Encrypted access token of the oldest widget versions. */
+    encryptedAccessToken: described(
+      z.optional(z.string()),
+      SCHEMA_DOCS && {
+        description: 'Deprecated; encrypted access token of the oldest widget versions',
+        deprecated: true,
+      },
+    ),
+  }),
+);
+export type VerificationTokenPayload = z.infer<ReturnType<typeof VerificationTokenPayload>>;

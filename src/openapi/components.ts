@@ -12,41 +12,42 @@ import {
 import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhook-schemas.js';
 
 /** Every wire object, named as it appears under `components.schemas`. */
-const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
+/** Built on first use (the getters build the schemas): importing the root builds none. */
+const named = (): ReadonlyArray<[string, z.core.$ZodType, string]> => [
   [
     'ValidationRequest',
-    ValidationRequest,
+    ValidationRequest(),
     'Input of POST /validations and of each batch item. rawValue: at most 20 characters once spaces, dots, dashes and underscores are removed.',
   ],
-  ['BatchRequest', BatchRequest, 'Input of POST /validations/batch.'],
-  ['ScheduleRequest', ScheduleRequest, 'Input of POST /schedules.'],
+  ['BatchRequest', BatchRequest(), 'Input of POST /validations/batch.'],
+  ['ScheduleRequest', ScheduleRequest(), 'Input of POST /schedules.'],
   [
     'ValidationResult',
-    ValidationResult,
+    ValidationResult(),
     'A completed validation (201, 200 replay, GET /validation-results/{validationResultId}).',
   ],
-  ['PendingValidation', PendingValidation, 'An accepted, asynchronous validation (202).'],
-  ['BatchAccepted', BatchAccepted, 'One entry per batch item, in input order (202).'],
-  ['ScheduleCreated', ScheduleCreated, 'A created schedule (201).'],
+  ['PendingValidation', PendingValidation(), 'An accepted, asynchronous validation (202).'],
+  ['BatchAccepted', BatchAccepted(), 'One entry per batch item, in input order (202).'],
+  ['ScheduleCreated', ScheduleCreated(), 'A created schedule (201).'],
   [
     'ValidationCompletedEvent',
-    ValidationCompletedEvent,
+    ValidationCompletedEvent(),
     'Webhook payload of taxvalidation.validation.completed and .invalid.',
   ],
   [
     'ManualReviewRequiredEvent',
-    ManualReviewRequiredEvent,
+    ManualReviewRequiredEvent(),
     'Webhook payload of taxvalidation.validation.manual-review-required.',
   ],
-  ['AuditEvent', AuditEvent, 'One audit event.'],
-  ['AuditEventPage', AuditEventPage, 'A page of the audit log, newest first.'],
-  ['VerificationResult', VerificationResult, 'Result of a verification, current bot-check API.'],
+  ['AuditEvent', AuditEvent(), 'One audit event.'],
+  ['AuditEventPage', AuditEventPage(), 'A page of the audit log, newest first.'],
+  ['VerificationResult', VerificationResult(), 'Result of a verification, current bot-check API.'],
   [
     'LegacyAssessment',
-    LegacyAssessment,
+    LegacyAssessment(),
     'Result of a verification, legacy bot-check API; timestamps are UTC without a zone suffix.',
   ],
-  ['Problem', ProblemDetails, 'RFC 9457 problem document.'],
+  ['Problem', ProblemDetails(), 'RFC 9457 problem document.'],
 ];
 
 type ZodDef = {
@@ -78,7 +79,7 @@ export function closeOpenEnums(ctx: { zodSchema: unknown; jsonSchema: Record<str
 /** `components.schemas` generated from the zod schemas (one schema per wire object). */
 export function componentSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string; description: string }>();
-  for (const [id, schema, description] of NAMED) registry.add(schema, { id, description });
+  for (const [id, schema, description] of named()) registry.add(schema, { id, description });
   const { schemas } = z.toJSONSchema(registry, {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',

@@ -66,8 +66,8 @@ const NAMED: ReadonlyArray<[string, z.ZodType, string]> = [
   ['WebhookEndpoint', WebhookEndpointBody, 'A webhook endpoint'],
   ['GenerateAuditEvents', GenerateBody, 'Generate audit events'],
   ['AddAuditEvents', EventsBody, 'Store audit events as given'],
-  ['AuditEvent', AuditEvent, 'One audit event'],
-  ['Problem', ProblemDetails, 'RFC 9457 problem document'],
+  ['AuditEvent', AuditEvent(), 'One audit event'],
+  ['Problem', ProblemDetails(), 'RFC 9457 problem document'],
 ];
 
 function schemas(): Record<string, unknown> {

@@ -96,7 +96,7 @@ export class TaxClient {
    * if (outcome.kind === 'completed') console.log(outcome.result.outcome);
    */
   async validate(params: ValidateParams, options: ValidateOptions = {}): Promise<ValidateOutcome> {
-    const body = parseRequest(ValidationRequest, params, 'validation request');
+    const body = parseRequest(ValidationRequest(), params, 'validation request');
     if (options.precheck === 'strict') {
       const issue = strictPrecheckIssue(body.countryCode, body.rawValue);
       if (issue) throw new LocalValidationError([issue], 'validation request');
@@ -117,7 +117,7 @@ export class TaxClient {
     const replay = res.status === 200;
     const data = res.data as { status?: unknown } | undefined;
     if (res.status === 202 || data?.status === 'PENDING') {
-      const pending = parseResponse(PendingValidation, res.data, 'pending validation');
+      const pending = parseResponse(PendingValidation(), res.data, 'pending validation');
       const waited = await options.wait?.watch.waitFor(pending.validationRequestId, {
         timeoutMs: options.wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS,
         ...(options.signal && { signal: options.signal }),
@@ -127,7 +127,7 @@ export class TaxClient {
       const timedOut = options.wait ? { timedOut: true } : {};
       return { kind: 'pending', pending, replay, idempotencyKey, requestId: res.requestId, ...timedOut };
     }
-    const result = parseResponse(ValidationResult, res.data, 'validation result');
+    const result = parseResponse(ValidationResult(), res.data, 'validation result');
     return { kind: 'completed', result, replay, idempotencyKey, requestId: res.requestId };
   }
 
@@ -147,7 +147,7 @@ export class TaxClient {
     items: readonly ValidateParams[],
     options: ValidateOptions = {},
   ): Promise<BatchAcceptedType & { idempotencyKeys: string[] }> {
-    const request = parseRequest(BatchRequest, { items }, 'batch request');
+    const request = parseRequest(BatchRequest(), { items }, 'batch request');
     if (options.precheck === 'strict') {
       const issues = request.items.flatMap((item, i) => {
         const issue = strictPrecheckIssue(item.countryCode, item.rawValue, `items.${i}.rawValue`);
@@ -168,7 +168,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    const accepted = parseResponse(BatchAccepted, res.data, 'batch response');
+    const accepted = parseResponse(BatchAccepted(), res.data, 'batch response');
     return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
   }
 
@@ -185,7 +185,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    return parseResponse(BatchAccepted, res.data, 'batch response');
+    return parseResponse(BatchAccepted(), res.data, 'batch response');
   }
 
   /**
@@ -231,7 +231,7 @@ export class TaxClient {
     params: ScheduleCreateParams,
     options: RequestOptions = {},
   ): Promise<ScheduleCreatedType> {
-    const body = parseRequest(ScheduleRequest, params, 'schedule request');
+    const body = parseRequest(ScheduleRequest(), params, 'schedule request');
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/schedules`,
@@ -240,7 +240,7 @@ export class TaxClient {
       retry: RETRY_UNSENT_ONLY,
       options,
     });
-    return parseResponse(ScheduleCreated, res.data, 'schedule');
+    return parseResponse(ScheduleCreated(), res.data, 'schedule');
   }
 
   /** Deletes a schedule. Idempotent: a 404 on a retry after a lost response counts as deleted. */
@@ -268,6 +268,6 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    return parseResponse(ValidationResult, res.data, 'validation result');
+    return parseResponse(ValidationResult(), res.data, 'validation result');
   }
 }

@@ -50,7 +50,7 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): TaxWebho
         ? ValidationCompletedEvent
         : undefined;
   if (!schema) return { eventType, known: false, payload: value as Record<string, unknown> };
-  const parsed = schema.safeParse(value);
+  const parsed = schema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new WebhookPayloadError(`invalid ${eventType} payload: ${issue?.path.join('.')} ${issue?.message}`);

@@ -30,7 +30,7 @@ describe('bounded state: the overlap window of 1,000,000 events keeps the sync s
       { occ: start, id: 2, content: 2 },
     ]);
     expect([...window.events()]).toEqual([{ occ: start, id: 2, content: 2 }]);
-    const legacy = SyncState.parse({
+    const legacy = SyncState().parse({
       version: 1,
       runs: 1,
       watermark: null,

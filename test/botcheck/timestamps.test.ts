@@ -23,8 +23,8 @@ const anything = fc.oneof(stamp, fc.string(), fc.integer(), fc.constant(null));
 
 describe('a timestamp of a bot-check result is an ISO 8601 date-time (current: with a zone; legacy: without)', () => {
   const cases = [
-    ['current', inner(VerificationResult.shape.resultExpiresAt), { offset: true }],
-    ['legacy', inner(LegacyAssessment.shape.releaseTimestamp), { local: true }],
+    ['current', inner(VerificationResult().shape.resultExpiresAt), { offset: true }],
+    ['legacy', inner(LegacyAssessment().shape.releaseTimestamp), { local: true }],
   ] as const;
   for (const [api, schema, options] of cases) {
     it(`${api}: accepts and refuses exactly what z.iso.datetime(${JSON.stringify(options)}) does`, () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -63,6 +64,59 @@ describe('importing the bot-check entries loads no zod, not even bundled (schema
       const { files } = importGraph(join(ROOT, file));
       expect(bundledFrom(files, 'zod').length).toBeGreaterThan(0);
     }
+  });
+});
+
+// Schemas are built on first use (core/lazy-schema.ts): building the tax, audit and problem schemas
+// at import was most of the root's cold import. Each `.meta()` adds the schema to zod's global
+// registry, which zod keeps on `globalThis`: a child process puts a counting registry there first.
+const COUNT_SCHEMAS = `
+  let added = 0;
+  const map = new WeakMap();
+  globalThis.__zod_globalRegistry = {
+    _map: map, _idmap: new Map(),
+    add(schema, meta) { added++; map.set(schema, meta); return this; },
+    get(schema) { return map.get(schema); },
+    has(schema) { return map.has(schema); },
+    remove(schema) { map.delete(schema); return this; },
+    clear() { return this; },
+  };
+  const { createRequire } = await import('node:module');
+  const m = process.argv[1].endsWith('.cjs') ? createRequire(process.argv[1])(process.argv[1]) : await import(process.argv[1]);
+  const atImport = added;
+  m.parseWebhookEvent({ eventType: 'taxvalidation.validation.manual-review-required',
+    occurredAt: '2026-01-01T00:00:00Z', validationRequestId: 'r', status: 'PENDING' });
+  console.log(JSON.stringify({ atImport, afterParse: added }));
+`;
+
+describe('importing the root entry builds no schema (schemas are built on first use)', () => {
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', COUNT_SCHEMAS, join(ROOT, file)], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    const counts = JSON.parse(run.stdout) as { atImport: number; afterParse: number };
+    expect(counts.atImport).toBe(0);
+    // (control) the first parse builds the webhook schema and registers its descriptions.
+    expect(counts.afterParse).toBeGreaterThan(0);
+  });
+});
+
+/** Files of `files` that carry the compiled source module `source` (esbuild's `// src/...` comment). */
+const carrying = (files: string[], source: string) =>
+  files.filter((f) => readFileSync(f, 'utf8').includes(`// ${source}\n`));
+
+describe('importing the root entry does not load code a call loads later', () => {
+  // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called.
+  const LATER = ['src/tax/webhook-listener-server.ts'];
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+    for (const source of LATER) expect(carrying(files, source)).toEqual([]);
+    // (control) the walk through dynamic imports does find it.
+    const all = importGraph(join(ROOT, file)).files;
+    for (const source of LATER) expect(carrying(all, source).length).toBeGreaterThan(0);
   });
 });
 

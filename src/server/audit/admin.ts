@@ -51,12 +51,12 @@ export const GenerateBody = z
   .strictObject({
     count: z.number().int().min(1).max(5_000_000),
     ...ScopeFields,
-    from: AuditTimestamp.optional(),
-    to: AuditTimestamp.optional(),
+    from: AuditTimestamp().optional(),
+    to: AuditTimestamp().optional(),
   })
   .refine(isOrderedRange, fromAfterTo());
 
-const StoredEvent = AuditEvent.refine((e) => AuditTimestamp.safeParse(e.occurredAt).success, {
+const StoredEvent = AuditEvent().refine((e) => AuditTimestamp().safeParse(e.occurredAt).success, {
   path: ['occurredAt'],
   message: 'must be an ISO 8601 timestamp',
 });

@@ -27,7 +27,7 @@ function detailOf(issue: ProblemIssue | undefined): string {
 }
 
 function check(input: unknown): AuditEventsQuery {
-  const parsed = AuditEventsQuery.safeParse(input);
+  const parsed = AuditEventsQuery().safeParse(input);
   if (parsed.success) return parsed.data;
   const issues = toIssues(parsed.error as z.ZodError);
   throw new HttpProblem(422, detailOf(issues[0]), issues);
@@ -40,7 +40,7 @@ function check(input: unknown): AuditEventsQuery {
  */
 function wireInput(query: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const name of Object.keys(AuditEventsQuery.shape)) {
+  for (const name of Object.keys(AuditEventsQuery().shape)) {
     const value = query.get(name);
     if (value === null || (name === 'page' && query.has('cursor'))) continue;
     const number = NUMBERS.has(name) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;

@@ -43,7 +43,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       pattern: `${BASE}/validations`,
       auth,
       handle: async ({ req, res, principal }) => {
-        const body = await parseBody(req, ValidationRequest, 'validation request');
+        const body = await parseBody(req, ValidationRequest(), 'validation request');
         const { item, issue } = routeItem(body, '');
         if (issue) throw new HttpProblem(422, 'Invalid validation request', [issue]);
         if (body.attachSchedule && !principal.plan.scheduledValidation) {
@@ -70,7 +70,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       auth,
       handle: async ({ req, res, principal }) => {
         const raw = await readJson(req);
-        const parsed = BatchRequest.safeParse(raw);
+        const parsed = BatchRequest().safeParse(raw);
         if (!parsed.success) {
           const issues = toIssues(parsed.error);
           const indexes = [...new Set(issues.map((i) => /^items\.(\d+)/.exec(i.path)?.[1]).filter(Boolean))];
@@ -132,7 +132,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       pattern: `${BASE}/schedules`,
       auth: { api: 'tax', feature: 'scheduledValidation' },
       handle: async ({ req, res, principal }) => {
-        const body = await parseBody(req, ScheduleRequest, 'schedule request');
+        const body = await parseBody(req, ScheduleRequest(), 'schedule request');
         const { issue } = routeItem(
           {
             countryCode: body.countryCode,

@@ -1,32 +1,35 @@
 import * as z from 'zod';
 import { readStateFile } from '../../core/checkpoint.js';
+import { lazySchema } from '../../core/lazy-schema.js';
 import { BatchInputError } from './errors.js';
 
 /** What a batch file run records at each checkpoint, so a resumed run can continue it. */
-export const BatchFileState = z.looseObject({
-  version: z.literal(1),
-  /** Seed of the idempotency keys; by default the sha256 of the input. */
-  runId: z.string(),
-  input: z.object({ path: z.string(), size: z.number().int().nonnegative() }),
-  /** Rows fully reported: their output lines (and reject lines) are on disk. */
-  rowsDone: z.number().int().nonnegative(),
-  /** Durable size of the results file. */
-  outBytes: z.number().int().nonnegative(),
-  /** Durable size of the rejects file (0 without one). */
-  rejectsBytes: z.number().int().nonnegative(),
-  /** Rows per status (`completed:<outcome>` for completed rows). */
-  counts: z.record(z.string(), z.number().int().nonnegative()),
-  /** Set when the run stopped for a reason that resuming alone will not fix (e.g. a plan limit). */
-  stoppedBy: z.string().optional(),
-  updatedAt: z.string(),
-});
-export type BatchFileState = z.infer<typeof BatchFileState>;
+export const BatchFileState = lazySchema(() =>
+  z.looseObject({
+    version: z.literal(1),
+    /** Seed of the idempotency keys; by default the sha256 of the input. */
+    runId: z.string(),
+    input: z.object({ path: z.string(), size: z.number().int().nonnegative() }),
+    /** Rows fully reported: their output lines (and reject lines) are on disk. */
+    rowsDone: z.number().int().nonnegative(),
+    /** Durable size of the results file. */
+    outBytes: z.number().int().nonnegative(),
+    /** Durable size of the rejects file (0 without one). */
+    rejectsBytes: z.number().int().nonnegative(),
+    /** Rows per status (`completed:<outcome>` for completed rows). */
+    counts: z.record(z.string(), z.number().int().nonnegative()),
+    /** Set when the run stopped for a reason that resuming alone will not fix (e.g. a plan limit). */
+    stoppedBy: z.string().optional(),
+    updatedAt: z.string(),
+  }),
+);
+export type BatchFileState = z.infer<ReturnType<typeof BatchFileState>>;
 
 /** Loads the state to resume from; a missing, unreadable or foreign state is a {@link BatchInputError}. */
 export async function loadBatchState(path: string, runId: string): Promise<BatchFileState> {
   let state: BatchFileState | undefined;
   try {
-    state = await readStateFile(path, BatchFileState, {
+    state = await readStateFile(path, BatchFileState(), {
       notJson: `state file ${path} is not valid JSON`,
       notState: `state file ${path} is not a batch state`,
       code: 'config',

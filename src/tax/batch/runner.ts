@@ -53,7 +53,7 @@ function failingIndexes(error: UnprocessableEntityError): Map<number, string> {
  */
 export function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
   if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
-  const parsed = ValidationRequest.safeParse(input);
+  const parsed = ValidationRequest().safeParse(input);
   if (!parsed.success) {
     return {
       row,
