@@ -20,6 +20,24 @@ const FAULTS = { rate: 0.2, kinds: ['webhookStatus500', 'webhookReset', 'webhook
 export const name = 'batch-wait';
 
 /**
+ * The two rows of one run: its rate (report only) and its peak RSS against the limit.
+ * @param {string} scenario
+ * @param {number} rowsPerSec
+ * @param {number} peakRssMb
+ */
+function rateAndRss(scenario, rowsPerSec, peakRssMb) {
+  return [
+    reportRow({ scenario: `${scenario}: rate`, ours: { name: 'ours', value: rowsPerSec, unit: 'rows/s' } }),
+    limitRow({
+      scenario: `${scenario}: peak RSS`,
+      ours: { name: 'ours', value: peakRssMb, unit: 'MB' },
+      below: RSS_LIMIT_MB,
+      goal: `< ${RSS_LIMIT_MB} MB`,
+    }),
+  ];
+}
+
+/**
  * Counts the result lines of an NDJSON output by status, streamed (the file may hold a million lines).
  * @param {string} path
  */
@@ -119,26 +137,8 @@ export async function run({ quick, log }) {
       const sandboxScenario = `batch --wait --sandbox ${sandbox.count.toLocaleString('en-US')} rows`;
       return {
         rows: [
-          reportRow({
-            scenario: `${scenario}: rate`,
-            ours: { name: 'ours', value: result.rowsPerSec, unit: 'rows/s' },
-          }),
-          limitRow({
-            scenario: `${scenario}: peak RSS`,
-            ours: { name: 'ours', value: r.peakRssMb, unit: 'MB' },
-            below: RSS_LIMIT_MB,
-            goal: `< ${RSS_LIMIT_MB} MB`,
-          }),
-          reportRow({
-            scenario: `${sandboxScenario}: rate`,
-            ours: { name: 'ours', value: sandbox.rowsPerSec, unit: 'rows/s' },
-          }),
-          limitRow({
-            scenario: `${sandboxScenario}: peak RSS`,
-            ours: { name: 'ours', value: sandbox.peakRssMb, unit: 'MB' },
-            below: RSS_LIMIT_MB,
-            goal: `< ${RSS_LIMIT_MB} MB`,
-          }),
+          ...rateAndRss(scenario, result.rowsPerSec, r.peakRssMb),
+          ...rateAndRss(sandboxScenario, sandbox.rowsPerSec, sandbox.peakRssMb),
         ],
         raw: { ...result, sandbox },
       };

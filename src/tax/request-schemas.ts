@@ -81,18 +81,25 @@ const COMPANY_NAME = `Company name matched against the registry; at most ${LIMIT
 const REQUESTER =
   "The requester's own VAT ID; a German requester gets a qualified confirmation for non-German EU IDs";
 
+/** The settings of a schedule, shared by `attachSchedule` and a schedule's own request (in this order). */
+function scheduleSettings() {
+  return {
+    frequency: Frequency().meta({ description: FREQUENCY }),
+    mode: z.string().max(64).optional().meta({ description: SCHEDULE_MODE }),
+    preferredProvider: Provider().optional().meta({ description: PREFERRED_PROVIDER }),
+    manualReviewOnAutomaticFailure: z
+      .boolean()
+      .optional()
+      .meta({ description: MANUAL_REVIEW, default: true }),
+    isEnabled: z.boolean().optional().meta({ description: IS_ENABLED, default: true }),
+  };
+}
+
 /** `attachSchedule`: also put the identifier on a recurring schedule. */
 export const AttachSchedule = lazySchema(() =>
   z
     .strictObject({
-      frequency: Frequency().meta({ description: FREQUENCY }),
-      mode: z.string().max(64).optional().meta({ description: SCHEDULE_MODE }),
-      preferredProvider: Provider().optional().meta({ description: PREFERRED_PROVIDER }),
-      manualReviewOnAutomaticFailure: z
-        .boolean()
-        .optional()
-        .meta({ description: MANUAL_REVIEW, default: true }),
-      isEnabled: z.boolean().optional().meta({ description: IS_ENABLED, default: true }),
+      ...scheduleSettings(),
     })
     .meta({
       description: 'Also put the identifier on a recurring schedule (needs scheduled validation in the plan)',
@@ -146,14 +153,7 @@ export const ScheduleRequest = lazySchema(() =>
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
     }),
     rawValue: RawValue().meta({ description: RAW_VALUE }),
-    frequency: Frequency().meta({ description: FREQUENCY }),
-    mode: z.string().max(64).optional().meta({ description: SCHEDULE_MODE }),
-    preferredProvider: Provider().optional().meta({ description: PREFERRED_PROVIDER }),
-    manualReviewOnAutomaticFailure: z
-      .boolean()
-      .optional()
-      .meta({ description: MANUAL_REVIEW, default: true }),
-    isEnabled: z.boolean().optional().meta({ description: IS_ENABLED, default: true }),
+    ...scheduleSettings(),
     companyName: z.string().max(LIMITS.companyNameLength).optional().meta({ description: COMPANY_NAME }),
     address: Address().optional(),
     requesterVatId: RawValue().optional().meta({ description: REQUESTER }),
