@@ -301,13 +301,13 @@ export class Checkpointer<S> {
   }
 
   /**
-   * Counts one step; when the policy says so, starts a commit in the background (after the one
-   * still running, if any). Returns whether it started one. Throws the error of a failed
-   * background commit.
+   * Counts `count` steps (default 1: one row, page or event); when the policy says so, starts a
+   * commit in the background (after the one still running, if any). Returns whether it started
+   * one. Throws the error of a failed background commit.
    */
-  async step(): Promise<boolean> {
+  async step(count = 1): Promise<boolean> {
     this.throwFailure();
-    this.steps += 1;
+    this.steps += count;
     if (this.steps < this.everySteps && this.now() - this.last < this.everyMs) return false;
     // Rare (a commit takes far less than a policy interval): wait, so commit points stay where the policy puts them.
     await this.settled();

@@ -112,7 +112,7 @@ describe('rows still PENDING when the wait is up are pending; a resume finishes 
     server().admin.setFaults({ rate: 1, kinds: ['webhookLost'], seed: 1 });
     // A client whose reconciliation requests all come back PENDING (the service is still working).
     const stuck: BatchFileClient = {
-      runBatch: (rows, o) => client.tax.runBatch(rows, o),
+      _submitBatch: (items, o) => client.tax._submitBatch(items, o),
       getResult: (id) => client.tax.getResult(id),
       validate: async (params) => ({
         kind: 'pending',

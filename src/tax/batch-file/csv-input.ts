@@ -2,7 +2,7 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { decodeBytes, decodingStream, type InputEncoding } from './encoding.js';
 import { BatchInputError } from './errors.js';
-import { type InputTable, isBlank, type TableRow } from './input-table.js';
+import { type InputTable, isBlank, rowsOf, type TableRow } from './input-table.js';
 
 /** UTF-8, with or without a BOM (csv-parse drops it): the default reading. */
 const UTF8: InputEncoding = { encoding: 'utf-8', bomBytes: 0, source: 'default' };
@@ -64,29 +64,80 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
   source.on('error', (error) => parser.destroy(error));
   decoder?.on('error', (error) => parser.destroy(error));
   (decoder ? source.pipe(decoder) : source).pipe(parser);
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
-  const first = await iterator.next().catch(csvError);
+  const records = recordBatches(parser);
+  const first = await records.next().catch(csvError);
   if (first.done) throw new BatchInputError('the CSV input is empty: a header row is required');
+  const header = first.value[0] as string[];
+  let pending: string[][] | undefined = first.value.length > 1 ? first.value.slice(1) : undefined;
   let line = 1;
-  const rows: AsyncIterator<TableRow> = {
+  let closed = false;
+  const close = () => {
+    closed = true;
+    parser.destroy();
+    decoder?.destroy();
+    source.destroy();
+  };
+  // Whole buffers of records at a time: a promise per buffer, not per record.
+  const batches: AsyncIterator<TableRow[]> = {
     next: async () => {
       for (;;) {
-        const next = await iterator.next().catch(csvError);
-        if (next.done) return { done: true, value: undefined };
-        line += 1;
-        if (!isBlank(next.value)) return { done: false, value: { cells: next.value, line } };
+        let got: string[][];
+        if (pending) {
+          got = pending;
+          pending = undefined;
+        } else {
+          if (closed) return { done: true, value: undefined };
+          const next = await records.next().catch(csvError);
+          if (next.done) return { done: true, value: undefined };
+          got = next.value;
+        }
+        const out: TableRow[] = [];
+        for (const cells of got) {
+          line += 1;
+          if (!isBlank(cells)) out.push({ cells, line });
+        }
+        if (out.length > 0) return { done: false, value: out };
       }
     },
     return: async () => {
-      parser.destroy();
-      decoder?.destroy();
-      source.destroy();
+      close();
       return { done: true, value: undefined };
     },
   };
   return {
-    header: first.value,
-    rows: { [Symbol.asyncIterator]: () => rows },
+    header,
+    batches: { [Symbol.asyncIterator]: () => batches },
+    rows: { [Symbol.asyncIterator]: () => rowsOf(batches) },
     dialect: { delimiter, bom: encoding.bomBytes > 0 || encoding.encoding !== 'utf-8' },
   };
+}
+
+/**
+ * The records of an object-mode stream, a buffer at a time: every record the stream holds is taken
+ * with synchronous `read()` calls (csv-parse's documented way), then the next are awaited.
+ */
+async function* recordBatches(stream: Readable): AsyncGenerator<string[][]> {
+  for (;;) {
+    const batch: string[][] = [];
+    for (let record = stream.read(); record !== null; record = stream.read()) batch.push(record);
+    if (batch.length > 0) {
+      yield batch;
+      continue;
+    }
+    if (stream.errored) throw stream.errored;
+    if (stream.readableEnded || stream.destroyed) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off('readable', done);
+        stream.off('end', done);
+        stream.off('error', done);
+        stream.off('close', done);
+        resolve();
+      };
+      stream.on('readable', done);
+      stream.on('end', done);
+      stream.on('error', done);
+      stream.on('close', done);
+    });
+  }
 }

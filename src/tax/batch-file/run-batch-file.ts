@@ -4,8 +4,8 @@ import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '
 import { AbortError } from '../../core/errors/abort-error.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
-import { checkRow } from '../batch/runner.js';
-import type { BatchRowResult, BatchSender, RunBatchOptions } from '../batch/types.js';
+import { checkRow, runBatchSegments } from '../batch/runner.js';
+import type { BatchSender, RunBatchOptions } from '../batch/types.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { type ColumnMap, mapColumns, recordToRequest } from './columns.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
@@ -31,9 +31,7 @@ import { DEFAULT_QUIET_MS, waitForOutcomes } from './wait-phase.js';
 import { writeWorkbook } from './workbook-output.js';
 
 /** What a batch file run needs of the tax client. */
-export interface BatchFileClient extends ResultFetcher, Pick<BatchSender, 'validate'> {
-  runBatch(rows: AsyncIterable<unknown>, options: RunBatchOptions): AsyncIterable<BatchRowResult>;
-}
+export interface BatchFileClient extends ResultFetcher, BatchSender {}
 
 /** Default wait for outcomes: 5 minutes. */
 const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
@@ -160,14 +158,17 @@ async function runPrepared(
   const counts: Record<string, number> = { ...state?.counts };
   const skipRows = state?.rowsDone ?? 0;
   let rowsDone = skipRows;
+  // The output sizes at the end of the last segment written whole: what a state file may promise.
+  let outDone = outFile?.size ?? 0;
+  let rejectsDone = rejectsFile?.size ?? 0;
   let stoppedBy: string | undefined;
   const snapshot = (): BatchFileState => ({
     version: 1,
     runId,
     input: { path: inputName, size: input.size },
     rowsDone,
-    outBytes: outFile?.size ?? 0,
-    rejectsBytes: rejectsFile?.size ?? 0,
+    outBytes: outDone,
+    rejectsBytes: rejectsDone,
     counts: { ...counts },
     ...(stoppedBy && { stoppedBy }),
     updatedAt: new Date().toISOString(),
@@ -236,46 +237,78 @@ async function runPrepared(
             joiner.track(kept.row, kept.validationRequestId, undefined, true);
     }
 
-    const recordsOf = new Map<number, TableRow>();
-    async function* requests() {
+    // The input records of the rows sent, in order: results come back in input order, one per
+    // row after the skipped ones, so the oldest record is always the next result's.
+    const records: TableRow[][] = [];
+    let recordAt = 0;
+    async function* requests(): AsyncGenerator<unknown[]> {
       let row = 0;
-      for await (const record of table.rows) {
-        row += 1;
-        if (row <= skipRows) {
-          yield null;
-          continue;
+      for await (const batch of table.batches) {
+        const out: unknown[] = new Array(batch.length);
+        const kept: TableRow[] = [];
+        for (let i = 0; i < batch.length; i++) {
+          row += 1;
+          if (row <= skipRows) {
+            out[i] = null;
+            continue;
+          }
+          const record = batch[i] as TableRow;
+          kept.push(record);
+          out[i] = recordToRequest(record.cells, columns);
         }
-        recordsOf.set(row, record);
-        yield recordToRequest(record.cells, columns);
+        if (kept.length > 0) records.push(kept);
+        yield out;
       }
     }
+    const nextRecord = (): TableRow | undefined => {
+      const batch = records[0];
+      if (!batch) return undefined;
+      const record = batch[recordAt++];
+      if (recordAt >= batch.length) {
+        records.shift();
+        recordAt = 0;
+      }
+      return record;
+    };
 
     // A state file from the first moment, so a run killed before its first checkpoint resumes too.
+    outDone = outFile?.size ?? 0;
+    rejectsDone = rejectsFile?.size ?? 0;
     await checkpoints.commit();
     const started = Date.now();
     try {
-      for await (const result of tax.runBatch(requests(), runOptions)) {
-        const tableRow = recordsOf.get(result.row);
-        recordsOf.delete(result.row);
-        const record = tableRow?.cells;
-        if (tableRow) result.line = tableRow.line;
-        if (result.status === 'rejected' && rejectsFile)
-          await rejectsFile.append(rejectLine(result, record, columns.header.length, style));
-        const key = countKey(result);
-        counts[key] = (counts[key] ?? 0) + 1;
-        if (joiner && result.status === 'submitted' && result.validationRequestId)
-          joiner.track(
-            result.row,
-            result.validationRequestId,
-            (result as { knownResultId?: string }).knownResultId,
-          );
-        const line = output.line(result, record);
-        if (lines) await lines.append(line);
-        else if (stream && !wait) stream.write(line);
-        rowsDone = result.row;
-        await checkpoints.step();
-        const rowsPerSecond = Math.round(((rowsDone - skipRows) * 1000) / Math.max(Date.now() - started, 1));
-        onProgress?.({ type: 'row', result, rowsDone, rowsTotal, counts, rowsPerSecond });
+      for await (const results of runBatchSegments(tax, requests(), runOptions)) {
+        // A segment is written whole, then counted: a state file never covers half of one.
+        let text = '';
+        let rejects = '';
+        for (const result of results) {
+          const tableRow = nextRecord();
+          const record = tableRow?.cells;
+          if (tableRow) result.line = tableRow.line;
+          if (result.status === 'rejected' && rejectsFile)
+            rejects += rejectLine(result, record, columns.header.length, style);
+          text += output.line(result, record);
+        }
+        if (rejects) await rejectsFile?.append(rejects);
+        if (lines) await lines.append(text);
+        else if (stream && !wait) stream.write(text);
+        const last = results.at(-1)?.row ?? rowsDone;
+        const rowsPerSecond = Math.round(((last - skipRows) * 1000) / Math.max(Date.now() - started, 1));
+        for (const result of results) {
+          const key = countKey(result);
+          counts[key] = (counts[key] ?? 0) + 1;
+          if (joiner && result.status === 'submitted' && result.validationRequestId)
+            joiner.track(
+              result.row,
+              result.validationRequestId,
+              (result as { knownResultId?: string }).knownResultId,
+            );
+          rowsDone = result.row;
+          onProgress?.({ type: 'row', result, rowsDone, rowsTotal, counts, rowsPerSecond });
+        }
+        outDone = outFile?.size ?? 0;
+        rejectsDone = rejectsFile?.size ?? 0;
+        await checkpoints.step(results.length);
       }
     } catch (error) {
       if (error instanceof AbortError && signal?.aborted) {

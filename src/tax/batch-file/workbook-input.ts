@@ -1,5 +1,5 @@
 import { BatchInputError } from './errors.js';
-import { type InputTable, isBlank, type TableRow } from './input-table.js';
+import { batchesOf, type InputTable, isBlank, type TableRow } from './input-table.js';
 import { checkWorkbookArchive } from './zip-limits.js';
 
 /** Rows and columns of the largest sheet Excel opens; more is not a spreadsheet. */
@@ -196,5 +196,10 @@ export async function openWorkbook(path: string, label: string, sheet?: string):
       return { done: true, value: undefined };
     },
   };
-  return { header, rows: { [Symbol.asyncIterator]: () => rows }, dialect: undefined };
+  return {
+    header,
+    rows: { [Symbol.asyncIterator]: () => rows },
+    batches: batchesOf({ [Symbol.asyncIterator]: () => rows }),
+    dialect: undefined,
+  };
 }
