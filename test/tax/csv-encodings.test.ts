@@ -105,10 +105,10 @@ describe('the input encoding comes from its BOM, else UTF-8, else Windows-1252 w
 });
 
 describe('encoding: a label names the encoding; an unknown label is a BatchInputError', () => {
-  it('labels are WHATWG labels', () => {
-    expect(encodingName('latin1')).toBe('windows-1252');
-    expect(encodingName('UTF-16LE')).toBe('utf-16le');
-    expect(() => encodingName('klingon')).toThrow(BatchInputError);
+  it('labels are WHATWG labels', async () => {
+    expect(await encodingName('latin1')).toBe('windows-1252');
+    expect(await encodingName('UTF-16LE')).toBe('utf-16le');
+    await expect(encodingName('klingon')).rejects.toThrow(BatchInputError);
   });
 
   it('an unknown label stops the run before anything is sent; latin1 reads a Windows-1252 file', async () => {

@@ -27,7 +27,7 @@ async function firstLineOf(path: string, encoding: InputEncoding): Promise<strin
   const stream: ReadStream = createReadStream(path, { start: encoding.bomBytes, end: 65535 });
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  const text = decodeBytes(Buffer.concat(chunks), encoding.encoding).replace(/^\uFEFF/, '');
+  const text = (await decodeBytes(Buffer.concat(chunks), encoding.encoding)).replace(/^\uFEFF/, '');
   const end = text.search(/\r?\n/);
   return end === -1 ? text : text.slice(0, end);
 }
@@ -60,7 +60,7 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
   });
   const source: Readable = createReadStream(path, { start: encoding.bomBytes });
   // UTF-8 goes to csv-parse as bytes (it decodes them itself); other encodings through iconv-lite.
-  const decoder = encoding.encoding === 'utf-8' ? undefined : decodingStream(encoding.encoding);
+  const decoder = encoding.encoding === 'utf-8' ? undefined : await decodingStream(encoding.encoding);
   source.on('error', (error) => parser.destroy(error));
   decoder?.on('error', (error) => parser.destroy(error));
   (decoder ? source.pipe(decoder) : source).pipe(parser);

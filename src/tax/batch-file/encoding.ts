@@ -2,8 +2,20 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import iconv from 'iconv-lite';
 import { BatchInputError } from './errors.js';
+
+type Iconv = typeof import('iconv-lite');
+let iconvModule: Iconv | undefined;
+
+/**
+ * iconv-lite, loaded on first use: a UTF-8 input (the usual case) never needs it, and its tables
+ * take a few milliseconds to load.
+ */
+async function iconv(): Promise<Iconv> {
+  // A CommonJS package: its exports object is the default export.
+  iconvModule ??= ((await import('iconv-lite')) as unknown as { default: Iconv }).default;
+  return iconvModule;
+}
 
 /** How the bytes of a CSV input are turned into text. */
 export interface InputEncoding {
@@ -42,11 +54,11 @@ const MEANS_WINDOWS_1252 = new Set([
  * iconv-lite (the maintained decoding tables; Node 20's `TextDecoder` reads 0x80-0x9F of
  * windows-1252 as control characters). An unknown label is a {@link BatchInputError}.
  */
-export function encodingName(label: string): string {
+export async function encodingName(label: string): Promise<string> {
   const name = label.trim().toLowerCase();
   if (MEANS_WINDOWS_1252.has(name)) return 'windows-1252';
-  if (name === 'utf8') return 'utf-8';
-  if (name === '' || !iconv.encodingExists(name)) {
+  if (name === 'utf8' || name === 'utf-8') return 'utf-8';
+  if (name === '' || !(await iconv()).encodingExists(name)) {
     throw new BatchInputError(
       `unknown encoding '${label}' (use e.g. utf-8, utf-16le, utf-16be, windows-1252, latin1)`,
     );
@@ -117,7 +129,7 @@ async function scan(
 ): Promise<{ records: number; invalidAt: number | undefined }> {
   const counter = new RecordCounter();
   const utf16 = encoding.startsWith('utf-16') || encoding.startsWith('utf16') || encoding.startsWith('ucs');
-  const decoder = utf16 ? iconv.getDecoder(encoding, { stripBOM: false }) : undefined;
+  const decoder = utf16 ? (await iconv()).getDecoder(encoding, { stripBOM: false }) : undefined;
   let invalidAt: number | undefined;
   let carry: Buffer = Buffer.alloc(0);
   let offset = skip;
@@ -164,7 +176,7 @@ export async function inspectInput(path: string, requested?: string): Promise<In
   const bom = BOMS.find((b) => length >= b.bytes.length && b.bytes.every((byte, i) => head[i] === byte));
   let encoding: InputEncoding;
   if (requested !== undefined) {
-    const name = encodingName(requested);
+    const name = await encodingName(requested);
     encoding = { encoding: name, bomBytes: bom?.encoding === name ? bom.bytes.length : 0, source: 'option' };
   } else if (bom) encoding = { encoding: bom.encoding, bomBytes: bom.bytes.length, source: 'bom' };
   else encoding = { encoding: 'utf-8', bomBytes: 0, source: 'default' };
@@ -185,8 +197,8 @@ export async function detectEncoding(path: string, requested?: string): Promise<
 }
 
 /** A stream transform from bytes to text in `encoding`, chunk by chunk (bounded memory). */
-export function decodingStream(encoding: string): Transform {
-  const decoder = iconv.getDecoder(encoding, { stripBOM: false });
+export async function decodingStream(encoding: string): Promise<Transform> {
+  const decoder = (await iconv()).getDecoder(encoding, { stripBOM: false });
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       const text = decoder.write(chunk);
@@ -200,6 +212,7 @@ export function decodingStream(encoding: string): Transform {
 }
 
 /** Decodes a whole buffer in `encoding` (for the first line). */
-export function decodeBytes(bytes: Buffer, encoding: string): string {
-  return iconv.decode(bytes, encoding, { stripBOM: false });
+export async function decodeBytes(bytes: Buffer, encoding: string): Promise<string> {
+  if (encoding === 'utf-8') return bytes.toString('utf8');
+  return (await iconv()).decode(bytes, encoding, { stripBOM: false });
 }

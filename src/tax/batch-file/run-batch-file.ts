@@ -73,7 +73,7 @@ export async function runBatchFile(
     resume: options.resume === true,
     force: options.force === true,
   });
-  if (options.encoding !== undefined) encodingName(options.encoding);
+  if (options.encoding !== undefined) await encodingName(options.encoding);
   if (options.delimiter !== undefined && ![',', ';', '\t'].includes(options.delimiter))
     throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${options.delimiter}'`);
   const wait: BatchFileWaitOptions | undefined =
