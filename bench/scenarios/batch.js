@@ -13,6 +13,7 @@ import { SVC_BIN, withServer } from '../lib/server.js';
 import { interleave, medianOf } from '../lib/stats.js';
 
 const RAW = fileURLToPath(new URL('../baselines/raw-batch.js', import.meta.url));
+const RAW_FILE = fileURLToPath(new URL('../baselines/raw-batch-file.js', import.meta.url));
 const KEY = 'ak_demo_project';
 const CHUNK = 100;
 const CONCURRENCY = 4;
@@ -94,11 +95,26 @@ export async function run({ quick, log }) {
               throw new Error(`raw batch got ${report.items} of ${count} items accepted`);
             return { rowsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
           },
+          rawFile: async () => {
+            await server.admin('/reset');
+            const args = [RAW_FILE, server.url, KEY, csv, out, String(CHUNK), String(CONCURRENCY)];
+            const r = await runNodeOk('raw batch file', args);
+            rmSync(out, { force: true });
+            const report = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+            if (report.items !== count)
+              throw new Error(`raw batch file got ${report.items} of ${count} items accepted`);
+            return { rowsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
+          },
         },
         log,
       );
       const ours = { name: 'ours', value: medianOf(results.ours, 'rowsPerSec'), unit: 'rows/s' };
       const raw = { name: 'raw undici', value: medianOf(results.raw, 'rowsPerSec'), unit: 'rows/s' };
+      const rawFile = {
+        name: 'raw with file work',
+        value: medianOf(results.rawFile, 'rowsPerSec'),
+        unit: 'rows/s',
+      };
       const rows = [
         ratioRow({
           scenario: `${scenario}: rate`,
@@ -107,6 +123,13 @@ export async function run({ quick, log }) {
           against: raw,
           min: 0.9,
           goal: '>= 0.9x raw',
+        }),
+        reportRow({
+          scenario: `${scenario}: rate vs the same file job by hand`,
+          ours,
+          baselines: [rawFile],
+          ratio: ours.value !== null && rawFile.value ? ours.value / rawFile.value : null,
+          note: 'baselines/raw-batch-file.js: csv-parse, keys, undici, NDJSON out; no checks, retries or checkpoints',
         }),
         limitRow({
           scenario: `${scenario}: peak RSS`,
