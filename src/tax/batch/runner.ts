@@ -71,9 +71,11 @@ export function checkRow(row: number, input: unknown, options: RunBatchOptions, 
     const field = options.fieldName?.('rawValue') ?? 'rawValue';
     return { row, status: 'rejected', code: decision.code, message: `${field} ${decision.message}` };
   }
-  const idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
-  const { rawValue } = decision;
-  return { row, request: { ...parsed.data, rawValue, idempotencyKey } };
+  // The parsed object is zod's own copy: completed in place (same keys, same order as a spread).
+  const request = parsed.data as ValidationRequest & { idempotencyKey: string };
+  request.idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
+  request.rawValue = decision.rawValue;
+  return { row, request };
 }
 
 /**
@@ -91,9 +93,16 @@ async function sendChunk(
       items.map((i) => i.request),
       options,
     );
-    const byIndex = new Map(accepted.items.map((e) => [e.index, e]));
+    // Entries come in input order; the map is built only for an answer that reorders them.
+    let byIndex: Map<number, (typeof accepted.items)[number]> | undefined;
+    const entryAt = (index: number) => {
+      const inOrder = accepted.items[index];
+      if (inOrder?.index === index) return inOrder;
+      byIndex ??= new Map(accepted.items.map((e) => [e.index, e]));
+      return byIndex.get(index) ?? inOrder;
+    };
     return items.map((item, index) => {
-      const entry = byIndex.get(index) ?? accepted.items[index];
+      const entry = entryAt(index);
       const result: BatchRowResult = {
         row: item.row,
         status: 'submitted',
@@ -213,6 +222,8 @@ async function runSegment(
       }));
     }
   }
+  // Every row sent: the results are the segment's, in order.
+  if (pending.length === slots.length && sent.length === slots.length) return sent;
   const byRow = new Map(sent.map((r) => [r.row, r]));
   return slots.map((s) => ('request' in s ? (byRow.get(s.row) as BatchRowResult) : s));
 }
