@@ -174,9 +174,12 @@ describe('an unexpected error mid-run still checkpoints and says how to resume (
     expect(state.rowsDone).toBeGreaterThanOrEqual(200);
     expect(state.rowsDone).toBeLessThan(300);
     const kept = readFileSync(file('out.ndjson')).subarray(0, state.outBytes).toString('utf8');
-    expect(kept.trim().split('\n').map((l) => (JSON.parse(l) as { row: number }).row)).toEqual(
-      Array.from({ length: state.rowsDone }, (_, i) => i + 1),
-    );
+    expect(
+      kept
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { row: number }).row),
+    ).toEqual(Array.from({ length: state.rowsDone }, (_, i) => i + 1));
     vi.restoreAllMocks();
     const resumed = await runSvc(['batch', file('in.csv'), '--out', file('out.ndjson'), '--resume'], {
       env: env(),
