@@ -107,3 +107,16 @@ describe('a device output is a stream: no state file, no resume', () => {
     expect(existsSync(file('s.json'))).toBe(false);
   });
 });
+
+describe('an output that cannot be written ends the run with its own one-line reason', () => {
+  it('/dev/full during the run: "cannot write ... (ENOSPC)", whenever the checkpoint falls', async () => {
+    // A checkpoint at every segment puts the failing write inside the run, not after it.
+    for (const sync of [{ everySteps: 1 }, { everySteps: Number.POSITIVE_INFINITY, everyMs: 3_600_000 }]) {
+      const error = await client.tax
+        .runBatchFile({ input: file('in.csv'), output: '/dev/full', sync })
+        .catch((e: unknown) => e);
+      expect((error as Error).message).toBe('cannot write /dev/full: no space left on device (ENOSPC)');
+      server().admin.reset();
+    }
+  });
+});

@@ -67,7 +67,8 @@ export class BatchFileFailedError extends SvcError {
     /** The state file to resume from; undefined without one. */
     readonly statePath: string | undefined,
   ) {
-    const errno = (cause as NodeJS.ErrnoException | undefined)?.code;
+    // A Node error's code (EMFILE, ...) says what failed; our own errors' codes name no cause.
+    const errno = cause instanceof SvcError ? undefined : (cause as NodeJS.ErrnoException | undefined)?.code;
     const text = cause instanceof Error ? cause.message : String(cause);
     super(
       `Batch failed after row ${rowsDone}: ${errno && !text.includes(errno) ? `${errno}: ` : ''}${text}`,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
 import { AbortError } from '../../core/errors/abort-error.js';
+import { SvcError } from '../../core/errors/svc-error.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import { checkRow, runBatchSegments } from '../batch/runner.js';
@@ -323,6 +324,8 @@ async function runPrepared(
       // Keep what was reported, and say how to continue.
       await checkpoints.commit().catch(() => {});
       if (error instanceof BatchInputError) throw error;
+      // An output that cannot be written, with no state file to resume from: its own message.
+      if (!keptState && error instanceof SvcError && error.code === 'io') throw error;
       throw new BatchFileFailedError(error, rowsDone, keptState);
     }
     await checkpoints.commit();
