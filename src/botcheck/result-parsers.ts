@@ -2,16 +2,16 @@
 // result parsers (zod and the schemas with them) load at the first fetch, which is async anyway:
 // the first call pays zod's load once, later calls get the same settled promise.
 
-type ResultParsers = typeof import('./result-parsing.js');
+type ResultParsing = typeof import('./result-parsing.js');
 
-let loading: Promise<ResultParsers> | undefined;
+let loading: Promise<ResultParsing> | undefined;
 
 /**
- * The bot-check answer parsers, loaded on first use (memoised; a failed load is retried). Callers
- * start it before their request and await it after: a load that fails while the request fails
- * too is never an unhandled rejection (the caller's await still sees it).
+ * The module of the bot-check answer parsers, loaded on first use (memoised; a failed load is
+ * retried). Callers start it before their request and await it after: a load that fails while the
+ * request fails too is never an unhandled rejection (the caller's await still sees it).
  */
-export function resultParsers(): Promise<ResultParsers> {
+function resultParsing(): Promise<ResultParsing> {
   if (!loading) {
     loading = import('./result-parsing.js').catch((error: unknown) => {
       loading = undefined;
@@ -20,4 +20,21 @@ export function resultParsers(): Promise<ResultParsers> {
     loading.catch(() => undefined);
   }
   return loading;
+}
+
+/** One parser of the module; a failed load is left for the caller's await, never unhandled. */
+function parserOf<K extends keyof ResultParsing>(name: K): Promise<ResultParsing[K]> {
+  const parser = resultParsing().then((parsing) => parsing[name]);
+  parser.catch(() => undefined);
+  return parser;
+}
+
+/** The parser of current-API answers, loaded on first use (see above). */
+export function verificationResultParser(): Promise<ResultParsing['parseVerificationResult']> {
+  return parserOf('parseVerificationResult');
+}
+
+/** The parser of legacy answers, loaded on first use (see above). */
+export function legacyAssessmentParser(): Promise<ResultParsing['parseLegacyAssessment']> {
+  return parserOf('parseLegacyAssessment');
 }
