@@ -22,19 +22,26 @@ function resultParsing(): Promise<ResultParsing> {
   return loading;
 }
 
-/** One parser of the module; a failed load is left for the caller's await, never unhandled. */
-function parserOf<K extends keyof ResultParsing>(name: K): Promise<ResultParsing[K]> {
-  const parser = resultParsing().then((parsing) => parsing[name]);
-  parser.catch(() => undefined);
-  return parser;
+/**
+ * One parser of the module, memoised like the module (the hot path awaits a settled promise and
+ * allocates nothing); a failed load is forgotten, and left to the caller's await, never unhandled.
+ */
+function memoParser<K extends keyof ResultParsing>(name: K): () => Promise<ResultParsing[K]> {
+  let parser: Promise<ResultParsing[K]> | undefined;
+  return () => {
+    if (!parser) {
+      const loadingParser = resultParsing().then((parsing) => parsing[name]);
+      parser = loadingParser;
+      loadingParser.catch(() => {
+        if (parser === loadingParser) parser = undefined;
+      });
+    }
+    return parser;
+  };
 }
 
 /** The parser of current-API answers, loaded on first use (see above). */
-export function verificationResultParser(): Promise<ResultParsing['parseVerificationResult']> {
-  return parserOf('parseVerificationResult');
-}
+export const verificationResultParser = /* @__PURE__ */ memoParser('parseVerificationResult');
 
 /** The parser of legacy answers, loaded on first use (see above). */
-export function legacyAssessmentParser(): Promise<ResultParsing['parseLegacyAssessment']> {
-  return parserOf('parseLegacyAssessment');
-}
+export const legacyAssessmentParser = /* @__PURE__ */ memoParser('parseLegacyAssessment');
