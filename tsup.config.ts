@@ -113,6 +113,8 @@ export default defineConfig([
     // resolve and load at every start. commander is CommonJS: its require() of Node built-ins
     // needs a require in the ES module.
     noExternal: ['commander', 'string-width'],
+    // The error classes as one chunk, not one file each (scripts/one-error-module.ts).
+    esbuildPlugins: [oneErrorModule(process.cwd())],
     banner: {
       js: "import { createRequire as __svcRequire } from 'node:module';\nconst require = __svcRequire(import.meta.url);",
     },
