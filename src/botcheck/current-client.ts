@@ -4,7 +4,7 @@ import { AnswerCache } from './answer-cache.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { botCheckPipeline } from './pipeline.js';
-import { resultParsers } from './result-parsers.js';
+import { verificationResultParser } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import type { VerificationResult } from './schemas.js';
 import { resolveVerificationId } from './token.js';
@@ -66,7 +66,7 @@ export class BotCheckClient {
   /** The fetch behind `getResult` and `verify`, for an id already resolved. */
   private async fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
     // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
-    const parsers = resultParsers();
+    const parser = verificationResultParser();
     const data = await fetchResult(
       this.http,
       'current',
@@ -77,7 +77,7 @@ export class BotCheckClient {
       options,
       (body) => body,
     );
-    return (await parsers).parseVerificationResult(data);
+    return (await parser)(data);
   }
 
   /**

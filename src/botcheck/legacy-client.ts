@@ -6,7 +6,7 @@ import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.j
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
 import { botCheckPipeline } from './pipeline.js';
-import { resultParsers } from './result-parsers.js';
+import { legacyAssessmentParser } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import type { LegacyAssessment } from './schemas.js';
 import { assertWellFormed, resolveVerificationId } from './token.js';
@@ -87,7 +87,7 @@ export class LegacyBotCheckClient {
       throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
     }
     // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
-    const parsers = resultParsers();
+    const parser = legacyAssessmentParser();
     const data = await fetchResult(
       this.http,
       'legacy',
@@ -102,7 +102,7 @@ export class LegacyBotCheckClient {
       options,
       (body) => body,
     );
-    const raw = (await parsers).parseLegacyAssessment(data);
+    const raw = (await parser)(data);
     return {
       ...raw,
       ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),

@@ -2,11 +2,15 @@ import { parseLegacyAssessment, parseVerificationResult } from './result-parsing
 
 // The web build's `result-parsers.ts` (tsup.config.ts swaps it in): a bundler that builds a Worker,
 // an edge route or a page inlines a dynamic import as lazily initialised modules, which adds about
-// 1 KiB to a minified Worker; there the parsers are bundled in as static imports instead.
+// 1 KiB to a minified Worker; there the parsers are bundled in as static imports instead. One
+// function per API, so that a Worker that uses only `BotCheckClient` bundles no legacy schema.
 
-const loaded = Promise.resolve({ parseLegacyAssessment, parseVerificationResult });
+/** The parser of current-API answers, already loaded. */
+export function verificationResultParser(): Promise<typeof parseVerificationResult> {
+  return Promise.resolve(parseVerificationResult);
+}
 
-/** The bot-check answer parsers, already loaded. */
-export function resultParsers(): Promise<typeof import('./result-parsing.js')> {
-  return loaded;
+/** The parser of legacy answers, already loaded. */
+export function legacyAssessmentParser(): Promise<typeof parseLegacyAssessment> {
+  return Promise.resolve(parseLegacyAssessment);
 }

@@ -2,16 +2,16 @@
 // result parsers (zod and the schemas with them) load at the first fetch, which is async anyway:
 // the first call pays zod's load once, later calls get the same settled promise.
 
-type ResultParsers = typeof import('./result-parsing.js');
+type ResultParsing = typeof import('./result-parsing.js');
 
-let loading: Promise<ResultParsers> | undefined;
+let loading: Promise<ResultParsing> | undefined;
 
 /**
- * The bot-check answer parsers, loaded on first use (memoised; a failed load is retried). Callers
- * start it before their request and await it after: a load that fails while the request fails
- * too is never an unhandled rejection (the caller's await still sees it).
+ * The module of the bot-check answer parsers, loaded on first use (memoised; a failed load is
+ * retried). Callers start it before their request and await it after: a load that fails while the
+ * request fails too is never an unhandled rejection (the caller's await still sees it).
  */
-export function resultParsers(): Promise<ResultParsers> {
+function resultParsing(): Promise<ResultParsing> {
   if (!loading) {
     loading = import('./result-parsing.js').catch((error: unknown) => {
       loading = undefined;
@@ -21,3 +21,27 @@ export function resultParsers(): Promise<ResultParsers> {
   }
   return loading;
 }
+
+/**
+ * One parser of the module, memoised like the module (the hot path awaits a settled promise and
+ * allocates nothing); a failed load is forgotten, and left to the caller's await, never unhandled.
+ */
+function memoParser<K extends keyof ResultParsing>(name: K): () => Promise<ResultParsing[K]> {
+  let parser: Promise<ResultParsing[K]> | undefined;
+  return () => {
+    if (!parser) {
+      const loadingParser = resultParsing().then((parsing) => parsing[name]);
+      parser = loadingParser;
+      loadingParser.catch(() => {
+        if (parser === loadingParser) parser = undefined;
+      });
+    }
+    return parser;
+  };
+}
+
+/** The parser of current-API answers, loaded on first use (see above). */
+export const verificationResultParser = /* @__PURE__ */ memoParser('parseVerificationResult');
+
+/** The parser of legacy answers, loaded on first use (see above). */
+export const legacyAssessmentParser = /* @__PURE__ */ memoParser('parseLegacyAssessment');

@@ -7,7 +7,7 @@ import {
   validateBinding,
   withBinding,
 } from './binding.js';
-import { dummyOutcomeOf } from './dev-outcomes.js';
+import { isDummyVerificationId } from './dev-outcomes.js';
 import {
   FetchLimitReachedError,
   VerificationNotFoundError,
@@ -181,7 +181,7 @@ export async function runVerify<R extends EvaluableResult & BindableResult, O ex
   // Dummy ids (dev-server fixtures) are never remembered: a dev server answers them the same on
   // every fetch, so tests can replay recorded form posts; the real service answers them 404. So
   // that this admits nothing, they never fail open either: a repeat during an outage is refused.
-  const dummy = dummyOutcomeOf(verificationId) !== undefined;
+  const dummy = isDummyVerificationId(verificationId);
   const failOpen = options.failOpen === true && !dummy;
   // The first call's evaluation, made once when its fetch settles: it also says where the id is kept.
   let evaluation: Evaluation | undefined;

@@ -73,7 +73,7 @@ const verificationIdField = (description: string | false) =>
   );
 
 // Fields both result shapes share: the verdict and the request metadata of the widget.
-const verdict = lazySchema(() => ({
+const verdict = /* @__PURE__ */ lazySchema(() => ({
   captchaId: described(z.optional(z.string()), SCHEMA_DOCS && { description: 'Id of the captcha' }),
   verificationId: verificationIdField(SCHEMA_DOCS && 'Id of the verification (UUID)'),
   /** Overall verdict; the field most integrations act on. */
@@ -91,7 +91,7 @@ const verdict = lazySchema(() => ({
     },
   ),
 }));
-const requestMetadata = lazySchema(() => ({
+const requestMetadata = /* @__PURE__ */ lazySchema(() => ({
   origin: metadata(SCHEMA_DOCS && 'The page where the captcha was solved'),
   ipAddress: metadata(SCHEMA_DOCS && 'Client IP address, IPv4 or IPv6'),
   deviceFamily: metadata(SCHEMA_DOCS && 'Device family of the client'),
@@ -105,7 +105,7 @@ const requestMetadata = lazySchema(() => ({
  * 0..1, a timestamp that is not one) is refused. Timestamps are ISO 8601 UTC with milliseconds.
  * The request metadata fields are empty strings in minimal-data mode.
  */
-export const VerificationResult = lazySchema(() =>
+export const VerificationResult = /* @__PURE__ */ lazySchema(() =>
   z.looseObject({
     ...verdict(),
     decisionType: described(
@@ -156,7 +156,7 @@ export type VerificationResult = z.infer<ReturnType<typeof VerificationResult>>;
  * Result of the legacy `GET /verifications/{id}/assessments` (reference 2.6). Timestamps are UTC
  * without a zone suffix and with fractional seconds, e.g. `2026-03-01T10:15:30.123`.
  */
-export const LegacyAssessment = lazySchema(() =>
+export const LegacyAssessment = /* @__PURE__ */ lazySchema(() =>
   z.looseObject({
     ...verdict(),
     reason: described(
@@ -182,7 +182,7 @@ export type LegacyAssessment = z.infer<ReturnType<typeof LegacyAssessment>>;
  * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; a
  * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
  */
-export const VerificationTokenPayload = lazySchema(() =>
+export const VerificationTokenPayload = /* @__PURE__ */ lazySchema(() =>
   z.object({
     verificationId: verificationIdField(SCHEMA_DOCS && 'Id used to fetch the result (UUID)'),
     /** @deprecated Never used as a host: the configured base URL is the only endpoint. */

@@ -7,6 +7,7 @@ import {
   DUMMY_TOKENS,
   DUMMY_VERIFICATION_IDS,
   dummyOutcomeOf,
+  isDummyVerificationId,
 } from '../../src/botcheck/dev-outcomes.js';
 import {
   VerificationNotFinishedError,
@@ -98,6 +99,22 @@ describe('dummy tokens: the same answer on every fetch, to any accepted key', ()
       expect(dummyOutcomeOf(DUMMY_VERIFICATION_IDS[outcome].toUpperCase())).toBe(outcome);
     }
     expect(dummyOutcomeOf('00000000-0000-0000-dddd-000000000000')).toBeUndefined();
+  });
+
+  it('the verify path tells exactly the dummy ids, whatever their case, without the tables', () => {
+    for (const id of Object.values(DUMMY_VERIFICATION_IDS)) {
+      expect(isDummyVerificationId(id)).toBe(true);
+      expect(isDummyVerificationId(id.toUpperCase())).toBe(true);
+    }
+    for (const id of [
+      '00000000-0000-0000-dddd-000000000000',
+      '00000000-0000-0000-dddd-000000000008',
+      '00000000-0000-0000-dddd-0000000000011',
+      ' 00000000-0000-0000-dddd-000000000001',
+      '10000000-0000-0000-dddd-000000000001',
+    ]) {
+      expect(isDummyVerificationId(id)).toBe(dummyOutcomeOf(id) !== undefined);
+    }
   });
 
   it.each(WITH_RESULT)('%s: current API, three fetches, demo and test key alike', async (outcome) => {

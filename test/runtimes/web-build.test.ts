@@ -125,3 +125,56 @@ describe('a Node-only feature called in the web build throws unsupported_runtime
 });
 
 type Client = import('../../src/client.js').SvcClient;
+
+/**
+ * The Worker the bundle-size bench measures (bench/workers/botcheck-worker.js: `BotCheckClient` and
+ * `verifyRequest` only), bundled as wrangler does (bench/scenarios/bundle-size.js): its code.
+ */
+async function workerBundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [join(ROOT, 'bench', 'workers', 'botcheck-worker.js')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    nodePaths: [join(app, 'node_modules')],
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+describe('a Worker that verifies through svc-sdk/botcheck bundles only what that path reaches', () => {
+  let code = '';
+  beforeAll(async () => {
+    code = await workerBundle();
+  }, 120_000);
+
+  it('it verifies: the current API path, its schema and the verify rules are in', () => {
+    expect(code).toContain('/captcha/v2/verifications/');
+    expect(code).toContain('resultExpiresAt');
+    expect(code).toContain('REPLAYED');
+  });
+
+  it('no legacy client, legacy schema or legacy route', () => {
+    expect(code).not.toContain('/assessments');
+    expect(code).not.toContain('retrievalTimestamp');
+    expect(code).not.toContain('LegacyBotCheckClient');
+  });
+
+  it('no dev-server tables: dummy tokens, outcome descriptions, test ids', () => {
+    expect(code).not.toContain('eyJ2ZXJpZmljYXRpb25JZCI6');
+    expect(code).not.toContain('until finished from the admin API');
+    expect(code).not.toContain('000000000007');
+  });
+
+  it('no error class the bot check never throws', () => {
+    expect(code).not.toContain('OutputPathError');
+    expect(code).not.toContain('PagingError');
+  });
+
+  it('no wire-schema descriptions (they are for the OpenAPI document)', () => {
+    expect(code).not.toContain('the field most integrations act on');
+  });
+});
