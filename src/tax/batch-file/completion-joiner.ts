@@ -71,6 +71,8 @@ export class CompletionJoiner {
   listener: WebhookListener | undefined;
   /** Rows that got their outcome. */
   answered = 0;
+  /** Completion events received from the service (webhooks), duplicates included. */
+  completions = 0;
   /** Confirmations that failed (the row stays waiting; reconciliation finds it). */
   errors = 0;
 
@@ -88,11 +90,17 @@ export class CompletionJoiner {
       port,
       onEvent: (event) => {
         if (!event.known || event.eventType !== 'taxvalidation.validation.completed') return;
-        this.touch();
-        return this.confirm((event as { validationResultId: string }).validationResultId);
+        return this.received((event as { validationResultId: string }).validationResultId);
       },
     });
     return this.listener.url;
+  }
+
+  /** A completion event from the service: counted, then its result confirmed (see {@link confirm}). */
+  received(validationResultId: string): Promise<void> {
+    this.completions += 1;
+    this.touch();
+    return this.confirm(validationResultId);
   }
 
   private touch(): void {

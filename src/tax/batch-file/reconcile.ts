@@ -33,6 +33,11 @@ export interface ReconcileOptions {
   signal?: AbortSignal;
   /** Timeout and retries of each request. */
   request?: Pick<RequestOptions, 'timeoutMs' | 'maxRetries' | 'deadlineMs'>;
+  /**
+   * Asked before each row with the number of rows asked so far; true ends the reconciliation
+   * there (the rows not asked stay waiting). Default: never.
+   */
+  pause?(asked: number): boolean;
 }
 
 /** Whether an error may pass (the row is asked about again in the next round). */
@@ -77,6 +82,7 @@ async function rounds(
 ): Promise<void> {
   let backoff = Math.max(options.backoffMs ?? 1000, 1);
   let rows = joiner.outstandingRows();
+  let asked = 0;
   while (rows.length > 0) {
     const again: number[] = [];
     const ask = async ({ row, request }: RowRequest): Promise<void> => {
@@ -110,14 +116,20 @@ async function rounds(
       }
     };
     const inFlight = new Set<Promise<void>>();
+    let paused = false;
     for await (const item of options.requests(rows)) {
       if (options.signal?.aborted) break;
+      if (options.pause?.(asked)) {
+        paused = true;
+        break;
+      }
+      asked += 1;
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
       const work: Promise<void> = ask(item).finally(() => inFlight.delete(work));
       inFlight.add(work);
     }
     await Promise.all(inFlight);
-    if (options.signal?.aborted) return;
+    if (options.signal?.aborted || paused) return;
     rows = again.filter((row) => joiner.isWaiting(row)).sort((a, b) => a - b);
     if (rows.length === 0 || Date.now() + backoff > options.deadline) return;
     try {

@@ -339,8 +339,9 @@ async function runPrepared(
         quietMs: wait.quietMs ?? DEFAULT_QUIET_MS,
         signal,
         onProgress: (event) => onProgress?.(event),
-        reconcile: (deadline) =>
+        reconcile: (deadline, pause) =>
           reconcile(tax, joiner, {
+            pause,
             requests: (rows) => rowRequests(opened.reopen, columns, rows, runOptions, runId),
             concurrency: wait.reconcileConcurrency,
             backoffMs: wait.pendingBackoffMs,

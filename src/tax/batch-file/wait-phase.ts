@@ -30,8 +30,11 @@ export interface WaitPhaseOptions {
   /** Time without any completion after which the rows still waiting are reconciled. */
   quietMs: number;
   signal?: AbortSignal;
-  /** Asks the service about the rows still waiting; no new round after `deadline`. */
-  reconcile(deadline: number): Promise<void>;
+  /**
+   * Asks the service about the rows still waiting; no new round after `deadline`; stops early
+   * when `pause` (given for a quiet-period reconciliation) says so.
+   */
+  reconcile(deadline: number, pause?: (asked: number) => boolean): Promise<void>;
   onProgress?(event: WaitProgress): void;
 }
 
@@ -107,8 +110,15 @@ export async function waitForOutcomes(joiner: CompletionJoiner, options: WaitPha
         rows: joiner.outstanding,
         reason: wake === 'quiet' ? 'quiet' : 'timeout',
       });
-      // At the deadline one last round: the rows still PENDING after it stay pending.
-      await options.reconcile(wake === 'deadline' ? 0 : deadline);
+      // At the deadline one last round: the rows still PENDING after it stay pending. A round
+      // started by a quiet period stops when webhooks deliver more outcomes than it has asked
+      // about: deliveries have resumed, and asking would only repeat them (under load a quiet
+      // period can be a pause of a sender still working through its queue).
+      const completionsBefore = joiner.completions;
+      await options.reconcile(
+        wake === 'deadline' ? 0 : deadline,
+        wake === 'quiet' ? (asked) => joiner.completions - completionsBefore > asked : undefined,
+      );
       if (options.signal?.aborted) return 'aborted';
       if (wake === 'deadline') break;
       // A round that ended with rows still waiting counts as activity: the next one waits a quiet period.
