@@ -99,28 +99,12 @@ export class AuditClient {
     parseRequest(ListEventsParams(), { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
     // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
-    const [{ runExport }, { EarlyPageFetcher }, { pageBuffers, rawExportPage }] = await Promise.all([
-      import('./export.js'),
-      import('./page-prefetch.js'),
-      import('./export-pages.js'),
-    ]);
-    // The exporter writes page k while page k+1 is scanned and page k+2 is on its way (asked for
-    // from page k+1's tail): three buffers, used in turn, hold every page, so no new buffer per
-    // page is left for the garbage collector to find.
-    const buffers = pageBuffers();
-    const early = new EarlyPageFetcher(async (query, signal, slot) => {
+    const { exportPages } = await import('./export.js');
+    return exportPages(async (query, signal, bodyBuffer) => {
       const checked = parseRequest(ListEventsParams(), query, 'audit log query');
-      const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
+      const res = await this.get(checked, { signal }, true, bodyBuffer);
       return res.bytes ?? new Uint8Array();
-    });
-    try {
-      return await runExport(
-        async (query, signal) => rawExportPage(await early.bytes(query, signal)),
-        options,
-      );
-    } finally {
-      early.close();
-    }
+    }, options);
   }
 
   /**

@@ -4,7 +4,7 @@ import type { ExportEvent, RawExportPage } from './export.js';
 import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
 import { AuditPageEnvelope, RawEventPage } from './schemas.js';
 
-// The pages `client.audit.exportEvents` hands to the exporter; loaded with it, at the call.
+// The pages `client.audit.exportEvents` hands to the exporter (export.ts), loaded with it at the call.
 
 /** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
 export function rawExportPage(received: Uint8Array): RawExportPage {
