@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, wireSchema } from '../core/schema.js';
+import { meta, strictObject, wireSchema } from '../core/schema.js';
 
 /**
  * Largest `pageSize` of the audit log. The reference says only "at most 1000": a larger value is
@@ -57,7 +57,7 @@ const fields = wireSchema(() => ({
  * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
  */
 export const AuditEventsQuery = wireSchema(() =>
-  z.strictObject(fields()).check(z.refine(isOrderedRange, fromAfterTo())),
+  strictObject(fields()).check(z.refine(isOrderedRange, fromAfterTo())),
 );
 export type AuditEventsQuery = z.output<ReturnType<typeof AuditEventsQuery>>;
 

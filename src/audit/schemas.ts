@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query.js';
 
 /** Actor types of schemaVersion 2 (schemaVersion 1 knows only USER and SYSTEM). */
@@ -12,7 +12,7 @@ export const CHANGE_OPERATIONS = ['SET'] as const;
 /** `{kind, id, label}`: a resource (subject or scope). `kind` names are internal, e.g. `platform.subscription` is a project. */
 export const AuditResource = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       kind: meta(z.string(), {
         description:
           'Internal kind name, e.g. `platform.subscription` (a project) or `platform.organization` (an agency)',
@@ -34,7 +34,7 @@ const nullableString = (description: string) => meta(z.optional(z.nullable(z.str
 /** Where the event was recorded; `traceId` is the reference for support. */
 export const AuditOrigin = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       namespace: nullableString('Area of the service, e.g. CAPTCHA; the full list is not documented'),
       source: nullableString('Component that recorded the event, e.g. REST_CONTROLLER'),
       applicationName: nullableString('Application that recorded the event'),
@@ -49,7 +49,7 @@ export type AuditOrigin = z.infer<ReturnType<typeof AuditOrigin>>;
 /** The automation behind an AUTOMATION actor: `kind` SCHEDULER, RUNNER or LISTENER, `name` the job. */
 export const AuditAutomation = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       kind: meta(openEnum(AUTOMATION_KINDS), {
         description:
           'SCHEDULER (scheduled job), RUNNER (task at service start) or LISTENER (reaction to another event)',
@@ -67,7 +67,7 @@ const actorType = (value: string, description: string) => meta(z.literal(value),
 /** A signed-in person, identified by `userId`. */
 export const UserActor = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       type: actorType('USER', 'A signed-in person'),
       userId: meta(z.string(), { description: 'Id of the user' }),
       apiKeyId: noId('userId identifies a USER'),
@@ -78,7 +78,7 @@ export const UserActor = wireSchema(() =>
 /** A request authenticated with an API key, identified by `apiKeyId`. */
 export const ApiKeyActor = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       type: actorType('API_KEY', 'A request authenticated with an API key'),
       apiKeyId: meta(z.string(), { description: 'Id of the API key (never the key itself)' }),
       userId: noId('apiKeyId identifies an API_KEY'),
@@ -89,7 +89,7 @@ export const ApiKeyActor = wireSchema(() =>
 /** A process of the service that runs by itself. */
 export const AutomationActor = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       type: actorType('AUTOMATION', 'A process of the service that runs by itself'),
       automation: AuditAutomation(),
     }),
@@ -98,24 +98,21 @@ export const AutomationActor = wireSchema(() =>
 );
 /** A caller not signed in (failed sign-in, password reset by e-mail link). */
 export const AnonymousActor = wireSchema(() =>
-  meta(z.looseObject({ type: actorType('ANONYMOUS', 'A caller not signed in') }), {
+  meta(looseObject({ type: actorType('ANONYMOUS', 'A caller not signed in') }), {
     description: 'ANONYMOUS: a caller not signed in (a failed sign-in, a password reset by e-mail link)',
   }),
 );
 /** The service itself, when no more specific actor applies. */
 export const SystemActor = wireSchema(() =>
-  meta(z.looseObject({ type: actorType('SYSTEM', 'The service itself') }), {
+  meta(looseObject({ type: actorType('SYSTEM', 'The service itself') }), {
     description: 'SYSTEM: the service itself, when no more specific actor applies',
   }),
 );
 /** An actor type this version does not know (kept as received). */
 export const OtherActor = wireSchema(() =>
-  meta(
-    z.looseObject({ type: meta(z.string(), { description: 'An actor type added after this document' }) }),
-    {
-      description: 'An actor type this document does not list yet; kept as received',
-    },
-  ),
+  meta(looseObject({ type: meta(z.string(), { description: 'An actor type added after this document' }) }), {
+    description: 'An actor type this document does not list yet; kept as received',
+  }),
 );
 
 /**
@@ -166,7 +163,7 @@ export function isActorType<T extends keyof ActorByType>(
 /** One change of the subject. Secret values are never recorded: such a change has `isRedacted: true`. */
 export const AuditChange = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       field: meta(z.string(), { description: 'Name of the changed field of the subject' }),
       operation: meta(openEnum(CHANGE_OPERATIONS), {
         description: 'The kind of change, e.g. SET; the full list is not documented',
@@ -187,7 +184,7 @@ export type AuditChange = z.infer<ReturnType<typeof AuditChange>>;
  * `schemaVersion` 2 tells API keys, automations and anonymous callers apart; 1 knows USER and SYSTEM.
  */
 export const AuditEvent = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     id: meta(z.string(), {
       description:
         'Unique id; an event is never delivered with two different ids, so it serves to skip duplicates',
@@ -228,7 +225,7 @@ export type AuditEvent = z.infer<ReturnType<typeof AuditEvent>>;
 
 /** Response of `GET /platform/v1/events`: one page, newest first. */
 export const AuditEventPage = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     from: timestamp('Start of the range read, ISO 8601 UTC (the default applied when none was sent)'),
     to: timestamp('End of the range read, ISO 8601 UTC; the server\'s "now" when none was sent'),
     content: meta(z.array(AuditEvent()), { description: 'The events of this page, newest first' }),

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { meta, wireSchema } from './schema.js';
+import { looseObject, meta, wireSchema } from './schema.js';
 
 /** An RFC 9457 problem document, the error body of the reference server. Lenient on extra members. */
 export const ProblemDetails = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     type: meta(z.string(), {
       description:
         'URI naming the problem: `https://svc.invalid/problems/<status>`, or for a 402 its cause: `project-locked`, `feature-not-in-plan`, `plan-limit-reached`',
@@ -18,7 +18,7 @@ export const ProblemDetails = wireSchema(() =>
       z.optional(
         z.array(
           meta(
-            z.looseObject({
+            looseObject({
               path: meta(z.string(), { description: 'Dotted path of the field, e.g. `items.3.rawValue`' }),
               message: meta(z.string(), { description: 'Why the value was refused' }),
             }),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, wireSchema } from '../core/schema.js';
+import { meta, strictObject, wireSchema } from '../core/schema.js';
 import { FREQUENCIES, LIMITS, PROVIDERS } from './enums.js';
 import { normalizeTaxId } from './precheck/index.js';
 
@@ -24,7 +24,7 @@ export const RawValue = wireSchema(() =>
 /** Address matched against the registry. */
 export const Address = wireSchema(() =>
   meta(
-    z.strictObject({
+    strictObject({
       street: meta(z.optional(z.string().check(z.maxLength(256))), {
         description: 'Street and house number; at most 256 characters',
       }),
@@ -109,14 +109,14 @@ function scheduleSettings() {
 
 /** `attachSchedule`: also put the identifier on a recurring schedule. */
 export const AttachSchedule = wireSchema(() =>
-  meta(z.strictObject({ ...scheduleSettings() }), {
+  meta(strictObject({ ...scheduleSettings() }), {
     description: 'Also put the identifier on a recurring schedule (needs scheduled validation in the plan)',
   }),
 );
 
 /** Input of `POST /validations` and of each batch item. Strict: unknown keys are rejected. */
 export const ValidationRequest = wireSchema(() =>
-  z.strictObject({
+  strictObject({
     countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
     }),
@@ -142,7 +142,7 @@ export type ValidationRequest = z.infer<ReturnType<typeof ValidationRequest>>;
 
 /** Body of `POST /validations/batch`. */
 export const BatchRequest = wireSchema(() =>
-  z.strictObject({
+  strictObject({
     items: meta(z.array(ValidationRequest()).check(z.minLength(1)).check(z.maxLength(LIMITS.batchItems)), {
       description: `1 to ${LIMITS.batchItems} validation requests; one structurally invalid item refuses the whole batch (422)`,
     }),
@@ -152,7 +152,7 @@ export type BatchRequest = z.infer<ReturnType<typeof BatchRequest>>;
 
 /** Body of `POST /schedules`. */
 export const ScheduleRequest = wireSchema(() =>
-  z.strictObject({
+  strictObject({
     countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
     }),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import {
   MATCH_VALUES,
   OUTCOMES,
@@ -15,7 +15,7 @@ const MATCH =
 /** Per-field match result. */
 export const MatchResult = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       companyName: meta(z.optional(openEnum(MATCH_VALUES)), { description: `Company name: ${MATCH}` }),
       address: meta(z.optional(openEnum(MATCH_VALUES)), { description: `Address: ${MATCH}` }),
     }),
@@ -26,7 +26,7 @@ export const MatchResult = wireSchema(() =>
 /** Registry data. */
 export const ResponseData = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       companyName: meta(z.optional(z.nullable(z.string())), {
         description: 'Company name the registry holds',
       }),
@@ -44,7 +44,7 @@ const CORRELATION_ID = "Echo of the request's correlationId; null when none was 
 
 /** A validation result (201 of `POST /validations`, `GET /validation-results/{id}`). Lenient. */
 export const ValidationResult = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
     validationResultId: meta(z.string(), {
       description: 'Id of the result; fetch it again with GET /validation-results/{validationResultId}',
@@ -80,7 +80,7 @@ export const ValidationResult = wireSchema(() =>
     completedAt: z.optional(timestamp('When the check completed, ISO 8601 UTC')),
     schedule: meta(
       z.optional(
-        z.looseObject({
+        looseObject({
           scheduleId: meta(z.string(), { description: 'Id of the schedule attachSchedule created' }),
           nextRunAt: timestamp('When the schedule next runs, ISO 8601 UTC'),
         }),
@@ -93,7 +93,7 @@ export type ValidationResult = z.infer<ReturnType<typeof ValidationResult>>;
 
 /** 202 of `POST /validations`: accepted, result to follow. */
 export const PendingValidation = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
     status: meta(z.literal('PENDING'), { description: 'Always PENDING: the result follows as a webhook' }),
     correlationId: meta(z.optional(z.nullable(z.string())), { description: CORRELATION_ID }),
@@ -107,7 +107,7 @@ export type PendingValidation = z.infer<ReturnType<typeof PendingValidation>>;
 /** One entry of the batch 202, in input order. */
 export const BatchItemAccepted = wireSchema(() =>
   meta(
-    z.looseObject({
+    looseObject({
       index: meta(z.number().check(z.int()).check(z.gte(0)), {
         description: 'Zero-based position of the item in `items`',
       }),
@@ -136,7 +136,7 @@ export type BatchItemAccepted = z.infer<ReturnType<typeof BatchItemAccepted>>;
 
 /** 202 of `POST /validations/batch`. */
 export const BatchAccepted = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     items: meta(z.array(BatchItemAccepted()), { description: 'One entry per item, in input order' }),
   }),
 );
@@ -144,7 +144,7 @@ export type BatchAccepted = z.infer<ReturnType<typeof BatchAccepted>>;
 
 /** 201 of `POST /schedules`. */
 export const ScheduleCreated = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     scheduleId: meta(z.string(), {
       description: 'Id of the schedule; DELETE /schedules/{scheduleId} removes it',
     }),

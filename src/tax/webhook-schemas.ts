@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import { OUTCOMES, PROVIDERS } from './enums.js';
 
 /** Payload of `taxvalidation.validation.completed` and `.invalid`. */
 export const ValidationCompletedEvent = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     eventType: meta(z.enum(['taxvalidation.validation.completed', 'taxvalidation.validation.invalid']), {
       description: 'completed for every check; invalid in addition when the outcome is INVALID',
     }),
@@ -28,7 +28,7 @@ export type ValidationCompletedEvent = z.infer<ReturnType<typeof ValidationCompl
 
 /** Payload of `taxvalidation.validation.manual-review-required`. */
 export const ManualReviewRequiredEvent = wireSchema(() =>
-  z.looseObject({
+  looseObject({
     eventType: meta(z.literal('taxvalidation.validation.manual-review-required'), {
       description: 'A check entered the manual review queue',
     }),
