@@ -24,11 +24,26 @@ const eagerResultParsers: Plugin = {
   },
 };
 
+/**
+ * The Node build of the root entry loads the OpenAPI builder when `buildOpenApiDocument` is called
+ * (src/openapi/document-loader.ts), from the builder's own entry in dist/server/, not at
+ * `import('svc-sdk')`.
+ */
+const lazyOpenApiDocument: Plugin = {
+  name: 'lazy-openapi-document',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/openapi\/document\.js$/ }, (args) =>
+      args.importer === resolve('src/index.ts')
+        ? { path: resolve('src/openapi/document-loader.ts') }
+        : undefined,
+    );
+  },
+};
+
 export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
-      server: 'src/server/index.ts',
       // The bot check on Web APIs only (Workers, edge routes, Deno, Bun): no Node built-in, no undici.
       botcheck: 'src/botcheck/index.ts',
       // Bot-check adapters: framework packages are optional peers, never loaded by 'svc-sdk'.
@@ -37,9 +52,19 @@ export default defineConfig([
       fastify: 'src/adapters/fastify.ts',
     },
     format: ['esm', 'cjs'],
-    dts: true,
-    // dist/assets and dist/web are the next builds' own (cleaned there); they run at the same time.
-    clean: ['!assets/**', '!web/**'],
+    // The types of svc-sdk/server too (dist/server.d.ts): its code is the next build's.
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        server: 'src/server/index.ts',
+        botcheck: 'src/botcheck/index.ts',
+        http: 'src/adapters/verify-request.ts',
+        express: 'src/adapters/express.ts',
+        fastify: 'src/adapters/fastify.ts',
+      },
+    },
+    // dist/assets, dist/server and dist/web are the next builds' own (cleaned there); they run at the same time.
+    clean: ['!assets/**', '!server/**', '!web/**'],
     target: 'node20',
     platform: 'node',
     sourcemap: false,
@@ -50,6 +75,31 @@ export default defineConfig([
     // The error classes as one chunk, not one file each (scripts/one-error-module.ts): cold start.
     esbuildPlugins: [oneErrorModule(process.cwd())],
     // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
+    shims: true,
+    define,
+    esbuildPlugins: [lazyOpenApiDocument],
+  },
+  {
+    // The entries that generate JSON Schema (the reference server's documents and admin listing,
+    // the OpenAPI builder): a build of their own, in dist/server/. In one build with the library,
+    // esbuild puts every part of zod that any entry uses (its JSON Schema generator, the string
+    // formats the server checks) in the chunks every `import('svc-sdk')` loads; this build has its
+    // own copy of zod and of the library modules the server uses.
+    entry: {
+      index: 'src/server/index.ts',
+      // What `buildOpenApiDocument` of the root loads at its call (src/openapi/document-loader.ts).
+      'openapi-document': 'src/openapi/document.ts',
+    },
+    format: ['esm', 'cjs'],
+    outDir: 'dist/server',
+    // Its types are dist/server.d.ts (the first build).
+    dts: false,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+    sourcemap: false,
+    splitting: true,
+    noExternal: ['zod'],
     shims: true,
     define,
   },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import { ArchiveFileError, listArchive, readRegular } from './archive-files.js';
 import { Manifest, manifestRun } from './manifest.js';
 
@@ -133,7 +133,7 @@ export async function readGaps(dir: string, expired: ReadonlySet<string> = new S
       if (
         !(error instanceof ArchiveFileError) &&
         !(error instanceof SyntaxError) &&
-        !(error instanceof z.ZodError)
+        !(error instanceof $ZodError)
       )
         throw error;
     }

@@ -1,70 +1,14 @@
-import { SvcError } from '../core/errors/svc-error.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportEvent, ExportOptions, ExportResult, RawExportPage } from './export.js';
-import { EarlyPageFetcher } from './page-prefetch.js';
+import type { ExportOptions, ExportResult } from './export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
-import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
-import {
-  type AuditEvent,
-  AuditEventPage,
-  type AuditEventPage as AuditEventPageType,
-  AuditPageEnvelope,
-  RawEventPage,
-} from './schemas.js';
+import { type AuditEvent, AuditEventPage, type AuditEventPage as AuditEventPageType } from './schemas.js';
 import type { SyncOptions, SyncResult } from './sync-options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';
-
-/** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
-function rawExportPage(received: Uint8Array): RawExportPage {
-  // A Buffer view (no copy): its native searches are what the scan and the exporter use.
-  const bytes = Buffer.isBuffer(received)
-    ? received
-    : Buffer.from(received.buffer, received.byteOffset, received.byteLength);
-  const scanned = scanEventPage(bytes);
-  if (scanned) {
-    const envelope = parseResponse(AuditPageEnvelope(), scanned.envelope, 'audit log page');
-    const content: ExportEvent[] = scanned.events;
-    const breaks = new LineBreaks(bytes);
-    for (let k = 0; k < content.length; k++) {
-      const { start, end, id } = scanned.events[k] as RawEvent;
-      // A pretty-printed event is compacted, so NDJSON keeps one event per line.
-      if (breaks.within(start, end)) {
-        content[k] = { id, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
-      }
-    }
-    return { bytes, content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(Buffer.from(bytes).toString('utf8'));
-  } catch (error) {
-    throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
-  }
-  const page = parseResponse(RawEventPage(), data, 'audit log page');
-  const content = page.content.map((event): ExportEvent => {
-    const id = (event as { id?: unknown } | null)?.id;
-    return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
-  });
-  return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
-}
-
-/** Page buffers by slot, each reused and grown (with some room) when a page is larger than it. */
-function pageBuffers(): (slot: number, size: number) => Buffer {
-  const buffers: Buffer[] = [];
-  return (slot, size) => {
-    let buffer = buffers[slot];
-    if (buffer === undefined || buffer.length < size) {
-      buffer = Buffer.allocUnsafeSlow(size + (size >> 3));
-      buffers[slot] = buffer;
-    }
-    return buffer;
-  };
-}
 
 /** Parameters of `events`: the range and page size; the range is fixed once for the whole iteration. */
 export type AuditEventsParams = Omit<ListEventsParams, 'cursor' | 'page'>;
@@ -153,25 +97,14 @@ export class AuditClient {
   async exportEvents(options: ExportOptions): Promise<ExportResult> {
     const { from, to, pageSize } = options;
     parseRequest(ListEventsParams(), { from, to, pageSize }, 'export options');
-    // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not.
-    const { runExport } = await import('./export.js');
-    // The exporter writes page k while page k+1 is scanned and page k+2 is on its way (asked for
-    // from page k+1's tail): three buffers, used in turn, hold every page, so no new buffer per
-    // page is left for the garbage collector to find.
-    const buffers = pageBuffers();
-    const early = new EarlyPageFetcher(async (query, signal, slot) => {
+    // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
+    // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
+    const { exportPages } = await import('./export.js');
+    return exportPages(async (query, signal, bodyBuffer) => {
       const checked = parseRequest(ListEventsParams(), query, 'audit log query');
-      const res = await this.get(checked, { signal }, true, (size) => buffers(slot, size));
+      const res = await this.get(checked, { signal }, true, bodyBuffer);
       return res.bytes ?? new Uint8Array();
-    });
-    try {
-      return await runExport(
-        async (query, signal) => rawExportPage(await early.bytes(query, signal)),
-        options,
-      );
-    } finally {
-      early.close();
-    }
+    }, options);
   }
 
   /**

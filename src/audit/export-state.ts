@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readStateFile } from '../core/checkpoint.js';
 import { lazySchema } from '../core/lazy-schema.js';
 
@@ -11,19 +11,19 @@ export const ExportState = lazySchema(() =>
     version: z.literal(1),
     from: z.string(),
     to: z.string(),
-    pageSize: z.number().int().positive(),
+    pageSize: z.number().check(z.int()).check(z.gt(0)),
     gzip: z.boolean(),
     /** Absolute path of the output, or `-` for a stream. */
     output: z.string(),
     /** Cursor of the next page; null before the first page and after the last. */
-    cursor: z.string().nullable(),
+    cursor: z.nullable(z.string()),
     complete: z.boolean(),
-    bytes: z.number().int().nonnegative(),
-    events: z.number().int().nonnegative(),
-    pages: z.number().int().nonnegative(),
-    lastId: z.string().nullable(),
+    bytes: z.number().check(z.int()).check(z.gte(0)),
+    events: z.number().check(z.int()).check(z.gte(0)),
+    pages: z.number().check(z.int()).check(z.gte(0)),
+    lastId: z.nullable(z.string()),
     /** `totalElements` of the first page; null until it was read. */
-    totalElements: z.number().int().nonnegative().nullable(),
+    totalElements: z.nullable(z.number().check(z.int()).check(z.gte(0))),
     updatedAt: z.string(),
   }),
 );

@@ -6,10 +6,11 @@ import { AbortError } from '../core/errors/abort-error.js';
 import { SvcError } from '../core/errors/svc-error.js';
 import type { WritableLike } from '../core/node-shapes.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
+import { pageBuffers, rawExportPage } from './export-pages.js';
 import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
-import type { PageQuery } from './page-prefetch.js';
+import { EarlyPageFetcher, type PageQuery } from './page-prefetch.js';
 import { followCursors, PageGuard } from './paginate.js';
 import { resolveRange } from './query.js';
 
@@ -296,4 +297,31 @@ function writeToStream(stream: Writable, chunk: Uint8Array): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     stream.write(Buffer.from(chunk), (error) => (error ? reject(error) : resolve()));
   });
+}
+
+/** Fetches the raw bytes of one page into `bodyBuffer(size)` (the slot's reused buffer). */
+export type PageBytes = (
+  query: PageQuery,
+  signal: AbortSignal | undefined,
+  bodyBuffer: (size: number) => Uint8Array,
+) => Promise<Uint8Array>;
+
+/**
+ * What `client.audit.exportEvents` runs (one dynamic import: each splits the chunks
+ * `import('svc-sdk')` loads into more files): {@link runExport} on pages fetched ahead by an
+ * {@link EarlyPageFetcher}.
+ */
+export async function exportPages(fetchBytes: PageBytes, options: ExportOptions): Promise<ExportResult> {
+  // The exporter writes page k while page k+1 is scanned and page k+2 is on its way (asked for
+  // from page k+1's tail): three buffers, used in turn, hold every page, so no new buffer per
+  // page is left for the garbage collector to find.
+  const buffers = pageBuffers();
+  const early = new EarlyPageFetcher((query, signal, slot) =>
+    fetchBytes(query, signal, (size) => buffers(slot, size)),
+  );
+  try {
+    return await runExport(async (query, signal) => rawExportPage(await early.bytes(query, signal)), options);
+  } finally {
+    early.close();
+  }
 }

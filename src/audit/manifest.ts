@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { SvcError } from '../core/errors/svc-error.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
@@ -9,13 +9,13 @@ import { ArchiveHole } from './sync-state.js';
 export const ManifestFile = lazySchema(() =>
   z.object({
     name: z.string(),
-    bytes: z.number().int().nonnegative(),
+    bytes: z.number().check(z.int()).check(z.gte(0)),
     sha256: z.string(),
     /** Events (lines) in the file. */
-    events: z.number().int().nonnegative(),
+    events: z.number().check(z.int()).check(z.gte(0)),
     /** `occurredAt` of the file's first line (the newest event) and of its last line; null when empty. */
-    firstOccurredAt: z.string().nullable(),
-    lastOccurredAt: z.string().nullable(),
+    firstOccurredAt: z.nullable(z.string()),
+    lastOccurredAt: z.nullable(z.string()),
   }),
 );
 export type ManifestFile = z.infer<ReturnType<typeof ManifestFile>>;
@@ -27,36 +27,36 @@ export type ManifestFile = z.infer<ReturnType<typeof ManifestFile>>;
 export const Manifest = lazySchema(() =>
   z.object({
     version: z.literal(1),
-    run: z.number().int().positive(),
+    run: z.number().check(z.int()).check(z.gt(0)),
     range: z.object({ from: z.string(), to: z.string() }),
     /** The range asked from the API: the run's range plus the overlap before it. */
     query: z.object({ from: z.string(), to: z.string() }),
     serverNow: z.string(),
     files: z.array(ManifestFile()),
     /** The API's `totalElements` for `query`. */
-    totalElements: z.number().int().nonnegative().nullable(),
+    totalElements: z.nullable(z.number().check(z.int()).check(z.gte(0))),
     /** Events of `query` that earlier runs had archived already (not written again). */
-    alreadyArchived: z.number().int().nonnegative(),
+    alreadyArchived: z.number().check(z.int()).check(z.gte(0)),
     /** Whether the events written plus those already archived equal `totalElements`. */
     countMatches: z.boolean(),
     /** Set when events may have passed the plan's retention before any run archived them. */
-    retentionGap: ArchiveHole().nullable(),
+    retentionGap: z.nullable(ArchiveHole()),
     /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
     lateEvents: z.array(ArchiveHole()),
     /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
-    kind: z.enum(['backfill']).optional(),
+    kind: z.optional(z.enum(['backfill'])),
     /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
-    repairs: z.array(z.string()).optional(),
+    repairs: z.optional(z.array(z.string())),
     /** Gaps acknowledged with `svc audit gaps ack` since the previous manifest, with the reason given. */
-    acknowledged: z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() })).optional(),
+    acknowledged: z.optional(z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() }))),
     /** Events the API returned outside `query` (not written). */
-    outOfRange: z.number().int().nonnegative().optional(),
+    outOfRange: z.optional(z.number().check(z.int()).check(z.gte(0))),
     /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
-    conflicts: ManifestFile().nullable().optional(),
+    conflicts: z.optional(z.nullable(ManifestFile())),
     /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
-    previous: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+    previous: z.nullable(z.object({ name: z.string(), sha256: z.string() })),
     /** Ed25519 signature (base64) of the manifest's JSON without this field. */
-    signature: z.string().optional(),
+    signature: z.optional(z.string()),
   }),
 );
 export type Manifest = z.infer<ReturnType<typeof Manifest>>;

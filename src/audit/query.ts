@@ -1,5 +1,5 @@
-import * as z from 'zod';
-import { lazySchema } from '../core/lazy-schema.js';
+import * as z from 'zod/mini';
+import { meta, strictObject, wireSchema } from '../core/schema.js';
 
 /**
  * Largest `pageSize` of the audit log. The reference says only "at most 1000": a larger value is
@@ -18,7 +18,7 @@ const TIMESTAMP_MESSAGE = 'must be an ISO 8601 UTC timestamp such as 2026-01-31T
  * An ISO 8601 UTC timestamp with a zone (`Z` or `+hh:mm`), e.g. `2026-01-31T00:00:00Z`; fractions
  * allowed. Both the client and the reference server check `from` and `to` with it.
  */
-export const AuditTimestamp = lazySchema(() => z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE }));
+export const AuditTimestamp = wireSchema(() => z.iso.datetime({ offset: true, error: TIMESTAMP_MESSAGE }));
 
 /** Whether `from` does not lie after `to` (either may be missing). */
 export function isOrderedRange(range: { from?: string | undefined; to?: string | undefined }): boolean {
@@ -34,27 +34,21 @@ export function fromAfterTo(): { path: string[]; message: string } {
 }
 
 /** Each query parameter of `GET /platform/v1/events` with its rule, default and meaning. */
-const fields = lazySchema(() => ({
-  from: AuditTimestamp().optional().meta({ description: 'Start of the range; default 24 hours before `to`' }),
-  to: AuditTimestamp().optional().meta({ description: 'End of the range; default now' }),
-  cursor: z
-    .string()
-    .min(1, 'must be the nextCursor of a previous page')
-    .optional()
-    .meta({ description: '`nextCursor` of the previous page, sent with the same `from` and `to`' }),
-  pageSize: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(DEFAULT_PAGE_SIZE)
-    .meta({ description: `Events per page, at most ${MAX_PAGE_SIZE}` }),
-  page: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .meta({ description: 'Zero-based page index; ignored when `cursor` is set' }),
+const fields = wireSchema(() => ({
+  from: meta(z.optional(AuditTimestamp()), {
+    description: 'Start of the range; default 24 hours before `to`',
+  }),
+  to: meta(z.optional(AuditTimestamp()), { description: 'End of the range; default now' }),
+  cursor: meta(z.optional(z.string().check(z.minLength(1, 'must be the nextCursor of a previous page'))), {
+    description: '`nextCursor` of the previous page, sent with the same `from` and `to`',
+  }),
+  pageSize: meta(
+    z._default(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+    { description: `Events per page, at most ${MAX_PAGE_SIZE}` },
+  ),
+  page: meta(z._default(z.number().check(z.int()).check(z.gte(0)), 0), {
+    description: 'Zero-based page index; ignored when `cursor` is set',
+  }),
 }));
 
 /**
@@ -62,15 +56,24 @@ const fields = lazySchema(() => ({
  * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
  * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
  */
-export const AuditEventsQuery = lazySchema(() =>
-  z.strictObject(fields()).refine(isOrderedRange, fromAfterTo()),
+export const AuditEventsQuery = wireSchema(() =>
+  strictObject(fields()).check(z.refine(isOrderedRange, fromAfterTo())),
 );
 export type AuditEventsQuery = z.output<ReturnType<typeof AuditEventsQuery>>;
 
-const ClientTimestamp = lazySchema(() =>
-  z.union([AuditTimestamp(), z.date().transform((d) => d.toISOString())], {
-    error: TIMESTAMP_MESSAGE,
-  }),
+const ClientTimestamp = wireSchema(() =>
+  z.union(
+    [
+      AuditTimestamp(),
+      z.pipe(
+        z.date(),
+        z.transform((d: Date) => d.toISOString()),
+      ),
+    ],
+    {
+      error: TIMESTAMP_MESSAGE,
+    },
+  ),
 );
 
 /**
@@ -83,16 +86,16 @@ const ClientTimestamp = lazySchema(() =>
  * - `pageSize`: 1 to 1000, default 100.
  * - `page`: zero-based, default 0; ignored when `cursor` is set.
  */
-export const ListEventsParams = lazySchema(() =>
+export const ListEventsParams = wireSchema(() =>
   z
     .strictObject({
       ...fields(),
-      from: ClientTimestamp().optional(),
-      to: ClientTimestamp().optional(),
-      pageSize: fields().pageSize.unwrap().optional(),
-      page: fields().page.unwrap().optional(),
+      from: z.optional(ClientTimestamp()),
+      to: z.optional(ClientTimestamp()),
+      pageSize: z.optional(fields().pageSize.def.innerType),
+      page: z.optional(fields().page.def.innerType),
     })
-    .refine(isOrderedRange, fromAfterTo()),
+    .check(z.refine(isOrderedRange, fromAfterTo())),
 );
 /** Input type of {@link ListEventsParams}: timestamps as ISO strings or `Date`s. */
 export type ListEventsParams = z.input<ReturnType<typeof ListEventsParams>>;

@@ -1,6 +1,5 @@
-import * as z from 'zod';
-import { lazySchema } from '../core/lazy-schema.js';
-import { openEnum, timestamp } from '../core/schema.js';
+import * as z from 'zod/mini';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query.js';
 
 /** Actor types of schemaVersion 2 (schemaVersion 1 knows only USER and SYSTEM). */
@@ -11,137 +10,122 @@ export const AUTOMATION_KINDS = ['SCHEDULER', 'RUNNER', 'LISTENER'] as const;
 export const CHANGE_OPERATIONS = ['SET'] as const;
 
 /** `{kind, id, label}`: a resource (subject or scope). `kind` names are internal, e.g. `platform.subscription` is a project. */
-export const AuditResource = lazySchema(() =>
-  z
-    .looseObject({
-      kind: z.string().meta({
+export const AuditResource = wireSchema(() =>
+  meta(
+    looseObject({
+      kind: meta(z.string(), {
         description:
           'Internal kind name, e.g. `platform.subscription` (a project) or `platform.organization` (an agency)',
       }),
-      id: z.string().meta({ description: 'Id of the resource' }),
+      id: meta(z.string(), { description: 'Id of the resource' }),
       /** Name of the resource at the time of the event. */
-      label: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: 'Name of the resource at the time of the event' }),
-    })
-    .meta({ description: 'A resource: {kind, id, label}' }),
+      label: meta(z.optional(z.nullable(z.string())), {
+        description: 'Name of the resource at the time of the event',
+      }),
+    }),
+    { description: 'A resource: {kind, id, label}' },
+  ),
 );
 export type AuditResource = z.infer<ReturnType<typeof AuditResource>>;
 
+/** An optional string that may be null: `string | null | undefined`. */
+const nullableString = (description: string) => meta(z.optional(z.nullable(z.string())), { description });
+
 /** Where the event was recorded; `traceId` is the reference for support. */
-export const AuditOrigin = lazySchema(() =>
-  z
-    .looseObject({
-      namespace: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: 'Area of the service, e.g. CAPTCHA; the full list is not documented' }),
-      source: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: 'Component that recorded the event, e.g. REST_CONTROLLER' }),
-      applicationName: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: 'Application that recorded the event' }),
-      traceId: z.string().nullable().optional().meta({ description: 'The reference to quote to support' }),
-      transactionId: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: 'Id of the transaction that caused the event' }),
-    })
-    .meta({ description: 'Where the event was recorded' }),
+export const AuditOrigin = wireSchema(() =>
+  meta(
+    looseObject({
+      namespace: nullableString('Area of the service, e.g. CAPTCHA; the full list is not documented'),
+      source: nullableString('Component that recorded the event, e.g. REST_CONTROLLER'),
+      applicationName: nullableString('Application that recorded the event'),
+      traceId: nullableString('The reference to quote to support'),
+      transactionId: nullableString('Id of the transaction that caused the event'),
+    }),
+    { description: 'Where the event was recorded' },
+  ),
 );
 export type AuditOrigin = z.infer<ReturnType<typeof AuditOrigin>>;
 
 /** The automation behind an AUTOMATION actor: `kind` SCHEDULER, RUNNER or LISTENER, `name` the job. */
-export const AuditAutomation = lazySchema(() =>
-  z
-    .looseObject({
-      kind: openEnum(AUTOMATION_KINDS).meta({
+export const AuditAutomation = wireSchema(() =>
+  meta(
+    looseObject({
+      kind: meta(openEnum(AUTOMATION_KINDS), {
         description:
           'SCHEDULER (scheduled job), RUNNER (task at service start) or LISTENER (reaction to another event)',
       }),
-      name: z.string().meta({ description: 'Name of the job' }),
-    })
-    .meta({ description: 'The process behind an AUTOMATION actor' }),
+      name: meta(z.string(), { description: 'Name of the job' }),
+    }),
+    { description: 'The process behind an AUTOMATION actor' },
+  ),
 );
 export type AuditAutomation = z.infer<ReturnType<typeof AuditAutomation>>;
 
-const noId = (what: string) =>
-  z
-    .string()
-    .nullable()
-    .optional()
-    .meta({ description: `Not set for this actor type (${what})` });
-const actorType = (value: string, description: string) => z.literal(value).meta({ description });
+const noId = (what: string) => nullableString(`Not set for this actor type (${what})`);
+const actorType = (value: string, description: string) => meta(z.literal(value), { description });
 
 /** A signed-in person, identified by `userId`. */
-export const UserActor = lazySchema(() =>
-  z
-    .looseObject({
+export const UserActor = wireSchema(() =>
+  meta(
+    looseObject({
       type: actorType('USER', 'A signed-in person'),
-      userId: z.string().meta({ description: 'Id of the user' }),
+      userId: meta(z.string(), { description: 'Id of the user' }),
       apiKeyId: noId('userId identifies a USER'),
-    })
-    .meta({ description: 'USER: a signed-in person, identified by userId' }),
+    }),
+    { description: 'USER: a signed-in person, identified by userId' },
+  ),
 );
 /** A request authenticated with an API key, identified by `apiKeyId`. */
-export const ApiKeyActor = lazySchema(() =>
-  z
-    .looseObject({
+export const ApiKeyActor = wireSchema(() =>
+  meta(
+    looseObject({
       type: actorType('API_KEY', 'A request authenticated with an API key'),
-      apiKeyId: z.string().meta({ description: 'Id of the API key (never the key itself)' }),
+      apiKeyId: meta(z.string(), { description: 'Id of the API key (never the key itself)' }),
       userId: noId('apiKeyId identifies an API_KEY'),
-    })
-    .meta({ description: 'API_KEY: a request authenticated with an API key (schemaVersion 2)' }),
+    }),
+    { description: 'API_KEY: a request authenticated with an API key (schemaVersion 2)' },
+  ),
 );
 /** A process of the service that runs by itself. */
-export const AutomationActor = lazySchema(() =>
-  z
-    .looseObject({
+export const AutomationActor = wireSchema(() =>
+  meta(
+    looseObject({
       type: actorType('AUTOMATION', 'A process of the service that runs by itself'),
       automation: AuditAutomation(),
-    })
-    .meta({
-      description: 'AUTOMATION: a scheduled job, a task at service start, or a reaction to another event',
     }),
+    { description: 'AUTOMATION: a scheduled job, a task at service start, or a reaction to another event' },
+  ),
 );
 /** A caller not signed in (failed sign-in, password reset by e-mail link). */
-export const AnonymousActor = lazySchema(() =>
-  z.looseObject({ type: actorType('ANONYMOUS', 'A caller not signed in') }).meta({
+export const AnonymousActor = wireSchema(() =>
+  meta(looseObject({ type: actorType('ANONYMOUS', 'A caller not signed in') }), {
     description: 'ANONYMOUS: a caller not signed in (a failed sign-in, a password reset by e-mail link)',
   }),
 );
 /** The service itself, when no more specific actor applies. */
-export const SystemActor = lazySchema(() =>
-  z
-    .looseObject({ type: actorType('SYSTEM', 'The service itself') })
-    .meta({ description: 'SYSTEM: the service itself, when no more specific actor applies' }),
+export const SystemActor = wireSchema(() =>
+  meta(looseObject({ type: actorType('SYSTEM', 'The service itself') }), {
+    description: 'SYSTEM: the service itself, when no more specific actor applies',
+  }),
 );
 /** An actor type this version does not know (kept as received). */
-export const OtherActor = lazySchema(() =>
-  z
-    .looseObject({ type: z.string().meta({ description: 'An actor type added after this document' }) })
-    .meta({ description: 'An actor type this document does not list yet; kept as received' }),
+export const OtherActor = wireSchema(() =>
+  meta(looseObject({ type: meta(z.string(), { description: 'An actor type added after this document' }) }), {
+    description: 'An actor type this document does not list yet; kept as received',
+  }),
 );
 
 /**
  * Who acted. Narrow with {@link isActorType}; an unknown type or a known type without its
  * identifying field parses as `OtherActor` instead of failing.
  */
-export const AuditActor = lazySchema(() =>
-  z
-    .union([UserActor(), ApiKeyActor(), AutomationActor(), AnonymousActor(), SystemActor(), OtherActor()])
-    .meta({
+export const AuditActor = wireSchema(() =>
+  meta(
+    z.union([UserActor(), ApiKeyActor(), AutomationActor(), AnonymousActor(), SystemActor(), OtherActor()]),
+    {
       description: 'Who acted: {type, userId, apiKeyId, automation}; the type says which field identifies it',
-    }),
+    },
+  ),
 );
 export type AuditActor = z.infer<ReturnType<typeof AuditActor>>;
 export type UserActor = z.infer<ReturnType<typeof UserActor>>;
@@ -177,20 +161,21 @@ export function isActorType<T extends keyof ActorByType>(
 }
 
 /** One change of the subject. Secret values are never recorded: such a change has `isRedacted: true`. */
-export const AuditChange = lazySchema(() =>
-  z
-    .looseObject({
-      field: z.string().meta({ description: 'Name of the changed field of the subject' }),
-      operation: openEnum(CHANGE_OPERATIONS).meta({
+export const AuditChange = wireSchema(() =>
+  meta(
+    looseObject({
+      field: meta(z.string(), { description: 'Name of the changed field of the subject' }),
+      operation: meta(openEnum(CHANGE_OPERATIONS), {
         description: 'The kind of change, e.g. SET; the full list is not documented',
       }),
-      before: z.unknown().optional().meta({ description: 'Value before the change; absent when redacted' }),
-      after: z.unknown().optional().meta({ description: 'Value after the change; absent when redacted' }),
-      isRedacted: z.boolean().optional().meta({
+      before: meta(z.optional(z.unknown()), { description: 'Value before the change; absent when redacted' }),
+      after: meta(z.optional(z.unknown()), { description: 'Value after the change; absent when redacted' }),
+      isRedacted: meta(z.optional(z.boolean()), {
         description: 'true for a secret value: it is never recorded, so before and after are left out',
       }),
-    })
-    .meta({ description: 'One change of the subject' }),
+    }),
+    { description: 'One change of the subject' },
+  ),
 );
 export type AuditChange = z.infer<ReturnType<typeof AuditChange>>;
 
@@ -198,14 +183,14 @@ export type AuditChange = z.infer<ReturnType<typeof AuditChange>>;
  * An audit event (element of `content`). Lenient: unknown fields and values are kept.
  * `schemaVersion` 2 tells API keys, automations and anonymous callers apart; 1 knows USER and SYSTEM.
  */
-export const AuditEvent = lazySchema(() =>
-  z.looseObject({
-    id: z.string().meta({
+export const AuditEvent = wireSchema(() =>
+  looseObject({
+    id: meta(z.string(), {
       description:
         'Unique id; an event is never delivered with two different ids, so it serves to skip duplicates',
     }),
     // The client reads any later version (>= 1); the document states the two the reference defines.
-    schemaVersion: z.number().int().min(1).meta({
+    schemaVersion: meta(z.number().check(z.int()).check(z.gte(1)), {
       description:
         '2 for events since API keys, automations and anonymous callers are told apart; 1 for older events, whose actors are only USER and SYSTEM',
       maximum: 2,
@@ -213,25 +198,24 @@ export const AuditEvent = lazySchema(() =>
     /** ISO 8601 UTC with milliseconds. */
     occurredAt: timestamp('When the event occurred, ISO 8601 UTC with milliseconds'),
     /** Subject kind followed by the action, e.g. `captcha.captcha.updated`. */
-    type: z.string().meta({
+    type: meta(z.string(), {
       description:
         'Kind of the subject followed by the action, e.g. `platform.user.authentication-failed`, `captcha.captcha.updated`',
     }),
-    action: z.string().optional().meta({ description: 'The action, e.g. `updated`' }),
-    subject: AuditResource().optional().meta({ description: 'The resource acted on' }),
-    scopes: z.array(AuditResource()).optional().meta({ description: 'The resources the subject belongs to' }),
-    origin: AuditOrigin()
-      .nullable()
-      .optional()
-      .meta({ description: 'Where the event was recorded; traceId is the reference for support' }),
+    action: meta(z.optional(z.string()), { description: 'The action, e.g. `updated`' }),
+    subject: meta(z.optional(AuditResource()), { description: 'The resource acted on' }),
+    scopes: meta(z.optional(z.array(AuditResource())), {
+      description: 'The resources the subject belongs to',
+    }),
+    origin: meta(z.optional(z.nullable(AuditOrigin())), {
+      description: 'Where the event was recorded; traceId is the reference for support',
+    }),
     actor: AuditActor(),
-    changes: z
-      .array(AuditChange())
-      .nullable()
-      .optional()
-      .meta({ description: 'The changes of the subject; secret values are never recorded' }),
+    changes: meta(z.optional(z.nullable(z.array(AuditChange()))), {
+      description: 'The changes of the subject; secret values are never recorded',
+    }),
     /** Facts that are not a change: sign-in method and masked IP, export format and range. */
-    details: z.record(z.string(), z.unknown()).nullable().optional().meta({
+    details: meta(z.optional(z.nullable(z.record(z.string(), z.unknown()))), {
       description:
         'Facts that are not a change of the subject: sign-in method and masked IP address of a sign-in, format and time range of an export',
     }),
@@ -240,25 +224,20 @@ export const AuditEvent = lazySchema(() =>
 export type AuditEvent = z.infer<ReturnType<typeof AuditEvent>>;
 
 /** Response of `GET /platform/v1/events`: one page, newest first. */
-export const AuditEventPage = lazySchema(() =>
-  z.looseObject({
+export const AuditEventPage = wireSchema(() =>
+  looseObject({
     from: timestamp('Start of the range read, ISO 8601 UTC (the default applied when none was sent)'),
     to: timestamp('End of the range read, ISO 8601 UTC; the server\'s "now" when none was sent'),
-    content: z.array(AuditEvent()).meta({ description: 'The events of this page, newest first' }),
-    page: z.number().int().min(0).meta({ description: 'Zero-based index of this page' }),
-    pageSize: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_PAGE_SIZE)
-      .meta({ description: `Events per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})` }),
-    totalElements: z
-      .number()
-      .int()
-      .min(0)
-      .meta({ description: 'Number of events in the range (may grow while reading)' }),
+    content: meta(z.array(AuditEvent()), { description: 'The events of this page, newest first' }),
+    page: meta(z.number().check(z.int()).check(z.gte(0)), { description: 'Zero-based index of this page' }),
+    pageSize: meta(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_PAGE_SIZE)), {
+      description: `Events per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+    }),
+    totalElements: meta(z.number().check(z.int()).check(z.gte(0)), {
+      description: 'Number of events in the range (may grow while reading)',
+    }),
     /** Pass as `cursor` (with the same `from` and `to`) for the next page; null on the last page. */
-    nextCursor: z.string().nullable().meta({
+    nextCursor: meta(z.nullable(z.string()), {
       description:
         'Pass as `cursor` (with the same `from` and `to`) for the next page; null on the last page',
     }),
@@ -267,8 +246,8 @@ export const AuditEventPage = lazySchema(() =>
 export type AuditEventPage = z.infer<ReturnType<typeof AuditEventPage>>;
 
 /** The page envelope with events left unparsed: the exporter writes events exactly as received. */
-export const RawEventPage = lazySchema(() => AuditEventPage().extend({ content: z.array(z.unknown()) }));
+export const RawEventPage = wireSchema(() => z.extend(AuditEventPage(), { content: z.array(z.unknown()) }));
 export type RawEventPage = z.infer<ReturnType<typeof RawEventPage>>;
 
 /** The page envelope without its events (checked on the export path, where events stay raw text). */
-export const AuditPageEnvelope = lazySchema(() => AuditEventPage().omit({ content: true }));
+export const AuditPageEnvelope = wireSchema(() => z.omit(AuditEventPage(), { content: true }));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readStateFile } from '../core/checkpoint.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { writeFileAtomic } from './sync-files.js';
@@ -16,9 +16,9 @@ export const ArchiveHole = lazySchema(() =>
     from: Stamp(),
     to: Stamp(),
     /** Events the API holds in the span, when known. */
-    apiCount: z.number().int().nonnegative().nullable(),
+    apiCount: z.nullable(z.number().check(z.int()).check(z.gte(0))),
     /** Events the archive holds in the span, when known. */
-    archivedCount: z.number().int().nonnegative().nullable(),
+    archivedCount: z.nullable(z.number().check(z.int()).check(z.gte(0))),
   }),
 );
 export type ArchiveHole = z.infer<ReturnType<typeof ArchiveHole>>;
@@ -26,7 +26,7 @@ export type ArchiveHole = z.infer<ReturnType<typeof ArchiveHole>>;
 /** A run decided but not finished: a rerun repeats it with exactly these values. */
 export const PendingRun = lazySchema(() =>
   z.object({
-    run: z.number().int().positive(),
+    run: z.number().check(z.int()).check(z.gt(0)),
     /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
     from: Stamp(),
     to: Stamp(),
@@ -35,10 +35,10 @@ export const PendingRun = lazySchema(() =>
     /** The server's now, learnt from the probe page. */
     serverNow: Stamp(),
     gzip: z.boolean(),
-    retentionGap: ArchiveHole().nullable(),
+    retentionGap: z.nullable(ArchiveHole()),
     lateEvents: z.array(ArchiveHole()),
     /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
-    repairs: z.array(z.string()).optional(),
+    repairs: z.optional(z.array(z.string())),
   }),
 );
 export type PendingRun = z.infer<ReturnType<typeof PendingRun>>;
@@ -48,32 +48,34 @@ export const SyncState = lazySchema(() =>
   z.object({
     version: z.literal(1),
     /** Runs finished. */
-    runs: z.number().int().nonnegative(),
+    runs: z.number().check(z.int()).check(z.gte(0)),
     /** End of the last run's range (inclusive): the next run starts after it. */
-    watermark: Stamp().nullable(),
+    watermark: z.nullable(Stamp()),
     /** File name and sha256 of the newest manifest: the head of the chain. */
-    lastManifest: z.object({ name: z.string(), sha256: z.string() }).nullable(),
+    lastManifest: z.nullable(z.object({ name: z.string(), sha256: z.string() })),
     /** Before version 0.2: the ids of the overlap window one by one; read once, then kept in `window`. */
-    recent: z.array(z.object({ id: z.string(), occurredAt: Stamp() })).optional(),
+    recent: z.optional(z.array(z.object({ id: z.string(), occurredAt: Stamp() }))),
     /**
      * The archived events of the overlap window (from `recentFrom` to the watermark), 14 bytes each
      * in base64: see {@link EventWindow}. About 18.7 MB for 1,000,000 events.
      */
-    window: z.string().default(''),
+    window: z._default(z.string(), ''),
     /** Gaps acknowledged with `svc audit gaps ack`, recorded in the next manifest. */
-    acks: z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp() })).default([]),
+    acks: z._default(z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp() })), []),
     /** Gaps a backfill found the API no longer holds (advice for `svc audit gaps`). */
-    expired: z.array(z.string()).default([]),
+    expired: z._default(z.array(z.string()), []),
     /**
      * Start of the window `recent` covers. A later run never re-reads before it: with a longer
      * overlap it would meet archived events whose ids are no longer known, and write them again.
      */
-    recentFrom: Stamp().nullable().default(null),
+    recentFrom: z._default(z.nullable(Stamp()), null),
     /** Newest archived event: the retention check asks whether the API still returns it. */
-    newest: z.object({ id: z.string(), occurredAt: Stamp() }).nullable(),
+    newest: z.nullable(z.object({ id: z.string(), occurredAt: Stamp() })),
     /** Per run: its range and how many archived events have an `occurredAt` inside it. */
-    ranges: z.array(z.object({ from: Stamp(), to: Stamp(), events: z.number().int().nonnegative() })),
-    pending: PendingRun().nullable(),
+    ranges: z.array(
+      z.object({ from: Stamp(), to: Stamp(), events: z.number().check(z.int()).check(z.gte(0)) }),
+    ),
+    pending: z.nullable(PendingRun()),
   }),
 );
 export type SyncState = z.output<ReturnType<typeof SyncState>>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { SvcClient } from '../client.js';
 import { NotFoundError } from '../core/errors/api-error.js';
 import { SvcError } from '../core/errors/svc-error.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
 
 /**
@@ -32,7 +32,7 @@ export interface StateFileMessages {
  * Reads and checks a state file. Undefined when it does not exist; a {@link CheckpointError} when
  * it is not JSON or not of the schema.
  */
-export async function readStateFile<S extends z.ZodType>(
+export async function readStateFile<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   messages: StateFileMessages,
@@ -51,7 +51,7 @@ export async function readStateFile<S extends z.ZodType>(
   } catch {
     throw new CheckpointError(messages.notJson, code);
   }
-  const parsed = schema.safeParse(json);
+  const parsed = z.safeParse(schema, json);
   if (!parsed.success) throw new CheckpointError(messages.notState, code);
   return parsed.data;
 }

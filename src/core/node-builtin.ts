@@ -1,6 +1,7 @@
 import type * as NodeBuffer from 'node:buffer';
 import type * as NodeCrypto from 'node:crypto';
 import type * as NodeHttp from 'node:http';
+import type * as NodeModule from 'node:module';
 import { SvcError } from './errors/svc-error.js';
 import { currentRuntime } from './runtime.js';
 
@@ -9,6 +10,7 @@ interface NodeBuiltins {
   'node:buffer': typeof NodeBuffer;
   'node:crypto': typeof NodeCrypto;
   'node:http': typeof NodeHttp;
+  'node:module': typeof NodeModule;
 }
 
 type GetBuiltinModule = (name: string) => unknown;

@@ -1,28 +1,33 @@
-import * as z from 'zod';
-import { lazySchema } from './lazy-schema.js';
+import * as z from 'zod/mini';
+import { looseObject, meta, wireSchema } from './schema.js';
 
 /** An RFC 9457 problem document, the error body of the reference server. Lenient on extra members. */
-export const ProblemDetails = lazySchema(() =>
-  z.looseObject({
-    type: z.string().meta({
+export const ProblemDetails = wireSchema(() =>
+  looseObject({
+    type: meta(z.string(), {
       description:
         'URI naming the problem: `https://svc.invalid/problems/<status>`, or for a 402 its cause: `project-locked`, `feature-not-in-plan`, `plan-limit-reached`',
     }),
-    title: z.string().meta({ description: 'The HTTP status text, e.g. `Unprocessable Entity`' }),
-    status: z.number().int().min(100).max(599).meta({ description: 'The HTTP status code' }),
-    detail: z.string().meta({ description: 'What went wrong, in one sentence' }),
+    title: meta(z.string(), { description: 'The HTTP status text, e.g. `Unprocessable Entity`' }),
+    status: meta(z.number().check(z.int()).check(z.gte(100)).check(z.lte(599)), {
+      description: 'The HTTP status code',
+    }),
+    detail: meta(z.string(), { description: 'What went wrong, in one sentence' }),
     /** 422: every failing field, with its dotted path (`items.3.rawValue` in a batch). */
-    errors: z
-      .array(
-        z
-          .looseObject({
-            path: z.string().meta({ description: 'Dotted path of the field, e.g. `items.3.rawValue`' }),
-            message: z.string().meta({ description: 'Why the value was refused' }),
-          })
-          .meta({ description: 'One failing field' }),
-      )
-      .optional()
-      .meta({ description: '422 only: every failing field' }),
+    errors: meta(
+      z.optional(
+        z.array(
+          meta(
+            looseObject({
+              path: meta(z.string(), { description: 'Dotted path of the field, e.g. `items.3.rawValue`' }),
+              message: meta(z.string(), { description: 'Why the value was refused' }),
+            }),
+            { description: 'One failing field' },
+          ),
+        ),
+      ),
+      { description: '422 only: every failing field' },
+    ),
   }),
 );
 export type ProblemDetails = z.infer<ReturnType<typeof ProblemDetails>>;

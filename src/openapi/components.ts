@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AuditEvent, AuditEventPage } from '../audit/schemas.js';
 import { LegacyAssessment, VerificationResult } from '../botcheck/schemas.js';
 import { ProblemDetails } from '../core/problem-schema.js';

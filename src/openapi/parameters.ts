@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** An OpenAPI parameter object of a query parameter. */
 export interface QueryParameter {
@@ -13,7 +13,7 @@ export interface QueryParameter {
  * The query parameters of an object schema, one per property, in the schema's order: type,
  * limits and default from its input JSON Schema, the description from its `meta`.
  */
-export function queryParameters(schema: z.ZodObject): QueryParameter[] {
+export function queryParameters(schema: z.ZodMiniObject): QueryParameter[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { toIssues } from '../core/zod-issues.js';
 import { API_FAULT_KINDS, FAULT_KINDS, type FaultConfig } from './faults.js';
 import { readJson, sendEmpty, sendJson } from './http-io.js';
@@ -8,25 +8,28 @@ import type { ServerState } from './state.js';
 
 /** Body of `POST /__admin/clock`: advance, set or freeze the server clock. */
 export const ClockBody = z.union([
-  z.strictObject({ advanceMs: z.number().int().nonnegative(), frozen: z.boolean().optional() }),
+  z.strictObject({ advanceMs: z.number().check(z.int()).check(z.gte(0)), frozen: z.optional(z.boolean()) }),
   z.strictObject({
-    now: z.union([z.number().int(), z.iso.datetime({ offset: true })]),
-    frozen: z.boolean().optional(),
+    now: z.union([z.number().check(z.int()), z.iso.datetime({ offset: true })]),
+    frozen: z.optional(z.boolean()),
   }),
   z.strictObject({ frozen: z.boolean() }),
 ]);
 
 /** Body of `POST /__admin/faults`: fault injection settings. */
 export const FaultsBody = z.strictObject({
-  rate: z.number().min(0).max(1),
-  kinds: z.array(z.enum(FAULT_KINDS)).default([...API_FAULT_KINDS]),
-  seed: z.number().int().default(1),
-  slowMs: z.number().int().positive().optional(),
+  rate: z.number().check(z.gte(0)).check(z.lte(1)),
+  kinds: z._default(z.array(z.enum(FAULT_KINDS)), [...API_FAULT_KINDS]),
+  seed: z._default(z.number().check(z.int()), 1),
+  slowMs: z.optional(z.number().check(z.int()).check(z.gt(0))),
 });
 
 /** Parses an admin body with a schema; 422 with every issue otherwise. */
-export async function adminBody<T>(req: Parameters<typeof readJson>[0], schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse((await readJson(req)) ?? {});
+export async function adminBody<T>(
+  req: Parameters<typeof readJson>[0],
+  schema: z.core.$ZodType<T>,
+): Promise<T> {
+  const parsed = z.safeParse(schema, (await readJson(req)) ?? {});
   if (!parsed.success) {
     throw new HttpProblem(422, 'Invalid admin request', toIssues(parsed.error));
   }

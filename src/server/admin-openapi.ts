@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { AuditEvent } from '../audit/schemas.js';
 import { ProblemDetails } from '../core/problem-schema.js';
 import { closeOpenEnums } from '../openapi/components.js';
@@ -56,10 +56,10 @@ const FIELDS: Record<string, Record<string, string>> = {
   },
 };
 
-const NAMED: ReadonlyArray<[string, z.ZodType, string]> = [
-  ['ClockAdvance', ClockBody.options[0], 'Move the clock forward'],
-  ['ClockSet', ClockBody.options[1], 'Set the clock'],
-  ['ClockFreeze', ClockBody.options[2], 'Freeze or resume the clock'],
+const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
+  ['ClockAdvance', ClockBody.def.options[0], 'Move the clock forward'],
+  ['ClockSet', ClockBody.def.options[1], 'Set the clock'],
+  ['ClockFreeze', ClockBody.def.options[2], 'Freeze or resume the clock'],
   ['Faults', FaultsBody, 'Fault injection settings'],
   ['CreateVerification', CreateVerificationBody, 'A verification of the demo captcha to create'],
   ['ProviderMode', ProviderModeBody, 'How a registry answers'],

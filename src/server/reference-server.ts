@@ -1,3 +1,4 @@
+import { useEnglishMessages } from '../core/schema.js';
 import { coreAdmin, coreAdminModule } from './admin-core.js';
 import { adminIndexModule } from './admin-index.js';
 import { listen, type ReferenceServerOptions } from './app.js';
@@ -38,6 +39,8 @@ export interface ReferenceServer {
  * await server.close();
  */
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  // Problem documents list zod's messages: English, as with classic zod (the schemas are zod/mini).
+  useEnglishMessages();
   const state = new ServerState(options.clock);
   const tax = taxModule(state, options.webhooks);
   const audit = auditModule(state);

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Route } from './router.js';
 
 /** One route of the admin listing (`GET /__admin`), derived from the route table. */

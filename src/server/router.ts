@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiName, Feature } from './auth.js';
 import type { Principal } from './fixtures.js';
 import { HttpProblem } from './problem.js';
@@ -20,7 +20,7 @@ export interface RouteDoc {
   /** One line: what the route does. */
   summary: string;
   /** Schema of the JSON body; listed as JSON Schema. Absent when the route takes none. */
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
   /** Query parameters, in words, e.g. `url=<registered URL>`. */
   query?: string;
   /** An example body that the route accepts. */

@@ -1,73 +1,85 @@
-import * as z from 'zod';
-import { lazySchema } from '../core/lazy-schema.js';
+import * as z from 'zod/mini';
+import { meta, strictObject, wireSchema } from '../core/schema.js';
 import { FREQUENCIES, LIMITS, PROVIDERS } from './enums.js';
 import { normalizeTaxId } from './precheck/index.js';
 
-const CountryCode = lazySchema(() =>
-  z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in upper case')
-    .meta({ description: 'ISO 3166-1 alpha-2 country code in upper case, e.g. `DE`' }),
+const CountryCode = wireSchema(() =>
+  meta(z.string().check(z.regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in upper case')), {
+    description: 'ISO 3166-1 alpha-2 country code in upper case, e.g. `DE`',
+  }),
 );
 
 /** A VAT or business ID: 1 to 20 characters once spaces, dots, dashes and underscores are stripped. */
-export const RawValue = lazySchema(() =>
+export const RawValue = wireSchema(() =>
   z
     .string()
-    .refine((v) => normalizeTaxId(v).length > 0, { message: 'must not be empty' })
-    .refine((v) => normalizeTaxId(v).length <= LIMITS.rawValueLength, {
-      message: `must be at most ${LIMITS.rawValueLength} characters after removing spaces, dots, dashes and underscores`,
-    }),
+    .check(z.refine((v) => normalizeTaxId(v).length > 0, { message: 'must not be empty' }))
+    .check(
+      z.refine((v) => normalizeTaxId(v).length <= LIMITS.rawValueLength, {
+        message: `must be at most ${LIMITS.rawValueLength} characters after removing spaces, dots, dashes and underscores`,
+      }),
+    ),
 );
 
 /** Address matched against the registry. */
-export const Address = lazySchema(() =>
-  z
-    .strictObject({
-      street: z
-        .string()
-        .max(256)
-        .optional()
-        .meta({ description: 'Street and house number; at most 256 characters' }),
-      postalCode: z.string().max(32).optional().meta({ description: 'Postal code; at most 32 characters' }),
-      city: z.string().max(128).optional().meta({ description: 'City; at most 128 characters' }),
-      region: z.string().max(128).optional().meta({ description: 'Region or state; at most 128 characters' }),
-      countryCode: CountryCode()
-        .optional()
-        .meta({ description: 'Country of the address, ISO 3166-1 alpha-2' }),
-    })
-    .meta({ description: 'Address matched against the registry; every member optional' }),
+export const Address = wireSchema(() =>
+  meta(
+    strictObject({
+      street: meta(z.optional(z.string().check(z.maxLength(256))), {
+        description: 'Street and house number; at most 256 characters',
+      }),
+      postalCode: meta(z.optional(z.string().check(z.maxLength(32))), {
+        description: 'Postal code; at most 32 characters',
+      }),
+      city: meta(z.optional(z.string().check(z.maxLength(128))), {
+        description: 'City; at most 128 characters',
+      }),
+      region: meta(z.optional(z.string().check(z.maxLength(128))), {
+        description: 'Region or state; at most 128 characters',
+      }),
+      countryCode: meta(z.optional(CountryCode()), {
+        description: 'Country of the address, ISO 3166-1 alpha-2',
+      }),
+    }),
+    { description: 'Address matched against the registry; every member optional' },
+  ),
 );
 
 /** Up to 20 pairs; key 1-64 of a-z 0-9 _ -; value at most 512 characters. */
-export const CustomerMetadata = lazySchema(() =>
-  z
-    .record(
-      z.string().regex(/^[a-z0-9_-]{1,64}$/),
-      z
-        .string()
-        .max(
-          LIMITS.metadataValueLength,
-          `metadata value must be at most ${LIMITS.metadataValueLength} characters`,
-        ),
-      {
-        error: (issue) =>
-          issue.code === 'invalid_key'
-            ? `metadata key '${String(issue.input)}' must be 1 to 64 characters from a-z, 0-9, _ and -`
-            : undefined,
-      },
-    )
-    .refine((m) => Object.keys(m).length <= LIMITS.metadataPairs, {
-      message: `at most ${LIMITS.metadataPairs} metadata pairs`,
-    })
-    .meta({
+export const CustomerMetadata = wireSchema(() =>
+  meta(
+    z
+      .record(
+        z.string().check(z.regex(/^[a-z0-9_-]{1,64}$/)),
+        z
+          .string()
+          .check(
+            z.maxLength(
+              LIMITS.metadataValueLength,
+              `metadata value must be at most ${LIMITS.metadataValueLength} characters`,
+            ),
+          ),
+        {
+          error: (issue) =>
+            issue.code === 'invalid_key'
+              ? `metadata key '${String(issue.input)}' must be 1 to 64 characters from a-z, 0-9, _ and -`
+              : undefined,
+        },
+      )
+      .check(
+        z.refine((m) => Object.keys(m).length <= LIMITS.metadataPairs, {
+          message: `at most ${LIMITS.metadataPairs} metadata pairs`,
+        }),
+      ),
+    {
       description: `Caller's own data stored with the result: at most ${LIMITS.metadataPairs} pairs; key 1 to ${LIMITS.metadataKeyLength} characters from a-z, 0-9, _ and -; value at most ${LIMITS.metadataValueLength} characters`,
       maxProperties: LIMITS.metadataPairs,
-    }),
+    },
+  ),
 );
 
-export const Provider = lazySchema(() => z.enum(PROVIDERS));
-export const Frequency = lazySchema(() => z.enum(FREQUENCIES));
+export const Provider = wireSchema(() => z.enum(PROVIDERS));
+export const Frequency = wireSchema(() => z.enum(FREQUENCIES));
 
 const RAW_VALUE = `The VAT or business ID. Spaces, dots, dashes and underscores are stripped; at most ${LIMITS.rawValueLength} characters remain`;
 const PREFERRED_PROVIDER =
@@ -84,79 +96,73 @@ const REQUESTER =
 /** The settings of a schedule, shared by `attachSchedule` and a schedule's own request (in this order). */
 function scheduleSettings() {
   return {
-    frequency: Frequency().meta({ description: FREQUENCY }),
-    mode: z.string().max(64).optional().meta({ description: SCHEDULE_MODE }),
-    preferredProvider: Provider().optional().meta({ description: PREFERRED_PROVIDER }),
-    manualReviewOnAutomaticFailure: z
-      .boolean()
-      .optional()
-      .meta({ description: MANUAL_REVIEW, default: true }),
-    isEnabled: z.boolean().optional().meta({ description: IS_ENABLED, default: true }),
+    frequency: meta(Frequency(), { description: FREQUENCY }),
+    mode: meta(z.optional(z.string().check(z.maxLength(64))), { description: SCHEDULE_MODE }),
+    preferredProvider: meta(z.optional(Provider()), { description: PREFERRED_PROVIDER }),
+    manualReviewOnAutomaticFailure: meta(z.optional(z.boolean()), {
+      description: MANUAL_REVIEW,
+      default: true,
+    }),
+    isEnabled: meta(z.optional(z.boolean()), { description: IS_ENABLED, default: true }),
   };
 }
 
 /** `attachSchedule`: also put the identifier on a recurring schedule. */
-export const AttachSchedule = lazySchema(() =>
-  z
-    .strictObject({
-      ...scheduleSettings(),
-    })
-    .meta({
-      description: 'Also put the identifier on a recurring schedule (needs scheduled validation in the plan)',
-    }),
+export const AttachSchedule = wireSchema(() =>
+  meta(strictObject({ ...scheduleSettings() }), {
+    description: 'Also put the identifier on a recurring schedule (needs scheduled validation in the plan)',
+  }),
 );
 
 /** Input of `POST /validations` and of each batch item. Strict: unknown keys are rejected. */
-export const ValidationRequest = lazySchema(() =>
-  z.strictObject({
-    countryCode: CountryCode().meta({
+export const ValidationRequest = wireSchema(() =>
+  strictObject({
+    countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
     }),
-    rawValue: RawValue().meta({ description: RAW_VALUE }),
-    companyName: z.string().max(LIMITS.companyNameLength).optional().meta({ description: COMPANY_NAME }),
-    address: Address().optional(),
-    requesterVatId: RawValue().optional().meta({ description: REQUESTER }),
-    customerMetadata: CustomerMetadata().optional(),
-    preferredProvider: Provider().optional().meta({ description: PREFERRED_PROVIDER }),
-    idempotencyKey: z.string().min(1).max(255).optional().meta({
+    rawValue: meta(RawValue(), { description: RAW_VALUE }),
+    companyName: meta(z.optional(z.string().check(z.maxLength(LIMITS.companyNameLength))), {
+      description: COMPANY_NAME,
+    }),
+    address: z.optional(Address()),
+    requesterVatId: meta(z.optional(RawValue()), { description: REQUESTER }),
+    customerMetadata: z.optional(CustomerMetadata()),
+    preferredProvider: meta(z.optional(Provider()), { description: PREFERRED_PROVIDER }),
+    idempotencyKey: meta(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(255))), {
       description:
         'A retried request with the same key and body is not processed twice (200 with the first result); the same key with another body is 409. 1 to 255 characters',
     }),
-    correlationId: z
-      .string()
-      .max(255)
-      .optional()
-      .meta({ description: "Caller's tracing id, echoed back in the result; at most 255 characters" }),
-    attachSchedule: AttachSchedule().optional(),
+    correlationId: meta(z.optional(z.string().check(z.maxLength(255))), {
+      description: "Caller's tracing id, echoed back in the result; at most 255 characters",
+    }),
+    attachSchedule: z.optional(AttachSchedule()),
   }),
 );
 export type ValidationRequest = z.infer<ReturnType<typeof ValidationRequest>>;
 
 /** Body of `POST /validations/batch`. */
-export const BatchRequest = lazySchema(() =>
-  z.strictObject({
-    items: z
-      .array(ValidationRequest())
-      .min(1)
-      .max(LIMITS.batchItems)
-      .meta({
-        description: `1 to ${LIMITS.batchItems} validation requests; one structurally invalid item refuses the whole batch (422)`,
-      }),
+export const BatchRequest = wireSchema(() =>
+  strictObject({
+    items: meta(z.array(ValidationRequest()).check(z.minLength(1)).check(z.maxLength(LIMITS.batchItems)), {
+      description: `1 to ${LIMITS.batchItems} validation requests; one structurally invalid item refuses the whole batch (422)`,
+    }),
   }),
 );
 export type BatchRequest = z.infer<ReturnType<typeof BatchRequest>>;
 
 /** Body of `POST /schedules`. */
-export const ScheduleRequest = lazySchema(() =>
-  z.strictObject({
-    countryCode: CountryCode().meta({
+export const ScheduleRequest = wireSchema(() =>
+  strictObject({
+    countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
     }),
-    rawValue: RawValue().meta({ description: RAW_VALUE }),
+    rawValue: meta(RawValue(), { description: RAW_VALUE }),
     ...scheduleSettings(),
-    companyName: z.string().max(LIMITS.companyNameLength).optional().meta({ description: COMPANY_NAME }),
-    address: Address().optional(),
-    requesterVatId: RawValue().optional().meta({ description: REQUESTER }),
+    companyName: meta(z.optional(z.string().check(z.maxLength(LIMITS.companyNameLength))), {
+      description: COMPANY_NAME,
+    }),
+    address: z.optional(Address()),
+    requesterVatId: meta(z.optional(RawValue()), { description: REQUESTER }),
   }),
 );
 export type ScheduleRequest = z.infer<ReturnType<typeof ScheduleRequest>>;

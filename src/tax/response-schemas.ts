@@ -1,6 +1,5 @@
-import * as z from 'zod';
-import { lazySchema } from '../core/lazy-schema.js';
-import { openEnum, timestamp } from '../core/schema.js';
+import * as z from 'zod/mini';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import {
   MATCH_VALUES,
   OUTCOMES,
@@ -14,33 +13,29 @@ const MATCH =
   'MATCH, NO_MATCH, PARTIAL_MATCH, or NOT_REQUESTED when the field was not sent; further values may be added';
 
 /** Per-field match result. */
-export const MatchResult = lazySchema(() =>
-  z
-    .looseObject({
-      companyName: openEnum(MATCH_VALUES)
-        .optional()
-        .meta({ description: `Company name: ${MATCH}` }),
-      address: openEnum(MATCH_VALUES)
-        .optional()
-        .meta({ description: `Address: ${MATCH}` }),
-    })
-    .meta({
-      description: 'Per-field result of matching the sent company name and address against the registry',
+export const MatchResult = wireSchema(() =>
+  meta(
+    looseObject({
+      companyName: meta(z.optional(openEnum(MATCH_VALUES)), { description: `Company name: ${MATCH}` }),
+      address: meta(z.optional(openEnum(MATCH_VALUES)), { description: `Address: ${MATCH}` }),
     }),
+    { description: 'Per-field result of matching the sent company name and address against the registry' },
+  ),
 );
 
 /** Registry data. */
-export const ResponseData = lazySchema(() =>
-  z
-    .looseObject({
-      companyName: z.string().nullable().optional().meta({ description: 'Company name the registry holds' }),
-      sourceReference: z
-        .string()
-        .nullable()
-        .optional()
-        .meta({ description: "The registry's reference of this answer (e.g. a consultation number)" }),
-    })
-    .meta({ description: 'Data the registry returned' }),
+export const ResponseData = wireSchema(() =>
+  meta(
+    looseObject({
+      companyName: meta(z.optional(z.nullable(z.string())), {
+        description: 'Company name the registry holds',
+      }),
+      sourceReference: meta(z.optional(z.nullable(z.string())), {
+        description: "The registry's reference of this answer (e.g. a consultation number)",
+      }),
+    }),
+    { description: 'Data the registry returned' },
+  ),
 );
 
 const PROVIDER = 'The registry that answered; null when none could (e.g. NOT_SUPPORTED)';
@@ -48,110 +43,111 @@ const VALIDATION_REQUEST_ID = 'Id of the validation request';
 const CORRELATION_ID = "Echo of the request's correlationId; null when none was sent";
 
 /** A validation result (201 of `POST /validations`, `GET /validation-results/{id}`). Lenient. */
-export const ValidationResult = lazySchema(() =>
-  z.looseObject({
-    validationRequestId: z.string().meta({ description: VALIDATION_REQUEST_ID }),
-    validationResultId: z.string().meta({
+export const ValidationResult = wireSchema(() =>
+  looseObject({
+    validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
+    validationResultId: meta(z.string(), {
       description: 'Id of the result; fetch it again with GET /validation-results/{validationResultId}',
     }),
-    taxIdentifierId: z.string().optional().meta({
+    taxIdentifierId: meta(z.optional(z.string()), {
       description: 'Id of the stored identifier (counts toward the plan limit of stored identifiers)',
     }),
-    status: openEnum(VALIDATION_STATUSES).meta({
+    status: meta(openEnum(VALIDATION_STATUSES), {
       description: 'PENDING while the check runs, COMPLETED once it has an outcome',
     }),
-    outcome: openEnum(OUTCOMES).meta({
+    outcome: meta(openEnum(OUTCOMES), {
       description:
         'VALID, INVALID, UNKNOWN, SOURCE_UNAVAILABLE (the registry did not answer) or NOT_SUPPORTED (no registry for the country); UNKNOWN and SOURCE_UNAVAILABLE never mean invalid',
     }),
-    provider: openEnum(PROVIDERS).nullable().optional().meta({ description: PROVIDER }),
-    providerStatus: openEnum(PROVIDER_STATUSES)
-      .optional()
-      .meta({ description: 'Status of the registry call: SUCCESS or PROVIDER_ERROR' }),
-    verificationMethod: openEnum(VERIFICATION_METHODS)
-      .optional()
-      .meta({ description: 'AUTOMATIC, or MANUAL when the outcome came from manual review' }),
-    match: MatchResult().optional(),
-    responseData: ResponseData().optional(),
-    checkedAt: timestamp('When the registry was asked, ISO 8601 UTC').optional(),
-    correlationId: z.string().nullable().optional().meta({ description: CORRELATION_ID }),
-    input: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .meta({ description: 'Echo of the validation request as it was processed' }),
-    customerMetadata: z
-      .record(z.string(), z.string())
-      .optional()
-      .meta({ description: 'The customerMetadata of the request, stored with the result' }),
-    createdAt: timestamp('When the request was accepted, ISO 8601 UTC').optional(),
-    completedAt: timestamp('When the check completed, ISO 8601 UTC').optional(),
-    schedule: z
-      .looseObject({
-        scheduleId: z.string().meta({ description: 'Id of the schedule attachSchedule created' }),
-        nextRunAt: timestamp('When the schedule next runs, ISO 8601 UTC'),
-      })
-      .optional()
-      .meta({ description: 'The schedule attachSchedule created; absent without attachSchedule' }),
+    provider: meta(z.optional(z.nullable(openEnum(PROVIDERS))), { description: PROVIDER }),
+    providerStatus: meta(z.optional(openEnum(PROVIDER_STATUSES)), {
+      description: 'Status of the registry call: SUCCESS or PROVIDER_ERROR',
+    }),
+    verificationMethod: meta(z.optional(openEnum(VERIFICATION_METHODS)), {
+      description: 'AUTOMATIC, or MANUAL when the outcome came from manual review',
+    }),
+    match: z.optional(MatchResult()),
+    responseData: z.optional(ResponseData()),
+    checkedAt: z.optional(timestamp('When the registry was asked, ISO 8601 UTC')),
+    correlationId: meta(z.optional(z.nullable(z.string())), { description: CORRELATION_ID }),
+    input: meta(z.optional(z.record(z.string(), z.unknown())), {
+      description: 'Echo of the validation request as it was processed',
+    }),
+    customerMetadata: meta(z.optional(z.record(z.string(), z.string())), {
+      description: 'The customerMetadata of the request, stored with the result',
+    }),
+    createdAt: z.optional(timestamp('When the request was accepted, ISO 8601 UTC')),
+    completedAt: z.optional(timestamp('When the check completed, ISO 8601 UTC')),
+    schedule: meta(
+      z.optional(
+        looseObject({
+          scheduleId: meta(z.string(), { description: 'Id of the schedule attachSchedule created' }),
+          nextRunAt: timestamp('When the schedule next runs, ISO 8601 UTC'),
+        }),
+      ),
+      { description: 'The schedule attachSchedule created; absent without attachSchedule' },
+    ),
   }),
 );
 export type ValidationResult = z.infer<ReturnType<typeof ValidationResult>>;
 
 /** 202 of `POST /validations`: accepted, result to follow. */
-export const PendingValidation = lazySchema(() =>
-  z.looseObject({
-    validationRequestId: z.string().meta({ description: VALIDATION_REQUEST_ID }),
-    status: z.literal('PENDING').meta({ description: 'Always PENDING: the result follows as a webhook' }),
-    correlationId: z.string().nullable().optional().meta({ description: CORRELATION_ID }),
-    idempotencyKey: z
-      .string()
-      .optional()
-      .meta({ description: 'The idempotencyKey the request was processed under' }),
+export const PendingValidation = wireSchema(() =>
+  looseObject({
+    validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
+    status: meta(z.literal('PENDING'), { description: 'Always PENDING: the result follows as a webhook' }),
+    correlationId: meta(z.optional(z.nullable(z.string())), { description: CORRELATION_ID }),
+    idempotencyKey: meta(z.optional(z.string()), {
+      description: 'The idempotencyKey the request was processed under',
+    }),
   }),
 );
 export type PendingValidation = z.infer<ReturnType<typeof PendingValidation>>;
 
 /** One entry of the batch 202, in input order. */
-export const BatchItemAccepted = lazySchema(() =>
-  z
-    .looseObject({
-      index: z.number().int().min(0).meta({ description: 'Zero-based position of the item in `items`' }),
-      validationRequestId: z.string().meta({ description: VALIDATION_REQUEST_ID }),
-      status: openEnum(VALIDATION_STATUSES).meta({
+export const BatchItemAccepted = wireSchema(() =>
+  meta(
+    looseObject({
+      index: meta(z.number().check(z.int()).check(z.gte(0)), {
+        description: 'Zero-based position of the item in `items`',
+      }),
+      validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
+      status: meta(openEnum(VALIDATION_STATUSES), {
         description:
           'PENDING for every entry, a replayed one included: results arrive as webhooks (taxvalidation.validation.completed)',
       }),
-      idempotencyKey: z
-        .string()
-        .optional()
-        .meta({ description: 'The idempotencyKey the item was processed under' }),
+      idempotencyKey: meta(z.optional(z.string()), {
+        description: 'The idempotencyKey the item was processed under',
+      }),
       /** Present when the item is an idempotent replay of a completed validation. */
-      validationResultId: z.string().optional().meta({
+      validationResultId: meta(z.optional(z.string()), {
         description:
           'Only on a replayed item whose validation already completed: the id of its result (GET /validation-results/{validationResultId})',
       }),
-      replay: z.boolean().optional().meta({
+      replay: meta(z.optional(z.boolean()), {
         description:
           'true when the item is an idempotent replay (same idempotencyKey and body) and was not processed again; absent otherwise',
       }),
-    })
-    .meta({ description: 'One entry per batch item' }),
+    }),
+    { description: 'One entry per batch item' },
+  ),
 );
 export type BatchItemAccepted = z.infer<ReturnType<typeof BatchItemAccepted>>;
 
 /** 202 of `POST /validations/batch`. */
-export const BatchAccepted = lazySchema(() =>
-  z.looseObject({
-    items: z.array(BatchItemAccepted()).meta({ description: 'One entry per item, in input order' }),
+export const BatchAccepted = wireSchema(() =>
+  looseObject({
+    items: meta(z.array(BatchItemAccepted()), { description: 'One entry per item, in input order' }),
   }),
 );
 export type BatchAccepted = z.infer<ReturnType<typeof BatchAccepted>>;
 
 /** 201 of `POST /schedules`. */
-export const ScheduleCreated = lazySchema(() =>
-  z.looseObject({
-    scheduleId: z
-      .string()
-      .meta({ description: 'Id of the schedule; DELETE /schedules/{scheduleId} removes it' }),
+export const ScheduleCreated = wireSchema(() =>
+  looseObject({
+    scheduleId: meta(z.string(), {
+      description: 'Id of the schedule; DELETE /schedules/{scheduleId} removes it',
+    }),
     nextRunAt: timestamp(
       'First run: creation time plus 1, 3 or 12 calendar months (MONTHLY, QUARTERLY, YEARLY), UTC, clamped to the month end',
     ),

@@ -14,7 +14,7 @@ const OUTPUTS = [
   'dist/index.cjs',
   'dist/web/index.js',
   'dist/index.d.ts',
-  'dist/server.js',
+  'dist/server/index.js',
   'dist/server.d.ts',
   'dist/openapi.json',
   'dist/assets/console.js',

@@ -108,8 +108,14 @@ const carrying = (files: string[], source: string) =>
   files.filter((f) => readFileSync(f, 'utf8').includes(`// ${source}\n`));
 
 describe('importing the root entry does not load code a call loads later', () => {
-  // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called.
-  const LATER = ['src/tax/webhook-listener-server.ts'];
+  // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called;
+  // so does the page scanner and prefetcher of `client.audit.exportEvents`, with the exporter.
+  const LATER = [
+    'src/tax/webhook-listener-server.ts',
+    'src/audit/export-pages.ts',
+    'src/audit/raw-page.ts',
+    'src/audit/page-prefetch.ts',
+  ];
   it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
     ensureBuilt();
     const { files } = importGraph(join(ROOT, file), { staticOnly: true });
@@ -118,6 +124,65 @@ describe('importing the root entry does not load code a call loads later', () =>
     const all = importGraph(join(ROOT, file)).files;
     for (const source of LATER) expect(carrying(all, source).length).toBeGreaterThan(0);
   });
+});
+
+// The wire schemas are zod/mini (core/schema.ts): classic zod's methods reach nearly all of zod.
+// The OpenAPI builder and zod's JSON Schema generator (some 70 KB) are a build of their own
+// (dist/server/openapi-document.js), which `buildOpenApiDocument` loads at its call with a
+// synchronous require (openapi/document-loader.ts): in the library's build, esbuild would put them
+// in the chunks the root loads, since the reference server uses the generator too.
+describe('importing the root entry loads neither classic zod nor the OpenAPI builder with its JSON Schema generator (buildOpenApiDocument loads them at its call)', () => {
+  const LATER = [
+    'src/openapi/document.ts',
+    'src/openapi/paths.ts',
+    'node_modules/zod/v4/core/to-json-schema.js',
+  ];
+
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+    expect(bundledFrom(files, 'zod/v4/classic')).toEqual([]);
+    for (const source of LATER) expect(carrying(files, source)).toEqual([]);
+    // (control) the walk sees the zod the root does load.
+    expect(bundledFrom(files, 'zod/v4/mini').length).toBeGreaterThan(0);
+  });
+
+  it.each(['dist/server/openapi-document.js', 'dist/server/openapi-document.cjs'])(
+    '(control) %s, the builder the call loads, carries them',
+    (file) => {
+      ensureBuilt();
+      const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+      for (const source of LATER) expect(carrying(files, source).length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each([
+    ['dist/index.js', 'const m = await import(process.argv[1]);'],
+    [
+      'dist/index.cjs',
+      "const m = (await import('node:module')).createRequire(process.argv[1])(process.argv[1]);",
+    ],
+  ])(
+    'buildOpenApiDocument of %s loads the builder and returns the document the build wrote',
+    (file, load) => {
+      ensureBuilt();
+      const run = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `${load} console.log(JSON.stringify(m.buildOpenApiDocument()));`,
+          join(ROOT, file),
+        ],
+        { encoding: 'utf8' },
+      );
+      // No warning either (require() of an ES module says nothing on Node 20.19+).
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual(
+        JSON.parse(readFileSync(join(ROOT, 'dist/openapi.json'), 'utf8')),
+      );
+    },
+  );
 });
 
 describe('starting the CLI loads neither zod nor undici, bundled or not', () => {

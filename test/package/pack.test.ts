@@ -63,7 +63,7 @@ describe('the tarball from npm pack installs and works from an empty project', (
     expect(packedFiles).toContain('bin/svc.js');
     expect(packedFiles).toContain('dist/index.js');
     expect(packedFiles).toContain('dist/index.cjs');
-    expect(packedFiles).toContain('dist/server.js');
+    expect(packedFiles).toContain('dist/server/index.js');
     expect(packedFiles).toContain('dist/cli/cli.js');
     expect(packedFiles).toContain('dist/openapi.json');
     for (const entry of ['http', 'express', 'fastify']) {

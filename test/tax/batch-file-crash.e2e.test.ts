@@ -10,7 +10,7 @@ import { collectOutput } from '../helpers/built-cli.js';
 
 /** The built package, as an application imports it. */
 const LIBRARY = pathToFileURL(join(ROOT, 'dist/index.js')).href;
-const SERVER = pathToFileURL(join(ROOT, 'dist/server.js')).href;
+const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
 
 /**
  * The whole application: the library only (no CLI), a resumable file-to-file batch run. The

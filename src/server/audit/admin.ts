@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {
   AuditTimestamp,
   FROM_AFTER_TO,
@@ -21,17 +21,17 @@ const HOUR_MS = 60 * 60 * 1000;
 
 const ScopeFields = {
   /** Whose events: the project (default `demo`) or the agency (default `demo-agency`). */
-  scope: z.enum(['project', 'agency']).default('project'),
-  ownerId: z.string().min(1).max(200).optional(),
+  scope: z._default(z.enum(['project', 'agency']), 'project'),
+  ownerId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
   /** A project made with `POST /__admin/projects` (the same as `scope: project, ownerId`). */
-  projectId: z.string().min(1).max(200).optional(),
+  projectId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
 };
 
 /** Body of `POST /__admin/projects`. */
 export const ProjectBody = z.strictObject({
-  name: z.string().min(1).max(200),
+  name: z.string().check(z.minLength(1)).check(z.maxLength(200)),
   /** `business` (default: audit log, 90 days' retention) or `basic` (no audit log: every audit call is 402). */
-  plan: z.enum(['business', 'basic']).default('business'),
+  plan: z._default(z.enum(['business', 'basic']), 'business'),
 });
 
 /** `POST /__admin/projects`: a new project with its own key and its own audit events. */
@@ -49,20 +49,22 @@ export interface CreatedProject {
 /** Body of `POST /__admin/audit-events` that generates events. */
 export const GenerateBody = z
   .strictObject({
-    count: z.number().int().min(1).max(5_000_000),
+    count: z.number().check(z.int()).check(z.gte(1)).check(z.lte(5_000_000)),
     ...ScopeFields,
-    from: AuditTimestamp().optional(),
-    to: AuditTimestamp().optional(),
+    from: z.optional(AuditTimestamp()),
+    to: z.optional(AuditTimestamp()),
   })
-  .refine(isOrderedRange, fromAfterTo());
+  .check(z.refine(isOrderedRange, fromAfterTo()));
 
-const StoredEvent = AuditEvent().refine((e) => AuditTimestamp().safeParse(e.occurredAt).success, {
-  path: ['occurredAt'],
-  message: 'must be an ISO 8601 timestamp',
-});
+const StoredEvent = AuditEvent().check(
+  z.refine((e) => AuditTimestamp().safeParse(e.occurredAt).success, {
+    path: ['occurredAt'],
+    message: 'must be an ISO 8601 timestamp',
+  }),
+);
 /** Body of `POST /__admin/audit-events` that stores events as given. */
 export const EventsBody = z.strictObject({
-  events: z.array(StoredEvent).min(1).max(100_000),
+  events: z.array(StoredEvent).check(z.minLength(1)).check(z.maxLength(100_000)),
   ...ScopeFields,
 });
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { AuditEventsQuery, FROM_AFTER_TO, resolveRange } from '../../audit/query.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { HttpProblem, type ProblemIssue } from '../problem.js';
@@ -29,7 +29,7 @@ function detailOf(issue: ProblemIssue | undefined): string {
 function check(input: unknown): AuditEventsQuery {
   const parsed = AuditEventsQuery().safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = toIssues(parsed.error as z.ZodError);
+  const issues = toIssues(parsed.error as z.core.$ZodError);
   throw new HttpProblem(422, detailOf(issues[0]), issues);
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { type DevOutcome, DUMMY_VERIFICATION_IDS, isDevOutcome } from '../../botcheck/dev-outcomes.js';
 import { HttpProblem } from '../problem.js';
 import {
@@ -33,7 +33,7 @@ function withOutcome(raw: unknown): unknown {
 }
 
 /** Body of `POST /__admin/verifications`: {@link CreateVerificationBody} with the `outcome` preset applied. */
-export const CreateVerificationRequest = z.preprocess(withOutcome, CreateVerificationBody);
+export const CreateVerificationRequest = z.pipe(z.transform(withOutcome), CreateVerificationBody);
 
 /**
  * The answer to a dummy verification id: the same on every fetch, never stored or consumed. 423

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import type { DevVerification } from '../../botcheck/dev-verification.js';
 import {
@@ -31,30 +31,32 @@ export const CreateVerificationBody = z.strictObject({
    * Presets the other fields for one dev outcome (`src/server/botcheck/outcomes.ts`); fields
    * given explicitly win. Kept on the verification for the console.
    */
-  outcome: z.enum(DEV_OUTCOMES).optional(),
+  outcome: z.optional(z.enum(DEV_OUTCOMES)),
   /** Default true; an unfinished verification answers 423 until finished. */
-  finished: z.boolean().default(true),
-  passed: z.boolean().default(true),
+  finished: z._default(z.boolean(), true),
+  passed: z._default(z.boolean(), true),
   /** Default 0.1 when passed (0 in minimal-data mode), 1 when not. */
-  score: z.number().min(0).max(1).optional(),
+  score: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
   /** Legacy reason; `ONLY_PROOF_OF_WORKS` is kept as given, to exercise the alias. */
-  reason: z.enum([...LEGACY_REASONS, ...Object.keys(LEGACY_REASON_ALIASES)]).optional(),
-  decisionType: z.enum(DECISION_TYPES).default('STANDARD'),
-  decisionAction: z.enum(DECISION_ACTIONS).default('NO_ACTION'),
+  reason: z.optional(z.enum([...LEGACY_REASONS, ...Object.keys(LEGACY_REASON_ALIASES)])),
+  decisionType: z._default(z.enum(DECISION_TYPES), 'STANDARD'),
+  decisionAction: z._default(z.enum(DECISION_ACTIONS), 'NO_ACTION'),
   /** Default: true when decisionType is FAILOVER. */
-  gatewayFailoverActive: z.boolean().optional(),
-  minimalDataMode: z.boolean().default(false),
-  maxFetches: z.number().int().min(1).max(1000).default(1),
-  validityMs: z.number().int().positive().default(DEFAULT_VALIDITY_MS),
+  gatewayFailoverActive: z.optional(z.boolean()),
+  minimalDataMode: z._default(z.boolean(), false),
+  maxFetches: z._default(z.number().check(z.int()).check(z.gte(1)).check(z.lte(1000)), 1),
+  validityMs: z._default(z.number().check(z.int()).check(z.gt(0)), DEFAULT_VALIDITY_MS),
   /** Mode of the widget component; the captcha is configured for STANDARD. */
-  mode: z.string().min(1).default('STANDARD'),
+  mode: z._default(z.string().check(z.minLength(1)), 'STANDARD'),
   /** Backdates start and finish by this many ms (default 0); past `validityMs` the result answers 410. */
-  finishedAgoMs: z
-    .number()
-    .int()
-    .nonnegative()
-    .max(366 * 24 * 3_600_000)
-    .default(0),
+  finishedAgoMs: z._default(
+    z
+      .number()
+      .check(z.int())
+      .check(z.gte(0))
+      .check(z.lte(366 * 24 * 3_600_000)),
+    0,
+  ),
 });
 export type CreateVerificationInput = z.input<typeof CreateVerificationBody>;
 

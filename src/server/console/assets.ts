@@ -12,7 +12,7 @@ export const ASSETS = {
 } as const;
 export type AssetName = keyof typeof ASSETS;
 
-/** Where `dist/assets` is seen from this module: bundled in dist/, in dist/cli/, or in src/server/console/. */
+/** Where `dist/assets` is seen from this module: bundled in dist/, in dist/cli/ or dist/server/, or in src/server/console/. */
 function candidates(): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
   return [join(here, 'assets'), join(here, '..', 'assets'), join(here, '..', '..', '..', 'dist', 'assets')];

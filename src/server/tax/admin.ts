@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { toIssues } from '../../core/zod-issues.js';
 import { PROVIDERS } from '../../tax/enums.js';
 import { adminBody } from '../admin-core.js';
@@ -16,13 +16,15 @@ export const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^htt
 const DELIVERY_STATES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'lost'] as const;
 /** Query of `GET /__admin/webhook-deliveries`. */
 export const DeliveriesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  state: z.enum(DELIVERY_STATES).optional(),
+  limit: z._default(z.coerce.number().check(z.int()).check(z.gte(1)).check(z.lte(1000)), 100),
+  state: z.optional(z.enum(DELIVERY_STATES)),
 });
 /** Body of `POST /__admin/webhook-retries`. */
 export const WebhookRetriesBody = z.strictObject({
-  retryDelaysMs: z.array(z.number().int().min(0).max(86_400_000)).max(20).optional(),
-  timeoutMs: z.number().int().min(1).max(600_000).optional(),
+  retryDelaysMs: z.optional(
+    z.array(z.number().check(z.int()).check(z.gte(0)).check(z.lte(86_400_000))).check(z.maxLength(20)),
+  ),
+  timeoutMs: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(600_000))),
 });
 
 /** In-process admin operations of the tax-validation API (same as its `/__admin` routes). */

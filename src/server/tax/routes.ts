@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { toIssues } from '../../core/zod-issues.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from '../../tax/request-schemas.js';
 import { readJson, sendEmpty, sendJson } from '../http-io.js';
@@ -16,10 +16,10 @@ const BASE = '/taxvalidation/v1';
 
 async function parseBody<T>(
   req: Parameters<typeof readJson>[0],
-  schema: z.ZodType<T>,
+  schema: z.core.$ZodType<T>,
   what: string,
 ): Promise<T> {
-  const parsed = schema.safeParse(await readJson(req));
+  const parsed = z.safeParse(schema, await readJson(req));
   if (!parsed.success) throw new HttpProblem(422, `Invalid ${what}`, toIssues(parsed.error));
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DEV_OUTCOME_DESCRIPTIONS, DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import { adminBody } from '../admin-core.js';
 import type { BotCheckAdmin } from '../botcheck/module.js';

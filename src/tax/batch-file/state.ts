@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { readStateFile } from '../../core/checkpoint.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { BatchInputError } from './errors.js';
@@ -9,17 +9,17 @@ export const BatchFileState = lazySchema(() =>
     version: z.literal(1),
     /** Seed of the idempotency keys; by default the sha256 of the input. */
     runId: z.string(),
-    input: z.object({ path: z.string(), size: z.number().int().nonnegative() }),
+    input: z.object({ path: z.string(), size: z.number().check(z.int()).check(z.gte(0)) }),
     /** Rows fully reported: their output lines (and reject lines) are on disk. */
-    rowsDone: z.number().int().nonnegative(),
+    rowsDone: z.number().check(z.int()).check(z.gte(0)),
     /** Durable size of the results file. */
-    outBytes: z.number().int().nonnegative(),
+    outBytes: z.number().check(z.int()).check(z.gte(0)),
     /** Durable size of the rejects file (0 without one). */
-    rejectsBytes: z.number().int().nonnegative(),
+    rejectsBytes: z.number().check(z.int()).check(z.gte(0)),
     /** Rows per status (`completed:<outcome>` for completed rows). */
-    counts: z.record(z.string(), z.number().int().nonnegative()),
+    counts: z.record(z.string(), z.number().check(z.int()).check(z.gte(0))),
     /** Set when the run stopped for a reason that resuming alone will not fix (e.g. a plan limit). */
-    stoppedBy: z.string().optional(),
+    stoppedBy: z.optional(z.string()),
     updatedAt: z.string(),
   }),
 );

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * How reasons name a request field: the caller's own name for it (a spreadsheet column such as
@@ -31,6 +31,6 @@ function issueReason(issue: z.core.$ZodIssue, name: FieldNamer): string {
 }
 
 /** Every issue of a schema failure as one line of reasons, `; `-separated. */
-export function schemaReason(error: z.ZodError, name: FieldNamer = ownPath): string {
+export function schemaReason(error: z.core.$ZodError, name: FieldNamer = ownPath): string {
   return error.issues.map((issue) => issueReason(issue, name)).join('; ');
 }

@@ -1,0 +1,54 @@
+import { SvcError } from '../core/errors/svc-error.js';
+import { parseResponse } from '../core/schema.js';
+import type { ExportEvent, RawExportPage } from './export.js';
+import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
+import { AuditPageEnvelope, RawEventPage } from './schemas.js';
+
+// The pages `client.audit.exportEvents` hands to the exporter (export.ts), loaded with it at the call.
+
+/** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
+export function rawExportPage(received: Uint8Array): RawExportPage {
+  // A Buffer view (no copy): its native searches are what the scan and the exporter use.
+  const bytes = Buffer.isBuffer(received)
+    ? received
+    : Buffer.from(received.buffer, received.byteOffset, received.byteLength);
+  const scanned = scanEventPage(bytes);
+  if (scanned) {
+    const envelope = parseResponse(AuditPageEnvelope(), scanned.envelope, 'audit log page');
+    const content: ExportEvent[] = scanned.events;
+    const breaks = new LineBreaks(bytes);
+    for (let k = 0; k < content.length; k++) {
+      const { start, end, id } = scanned.events[k] as RawEvent;
+      // A pretty-printed event is compacted, so NDJSON keeps one event per line.
+      if (breaks.within(start, end)) {
+        content[k] = { id, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
+      }
+    }
+    return { bytes, content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (error) {
+    throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
+  }
+  const page = parseResponse(RawEventPage(), data, 'audit log page');
+  const content = page.content.map((event): ExportEvent => {
+    const id = (event as { id?: unknown } | null)?.id;
+    return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
+  });
+  return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
+}
+
+/** Page buffers by slot, each reused and grown (with some room) when a page is larger than it. */
+export function pageBuffers(): (slot: number, size: number) => Buffer {
+  const buffers: Buffer[] = [];
+  return (slot, size) => {
+    let buffer = buffers[slot];
+    if (buffer === undefined || buffer.length < size) {
+      buffer = Buffer.allocUnsafeSlow(size + (size >> 3));
+      buffers[slot] = buffer;
+    }
+    return buffer;
+  };
+}
