@@ -72,12 +72,12 @@ export default defineConfig([
     // zod inside the chunks: Node resolves, reads and compiles each file an entry loads, and zod's
     // ~40 files were most of the time `import('svc-sdk')` took (bundler users get dist/web).
     noExternal: ['zod'],
-    // The error classes as one chunk, not one file each (scripts/one-error-module.ts): cold start.
-    esbuildPlugins: [oneErrorModule(process.cwd())],
     // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
     shims: true,
     define,
-    esbuildPlugins: [lazyOpenApiDocument],
+    // The error classes as one chunk, not one file each (scripts/one-error-module.ts), and the
+    // OpenAPI builder loaded at its call: cold start.
+    esbuildPlugins: [oneErrorModule(process.cwd()), lazyOpenApiDocument],
   },
   {
     // The entries that generate JSON Schema (the reference server's documents and admin listing,
