@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
 import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
-import { oneErrorModule } from './scripts/one-error-module.js';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
@@ -75,9 +74,8 @@ export default defineConfig([
     // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
     shims: true,
     define,
-    // The error classes as one chunk, not one file each (scripts/one-error-module.ts), and the
-    // OpenAPI builder loaded at its call: cold start.
-    esbuildPlugins: [oneErrorModule(process.cwd()), lazyOpenApiDocument],
+    // The OpenAPI builder loaded at its call: cold start.
+    esbuildPlugins: [lazyOpenApiDocument],
   },
   {
     // The entries that generate JSON Schema (the reference server's documents and admin listing,
@@ -128,7 +126,7 @@ export default defineConfig([
     // Left to the stubs plugin rather than marked external (node:x keeps its prefix).
     noExternal: ['undici'],
     removeNodeProtocol: false,
-    esbuildPlugins: [nodeOnlyStubs(process.cwd()), eagerResultParsers, oneErrorModule(process.cwd())],
+    esbuildPlugins: [nodeOnlyStubs(process.cwd()), eagerResultParsers],
     define: webDefine,
     // Folds the build-time constants (SCHEMA_DOCS) where they are used, so the strings they guard
     // are gone from dist/web; an app's bundler would keep them behind a `var`.
@@ -163,8 +161,6 @@ export default defineConfig([
     // resolve and load at every start. commander is CommonJS: its require() of Node built-ins
     // needs a require in the ES module.
     noExternal: ['commander', 'string-width'],
-    // The error classes as one chunk, not one file each (scripts/one-error-module.ts).
-    esbuildPlugins: [oneErrorModule(process.cwd())],
     banner: {
       js: "import { createRequire as __svcRequire } from 'node:module';\nconst require = __svcRequire(import.meta.url);",
     },

@@ -2,7 +2,7 @@ import { TEST_VERIFICATION_IDS } from './botcheck/test-ids.js';
 import { SvcClient } from './client.js';
 import type { SvcClientOptions } from './client-options.js';
 import type { ApiInterface } from './core/credentials.js';
-import { isApiError } from './core/errors/api-error.js';
+import { isApiError } from './core/errors/error-classes.js';
 import {
   PAYMENT_REQUIRED_CAUSES,
   type PaymentRequiredCause,

@@ -61,7 +61,7 @@ export * from './botcheck/public.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
 export type { SyncPolicy } from './core/checkpoint.js';
-export { CheckpointError } from './core/errors/checkpoint-error.js';
+export { CheckpointError } from './core/errors/error-classes.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
 export type { ProblemDetails } from './core/problem-schema.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';

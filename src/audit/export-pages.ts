@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import { parseResponse } from '../core/schema.js';
 import type { ExportEvent, RawExportPage } from './export.js';
 import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';

@@ -1,5 +1,5 @@
 import { checkDistinctPaths } from '../core/distinct-paths.js';
-import { OutputPathError } from '../core/errors/output-path-error.js';
+import { OutputPathError } from '../core/errors/error-classes.js';
 import { checkStatePath, inspectOutput } from '../core/output-file.js';
 
 /**

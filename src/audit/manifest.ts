@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import * as z from 'zod/mini';
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
 import { ArchiveHole } from './sync-state.js';

@@ -1,4 +1,4 @@
-import { PagingError } from '../core/errors/paging-error.js';
+import { PagingError } from '../core/errors/error-classes.js';
 
 /** A page as far as paging cares. */
 export interface CursorPage {

@@ -12,7 +12,7 @@
  * valid JSON that is not shaped like a page gives undefined (the caller then parses it and lets
  * the page schema say what is wrong).
  */
-import { MalformedResponseError } from '../core/errors/malformed-response-error.js';
+import { MalformedResponseError } from '../core/errors/error-classes.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
 
 // Node's native UTF-8 check, looked up on the first page (not when the package loads).

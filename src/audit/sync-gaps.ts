@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import type { ArchiveGap } from './archive-gaps.js';
 
 // The archive's file machinery (node:fs, node:crypto, ...) loads on first use: the root entry

@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import type { RequestOptions } from '../core/http.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
 import type { ExportOptions, ExportProgress, ExportResult } from './export.js';

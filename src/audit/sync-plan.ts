@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import {
   DEFAULT_LATE_CHECK_RUNS,
   DEFAULT_SYNC_LAG_MS,

@@ -1,6 +1,6 @@
 import { SvcClient } from '../client.js';
 import type { SvcClientOptions } from '../client-options.js';
-import { AbortError } from '../core/errors/abort-error.js';
+import { AbortError } from '../core/errors/error-classes.js';
 import type { SyncOptions, SyncResult } from './sync-options.js';
 
 /** Default `parallel` of {@link syncAuditProjects}: projects synced at once. */

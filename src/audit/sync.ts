@@ -1,9 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AbortError } from '../core/errors/abort-error.js';
-import { OutputPathError } from '../core/errors/output-path-error.js';
-import { SvcError } from '../core/errors/svc-error.js';
+import { AbortError, OutputPathError, SvcError } from '../core/errors/error-classes.js';
 import { refuseOverwrite } from '../core/output-file.js';
 import {
   conflictsName,

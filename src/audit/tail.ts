@@ -1,4 +1,4 @@
-import { AbortError } from '../core/errors/abort-error.js';
+import { AbortError } from '../core/errors/error-classes.js';
 import { defaultSleep } from '../core/http.js';
 import { followCursors } from './paginate.js';
 import type { ListEventsParams } from './query.js';

@@ -1,4 +1,4 @@
-import { LocalValidationError, type ValidationIssue } from '../core/errors/local-validation-error.js';
+import { LocalValidationError, type ValidationIssue } from '../core/errors/error-classes.js';
 import type { Evaluation, EvaluationReason } from './evaluate.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
 

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import type { SvcClient } from '../client.js';
-import { NotFoundError } from '../core/errors/api-error.js';
-import { SvcError } from '../core/errors/svc-error.js';
+import { NotFoundError, SvcError } from '../core/errors/error-classes.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseResponse } from '../core/schema.js';

@@ -9,7 +9,7 @@ import {
   PermissionDeniedError,
   statusText,
   UnprocessableEntityError,
-} from '../core/errors/api-error.js';
+} from '../core/errors/error-classes.js';
 
 /** Which bot-check API answered. */
 export type BotCheckApi = 'current' | 'legacy';

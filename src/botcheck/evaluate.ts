@@ -1,4 +1,4 @@
-import { LocalValidationError, type ValidationIssue } from '../core/errors/local-validation-error.js';
+import { LocalValidationError, type ValidationIssue } from '../core/errors/error-classes.js';
 import { normalizeLegacyReason } from './vocabulary.js';
 
 /** What to do with the request that carried the verification. */

@@ -1,4 +1,4 @@
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { type BotCheckApi, toBotCheckError, VerificationNotFinishedError } from './errors.js';

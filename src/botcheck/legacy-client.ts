@@ -1,4 +1,4 @@
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';

@@ -1,6 +1,4 @@
-import { InternalServerError } from '../core/errors/api-error.js';
-import { ConnectionError } from '../core/errors/connection-error.js';
-import { TimeoutError } from '../core/errors/timeout-error.js';
+import { ConnectionError, InternalServerError, TimeoutError } from '../core/errors/error-classes.js';
 
 /**
  * Whether a fetch failed because the service is out, the only failure `failOpen` may accept: the

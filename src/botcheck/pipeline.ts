@@ -1,5 +1,5 @@
 import { parseBaseUrl } from '../core/base-url.js';
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import { defaultSleep, HttpClient } from '../core/http.js';
 import { checkNumericOptions } from '../core/numeric-options.js';
 import { currentRuntime, runtimeTag } from '../core/runtime.js';

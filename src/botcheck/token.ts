@@ -1,5 +1,4 @@
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
-import { TokenDecodeError } from '../core/errors/token-decode-error.js';
+import { LocalValidationError, TokenDecodeError } from '../core/errors/error-classes.js';
 import { isVerificationId } from './vocabulary.js';
 
 /** Longest token accepted, in characters; checked before anything is decoded. */

@@ -1,4 +1,4 @@
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { BotCheckClient } from './current-client.js';
 import type { LegacyAssessmentResult, LegacyBotCheckClient } from './legacy-client.js';
 import type { VerifyOptions, VerifyOutcome } from './run-verify.js';

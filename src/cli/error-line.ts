@@ -1,9 +1,6 @@
 import { CommanderError } from 'commander';
 import { problemList } from '../core/error-body.js';
-import { ApiError } from '../core/errors/api-error.js';
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
-import { SvcError } from '../core/errors/svc-error.js';
-import { TokenDecodeError } from '../core/errors/token-decode-error.js';
+import { ApiError, LocalValidationError, SvcError, TokenDecodeError } from '../core/errors/error-classes.js';
 import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
 import { EXIT, type ExitCode } from './exit-codes.js';

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { type Readable, Writable } from 'node:stream';
-import { AbortError } from '../core/errors/abort-error.js';
+import { AbortError } from '../core/errors/error-classes.js';
 
 /** Options of {@link readHidden}. */
 export interface HiddenPromptOptions {

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { AbortError } from '../core/errors/abort-error.js';
+import { AbortError } from '../core/errors/error-classes.js';
 
 /** The process surface a command touches; tests pass their own. */
 export interface CliIO {

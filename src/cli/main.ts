@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { AbortError } from '../core/errors/abort-error.js';
+import { AbortError } from '../core/errors/error-classes.js';
 import { redact } from '../core/redact.js';
 import { keepYoungGenerationSmall, streamsAuditPages } from './bulk-memory.js';
 import { debugDetails, describeError } from './error-line.js';

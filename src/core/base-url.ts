@@ -1,4 +1,4 @@
-import { SvcError } from './errors/svc-error.js';
+import { SvcError } from './errors/error-classes.js';
 
 /**
  * The base URL a client sends to: required, http or https, without credentials.

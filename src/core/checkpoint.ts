@@ -13,10 +13,10 @@ import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
  * a resume truncates them to the recorded sizes and continues, so nothing is repeated or lost.
  */
 
-import { CheckpointError } from './errors/checkpoint-error.js';
+import { CheckpointError } from './errors/error-classes.js';
 
 // Its own module, so the root entry exports it without loading this file's fs machinery.
-export { CheckpointError } from './errors/checkpoint-error.js';
+export { CheckpointError } from './errors/error-classes.js';
 
 /** Messages (and the error code) for a state file that exists but cannot be read. */
 export interface StateFileMessages {

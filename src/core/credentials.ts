@@ -1,4 +1,4 @@
-import { LocalValidationError } from './errors/local-validation-error.js';
+import { LocalValidationError } from './errors/error-classes.js';
 
 /** The four interfaces, each of which may use its own key. */
 export type ApiInterface = 'tax' | 'audit' | 'captcha' | 'legacy';

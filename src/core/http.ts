@@ -1,13 +1,16 @@
 import { checkKeyFormat } from './credentials.js';
 import { errorDetail, parseErrorBody, problemList } from './error-body.js';
-import { AbortError } from './errors/abort-error.js';
-import { type ApiError, createApiError } from './errors/api-error.js';
-import { ConnectionError } from './errors/connection-error.js';
-import { MalformedResponseError } from './errors/malformed-response-error.js';
-import { ResponseTooLargeError } from './errors/response-too-large-error.js';
-import { SvcError } from './errors/svc-error.js';
-import { TimeoutError } from './errors/timeout-error.js';
-import { TransportError } from './errors/transport-error.js';
+import {
+  AbortError,
+  type ApiError,
+  ConnectionError,
+  createApiError,
+  MalformedResponseError,
+  ResponseTooLargeError,
+  SvcError,
+  TimeoutError,
+  TransportError,
+} from './errors/error-classes.js';
 import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';

@@ -2,7 +2,7 @@ import type * as NodeBuffer from 'node:buffer';
 import type * as NodeCrypto from 'node:crypto';
 import type * as NodeHttp from 'node:http';
 import type * as NodeModule from 'node:module';
-import { SvcError } from './errors/svc-error.js';
+import { SvcError } from './errors/error-classes.js';
 import { currentRuntime } from './runtime.js';
 
 /** The Node built-ins the library reaches synchronously, at the feature that needs them. */

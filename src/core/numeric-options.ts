@@ -1,4 +1,4 @@
-import { LocalValidationError, type ValidationIssue } from './errors/local-validation-error.js';
+import { LocalValidationError, type ValidationIssue } from './errors/error-classes.js';
 
 /** The longest delay a Node timer honours, ms; a longer one fires at once. */
 export const MAX_TIMER_MS = 2_147_483_647;

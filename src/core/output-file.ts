@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, stat } from 'node:fs/promises';
-import { OutputPathError } from './errors/output-path-error.js';
-import { SvcError } from './errors/svc-error.js';
+import { OutputPathError, SvcError } from './errors/error-classes.js';
 
 /**
  * Mode of the files a run creates (results, rejects, exports, archives, state): owner only, since

@@ -1,6 +1,5 @@
 import { type core, safeParse } from 'zod/mini';
-import { LocalValidationError } from './errors/local-validation-error.js';
-import { MalformedResponseError } from './errors/malformed-response-error.js';
+import { LocalValidationError, MalformedResponseError } from './errors/error-classes.js';
 import { toIssues } from './zod-issues.js';
 
 // Built on zod/mini's functions, which take any zod schema (classic or mini), so the bot-check

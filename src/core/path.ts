@@ -1,4 +1,4 @@
-import { LocalValidationError } from './errors/local-validation-error.js';
+import { LocalValidationError } from './errors/error-classes.js';
 
 /**
  * Builds a URL path from a template, escaping every interpolated value, so user input can never

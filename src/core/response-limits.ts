@@ -1,4 +1,4 @@
-import { SvcError } from './errors/svc-error.js';
+import { SvcError } from './errors/error-classes.js';
 
 /**
  * Byte caps on response bodies, per kind of endpoint, counted after decompression. A body past

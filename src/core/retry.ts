@@ -1,5 +1,4 @@
-import { ConnectionError } from './errors/connection-error.js';
-import { TimeoutError } from './errors/timeout-error.js';
+import { ConnectionError, TimeoutError } from './errors/error-classes.js';
 
 /**
  * When a failed attempt may be tried again. Chosen per endpoint, never globally: a retry is only

@@ -1,5 +1,5 @@
 import type { core } from 'zod/mini';
-import type { ValidationIssue } from './errors/local-validation-error.js';
+import type { ValidationIssue } from './errors/error-classes.js';
 
 /**
  * Zod issues as `{path, message}` with dotted paths (`items.3.rawValue`), the shape of both

@@ -1,4 +1,4 @@
-import { statusText } from '../core/errors/api-error.js';
+import { statusText } from '../core/errors/error-classes.js';
 import {
   PAYMENT_REQUIRED_CAUSES,
   type PaymentRequiredCause,

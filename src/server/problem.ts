@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { statusText } from '../core/errors/api-error.js';
+import { statusText } from '../core/errors/error-classes.js';
 import type { ProblemDetails } from '../core/problem-schema.js';
 import { type PaymentRequiredCause, paymentRequiredType, statusProblemType } from '../core/problem-types.js';
 

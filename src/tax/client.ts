@@ -1,4 +1,4 @@
-import { LocalValidationError } from '../core/errors/local-validation-error.js';
+import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';

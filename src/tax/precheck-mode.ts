@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../core/errors/local-validation-error.js';
+import type { ValidationIssue } from '../core/errors/error-classes.js';
 import type { PrecheckMode } from './enums.js';
 import { precheck } from './precheck/index.js';
 

@@ -1,5 +1,5 @@
 import type { Agent } from 'undici';
-import { SvcError } from '../core/errors/svc-error.js';
+import { SvcError } from '../core/errors/error-classes.js';
 import type { WebhookDelivery } from './webhook-listener.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeLegacyReason } from '../../src/botcheck/schemas.js';
-import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
+import { LocalValidationError } from '../../src/core/errors/error-classes.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { useJsonAnswerServer } from '../core/local-servers.js';
 import { useReferenceServer } from '../helpers/server.js';

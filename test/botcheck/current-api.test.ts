@@ -7,8 +7,7 @@ import {
 } from '../../src/botcheck/errors.js';
 import { VerificationResult } from '../../src/botcheck/schemas.js';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
-import { PermissionDeniedError } from '../../src/core/errors/api-error.js';
-import { TimeoutError } from '../../src/core/errors/timeout-error.js';
+import { PermissionDeniedError, TimeoutError } from '../../src/core/errors/error-classes.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 import { useClients } from './clients.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type EvaluableResult, type EvaluationPolicy, evaluate } from '../../src/botcheck/evaluate.js';
 import { normalizeLegacyReason } from '../../src/botcheck/schemas.js';
-import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
+import { LocalValidationError } from '../../src/core/errors/error-classes.js';
 
 const passed = (score: number, extra: Partial<EvaluableResult> = {}): EvaluableResult => ({
   verificationPassed: true,

@@ -8,11 +8,13 @@ import {
   VerificationResultExpiredError,
 } from '../../src/botcheck/errors.js';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
-import { PermissionDeniedError } from '../../src/core/errors/api-error.js';
-import { ConnectionError } from '../../src/core/errors/connection-error.js';
-import { MalformedResponseError } from '../../src/core/errors/malformed-response-error.js';
-import { TimeoutError } from '../../src/core/errors/timeout-error.js';
-import { TransportError } from '../../src/core/errors/transport-error.js';
+import {
+  ConnectionError,
+  MalformedResponseError,
+  PermissionDeniedError,
+  TimeoutError,
+  TransportError,
+} from '../../src/core/errors/error-classes.js';
 import type { FetchLike } from '../../src/core/transport/types.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { createReferenceServer } from '../../src/server/index.js';

@@ -14,7 +14,7 @@ import {
   InternalServerError,
   PermissionDeniedError,
   UnprocessableEntityError,
-} from '../../src/core/errors/api-error.js';
+} from '../../src/core/errors/error-classes.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { testClient } from '../helpers/client.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import {
   MAX_TOKEN_LENGTH,
   resolveVerificationId,
 } from '../../src/botcheck/token.js';
-import { TokenDecodeError, type TokenDecodeReason } from '../../src/core/errors/token-decode-error.js';
+import { TokenDecodeError, type TokenDecodeReason } from '../../src/core/errors/error-classes.js';
 
 const ID = '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debugDetails, describeError } from '../../src/cli/error-line.js';
-import { UnprocessableEntityError } from '../../src/core/errors/api-error.js';
+import { UnprocessableEntityError } from '../../src/core/errors/error-classes.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { lines, runBin } from '../helpers/run-bin.js';

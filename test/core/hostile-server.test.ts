@@ -3,11 +3,13 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import type { SvcClientOptions } from '../../src/client-options.js';
-import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
-import { MalformedResponseError } from '../../src/core/errors/malformed-response-error.js';
-import { ResponseTooLargeError } from '../../src/core/errors/response-too-large-error.js';
-import { SvcError } from '../../src/core/errors/svc-error.js';
-import { TimeoutError } from '../../src/core/errors/timeout-error.js';
+import {
+  LocalValidationError,
+  MalformedResponseError,
+  ResponseTooLargeError,
+  SvcError,
+  TimeoutError,
+} from '../../src/core/errors/error-classes.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
 import { failure } from '../helpers/client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { LocalValidationError } from '../../src/core/errors/local-validation-error.js';
+import { LocalValidationError } from '../../src/core/errors/error-classes.js';
 import { checkNumericOptions, MAX_TIMER_MS } from '../../src/core/numeric-options.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 

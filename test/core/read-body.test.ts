@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResponseTooLargeError } from '../../src/core/errors/response-too-large-error.js';
+import { ResponseTooLargeError } from '../../src/core/errors/error-classes.js';
 import { readLimited } from '../../src/core/transport/read-body.js';
 
 /** Reads `chunks` with the given cap and announced length. */

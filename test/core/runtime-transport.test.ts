@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { SvcError } from '../../src/core/errors/svc-error.js';
+import { SvcError } from '../../src/core/errors/error-classes.js';
 import { nodeBuiltin } from '../../src/core/node-builtin.js';
 import { currentRuntime } from '../../src/core/runtime.js';
 import { createDefaultTransport } from '../../src/core/transport/default.js';

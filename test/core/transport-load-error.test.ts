@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SvcError } from '../../src/core/errors/svc-error.js';
+import { SvcError } from '../../src/core/errors/error-classes.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { testClient } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';

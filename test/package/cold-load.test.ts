@@ -277,8 +277,8 @@ describe("the Node build carries none of zod's translations (import * as z from 
 });
 
 // Each file an entry loads at import costs about 0.4 ms of resolving and reading before the first
-// call. The error classes live in one module (core/errors/error-classes.ts, every per-class file
-// resolved to it by scripts/one-error-module.ts): one chunk, however many entries reach which error.
+// call. The error classes live in one module (core/errors/error-classes.ts): one chunk, however
+// many entries reach which error.
 describe('importing an entry loads the error classes from one file, and no empty file', () => {
   it.each(LIBRARY_ENTRIES.filter((f) => f.endsWith('.js')))('%s', (file) => {
     ensureBuilt();

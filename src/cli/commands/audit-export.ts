@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { ExportProgress, ExportResult } from '../../audit/export.js';
-import { AbortError } from '../../core/errors/abort-error.js';
+import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';

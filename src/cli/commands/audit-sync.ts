@@ -1,7 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { SyncOptions, SyncResult } from '../../audit/sync-options.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
-import { AbortError } from '../../core/errors/abort-error.js';
+import { AbortError } from '../../core/errors/error-classes.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';

@@ -1,11 +1,9 @@
-// Every error class of the package, in one module: each `*-error.ts` beside it re-exports its own
-// class from here, so importers name the file of the error they use. One module because a bundler
-// that splits code (the Node build, tsup/esbuild) puts each module in a chunk by the set of entries
-// that reach it: eleven modules reached by as many different sets were as many files to load at
+// Every error class of the package, in one module. One module because a bundler that splits code
+// (the Node build, tsup/esbuild) puts each module in a chunk by the set of entries that reach it:
+// eleven modules reached by as many different sets were as many files to load at
 // `import('svc-sdk/botcheck')` (~0.4 ms each, most of its cold start); one module is one file.
 // Class definitions only: nothing runs at import, and a bundler drops the classes a bundle never uses.
 
-// svc-error.ts
 /** Base class of every error this package throws. Messages never contain an API key. */
 export class SvcError extends Error {
   override name = 'SvcError';
@@ -23,7 +21,6 @@ export function isSvcError(value: unknown): value is SvcError {
   return value instanceof SvcError;
 }
 
-// abort-error.ts
 /** The caller's `AbortSignal` fired. */
 export class AbortError extends SvcError {
   override name = 'AbortError';
@@ -33,7 +30,6 @@ export class AbortError extends SvcError {
   }
 }
 
-// api-error.ts
 /** What an {@link ApiError} knows about the failed exchange. */
 export interface ApiErrorInit {
   status: number;
@@ -171,13 +167,11 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
-// checkpoint-error.ts
 /** A state file or output cannot be used to resume. `code` is `bad_state`, `resume_failed` or the caller's choice. */
 export class CheckpointError extends SvcError {
   override name = 'CheckpointError';
 }
 
-// connection-error.ts
 /** The server could not be reached, or the connection broke before a full response arrived. */
 export class ConnectionError extends SvcError {
   override name = 'ConnectionError';
@@ -194,7 +188,6 @@ export class ConnectionError extends SvcError {
   }
 }
 
-// local-validation-error.ts
 /** One rule broken by a request, found before anything was sent. */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `customerMetadata.Key` or `items.3.rawValue`. */
@@ -220,7 +213,6 @@ export class LocalValidationError extends SvcError {
   }
 }
 
-// malformed-response-error.ts
 /** A success response that is not what the API promises: not JSON, invalid JSON, or not UTF-8. Not retried. */
 export class MalformedResponseError extends SvcError {
   override name = 'MalformedResponseError';
@@ -230,7 +222,6 @@ export class MalformedResponseError extends SvcError {
   }
 }
 
-// output-path-error.ts
 /**
  * An output, state or input path cannot be used as given, found before any byte was written: two
  * of them are the same file, an output exists and is not this run's own (pass `force`), it is a
@@ -244,7 +235,6 @@ export class OutputPathError extends SvcError {
   }
 }
 
-// paging-error.ts
 /**
  * The server's paging cannot be trusted: a cursor it already returned, too many empty pages in a
  * row that still carry a cursor, or more events than its own `totalElements`. Paging stopped
@@ -258,7 +248,6 @@ export class PagingError extends SvcError {
   }
 }
 
-// response-too-large-error.ts
 /**
  * A response body passed its byte cap (`maxResponseBytes` of the client, after decompression).
  * The body was not read further and the connection was dropped; the call is not retried.
@@ -277,7 +266,6 @@ export class ResponseTooLargeError extends SvcError {
   }
 }
 
-// timeout-error.ts
 /** An attempt took longer than `timeoutMs`, or the call passed its total `deadlineMs`. */
 export class TimeoutError extends SvcError {
   override name = 'TimeoutError';
@@ -289,7 +277,6 @@ export class TimeoutError extends SvcError {
   }
 }
 
-// token-decode-error.ts
 /** Why a verification token could not be decoded. */
 export type TokenDecodeReason =
   | 'EMPTY'
@@ -311,7 +298,6 @@ export class TokenDecodeError extends SvcError {
   }
 }
 
-// transport-error.ts
 /**
  * The request could not be made for a local reason, not a network failure: the runtime refused
  * it (Deno without `--allow-net`), the `fetch` implementation rejected it (an invalid header, a

@@ -1,4 +1,4 @@
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../errors/error-classes.js';
 import { currentRuntime, type RuntimeName } from '../runtime.js';
 import { createFetchTransport, globalFetch } from './fetch.js';
 import { createNodeHttpTransport } from './node-http.js';

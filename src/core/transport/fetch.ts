@@ -1,4 +1,4 @@
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../errors/error-classes.js';
 import { isAbortLike, toConnectionError, toRequestFailure } from './network-errors.js';
 import { announcedLength, announcedTooLarge, capFor, readLimited, tooLarge } from './read-body.js';
 import type { FetchLike, Transport, TransportRequest, TransportResponse } from './types.js';

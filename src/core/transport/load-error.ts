@@ -1,4 +1,4 @@
-import { SvcError } from '../errors/svc-error.js';
+import { SvcError } from '../errors/error-classes.js';
 import { currentRuntime } from '../runtime.js';
 
 /**

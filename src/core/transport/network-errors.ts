@@ -1,5 +1,4 @@
-import { ConnectionError } from '../errors/connection-error.js';
-import { TransportError } from '../errors/transport-error.js';
+import { ConnectionError, TransportError } from '../errors/error-classes.js';
 
 // Codes that mean no byte of the request reached the server.
 const NOT_SENT_CODES = new Set([

@@ -1,5 +1,4 @@
-import { ResponseTooLargeError } from '../errors/response-too-large-error.js';
-import { SvcError } from '../errors/svc-error.js';
+import { ResponseTooLargeError, SvcError } from '../errors/error-classes.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
 import type { TransportRequest, TransportResponse } from './types.js';
 

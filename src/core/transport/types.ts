@@ -1,4 +1,4 @@
-import type { ResponseTooLargeError } from '../errors/response-too-large-error.js';
+import type { ResponseTooLargeError } from '../errors/error-classes.js';
 
 /** One HTTP exchange as the request pipeline hands it to a transport. */
 export interface TransportRequest {

@@ -1,5 +1,4 @@
-import { AbortError } from '../../core/errors/abort-error.js';
-import { SvcError } from '../../core/errors/svc-error.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 
 /**

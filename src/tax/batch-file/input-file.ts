@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AbortError } from '../../core/errors/abort-error.js';
+import { AbortError } from '../../core/errors/error-classes.js';
 import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */

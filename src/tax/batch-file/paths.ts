@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
-import { OutputPathError } from '../../core/errors/output-path-error.js';
+import { OutputPathError } from '../../core/errors/error-classes.js';
 import { checkStatePath, preflightOutput } from '../../core/output-file.js';
 
 /** The paths of a batch file run, once resolved. */

@@ -1,9 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AbortError } from '../../core/errors/abort-error.js';
-import { ApiError } from '../../core/errors/api-error.js';
-import { ConnectionError } from '../../core/errors/connection-error.js';
-import { TimeoutError } from '../../core/errors/timeout-error.js';
+import { AbortError, ApiError, ConnectionError, TimeoutError } from '../../core/errors/error-classes.js';
 import type { RequestOptions } from '../../core/http.js';
 import type { BatchSender } from '../batch/types.js';
 import type { ValidationRequest } from '../request-schemas.js';

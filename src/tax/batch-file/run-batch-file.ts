@@ -1,8 +1,7 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { Checkpointer, DurableOutput, replaceFileAtomic, writeStateFile } from '../../core/checkpoint.js';
-import { AbortError } from '../../core/errors/abort-error.js';
-import { SvcError } from '../../core/errors/svc-error.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { DEFAULT_FILE_MODE, isStreamPath } from '../../core/output-file.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import { checkRow, runBatchSegments } from '../batch/runner.js';

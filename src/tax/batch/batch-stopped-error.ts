@@ -1,4 +1,4 @@
-import { SvcError } from '../../core/errors/svc-error.js';
+import { SvcError } from '../../core/errors/error-classes.js';
 
 /**
  * A batch run stopped before the end because going on could not help (402 plan limit, 401/403

@@ -1,6 +1,4 @@
-import { AbortError } from '../../core/errors/abort-error.js';
-import { ApiError, UnprocessableEntityError } from '../../core/errors/api-error.js';
-import { SvcError } from '../../core/errors/svc-error.js';
+import { AbortError, ApiError, SvcError, UnprocessableEntityError } from '../../core/errors/error-classes.js';
 import { precheckDecision } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';

@@ -1,1 +1,0 @@
-export { AbortError } from './error-classes.js';

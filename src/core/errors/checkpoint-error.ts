@@ -1,1 +1,0 @@
-export { CheckpointError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { ConnectionError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { LocalValidationError, type ValidationIssue } from './error-classes.js';

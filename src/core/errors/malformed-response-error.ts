@@ -1,1 +1,0 @@
-export { MalformedResponseError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { OutputPathError } from './error-classes.js';

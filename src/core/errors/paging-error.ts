@@ -1,1 +1,0 @@
-export { PagingError } from './error-classes.js';

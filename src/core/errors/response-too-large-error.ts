@@ -1,1 +1,0 @@
-export { ResponseTooLargeError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { isSvcError, SvcError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { TimeoutError } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { TokenDecodeError, type TokenDecodeReason } from './error-classes.js';

@@ -1,1 +1,0 @@
-export { TransportError } from './error-classes.js';
