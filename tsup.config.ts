@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
@@ -39,6 +39,20 @@ const lazyOpenApiDocument: Plugin = {
   },
 };
 
+/** What the Node builds (the library entries and dist/server) share. */
+const nodeBuild = {
+  target: 'node20',
+  platform: 'node',
+  sourcemap: false,
+  splitting: true,
+  // zod inside the chunks: Node resolves, reads and compiles each file an entry loads, and zod's
+  // ~40 files were most of the time `import('svc-sdk')` took (bundler users get dist/web).
+  noExternal: ['zod'],
+  // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
+  shims: true,
+  define,
+} satisfies Options;
+
 export default defineConfig([
   {
     entry: {
@@ -64,16 +78,7 @@ export default defineConfig([
     },
     // dist/assets, dist/server and dist/web are the next builds' own (cleaned there); they run at the same time.
     clean: ['!assets/**', '!server/**', '!web/**'],
-    target: 'node20',
-    platform: 'node',
-    sourcemap: false,
-    splitting: true,
-    // zod inside the chunks: Node resolves, reads and compiles each file an entry loads, and zod's
-    // ~40 files were most of the time `import('svc-sdk')` took (bundler users get dist/web).
-    noExternal: ['zod'],
-    // import.meta.url in the CommonJS build: the dev server finds its browser assets by it.
-    shims: true,
-    define,
+    ...nodeBuild,
     // The OpenAPI builder loaded at its call: cold start.
     esbuildPlugins: [lazyOpenApiDocument],
   },
@@ -93,13 +98,7 @@ export default defineConfig([
     // Its types are dist/server.d.ts (the first build).
     dts: false,
     clean: true,
-    target: 'node20',
-    platform: 'node',
-    sourcemap: false,
-    splitting: true,
-    noExternal: ['zod'],
-    shims: true,
-    define,
+    ...nodeBuild,
   },
   {
     // The same library entries for bundlers that build for Workers, edge routes and browsers (the
