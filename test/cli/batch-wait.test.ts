@@ -38,6 +38,7 @@ describe('svc batch --wait reconciles the rows whose completion never came', () 
     expect(run.stderr).toMatch(
       /asking the service about \d+ row\(s\) without an outcome \(no completion for 0 s\)/,
     );
+    expect(run.stderr).toMatch(/waiting for \d+ completion\(s\), at most 300 s/);
     expect(run.code).toBe(0);
     const rows = readFileSync(file('out.ndjson'), 'utf8')
       .trim()
@@ -81,5 +82,15 @@ describe('the waiting phase shows progress: a line per 10 % of the awaited rows 
     expect(waitingText({ type: 'outcomes', done: 0, awaited: 0, perSecond: 0 })).toBe(
       'waiting: 0 / 0 outcomes (100 %), 0/s',
     );
+  });
+});
+
+describe('a --wait run with nothing left to wait for says nothing about waiting', () => {
+  it('--sandbox answers every row at once: no "waiting for 0 completion(s)" line', async () => {
+    writeFileSync(file('in.csv'), makeCsv(5).text);
+    const run = await runSvc(['batch', file('in.csv'), '--out', file('out.ndjson'), '--wait', '--sandbox']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toMatch(/waiting for/);
+    expect(run.stderr).toMatch(/^batch: 5 rows/m);
   });
 });

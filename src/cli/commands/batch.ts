@@ -151,9 +151,11 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     } else if (event.type === 'row') {
       progress.update(() => progressText(event));
     } else if (event.type === 'waiting') {
-      progress.print(() =>
-        ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
-      );
+      // Every row already answered (a service that answers at once, as --sandbox does): nothing to say.
+      if (event.outstanding > 0)
+        progress.print(() =>
+          ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
+        );
     } else if (event.type === 'outcomes') {
       // On a terminal the display shows it; otherwise one line per tenth of the rows awaited.
       if (progress.live) progress.update(() => waitingText(event));
