@@ -151,7 +151,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
     } else if (event.type === 'row') {
       progress.update(() => progressText(event));
     } else if (event.type === 'waiting') {
-      // Every row already answered (a service that answers at once, as --sandbox does): nothing to say.
+      // Every row already answered (refused locally, or answered at once by the service): nothing to say.
       if (event.outstanding > 0)
         progress.print(() =>
           ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
