@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { progressText } from '../../src/cli/commands/batch.js';
@@ -146,6 +147,17 @@ describe('progress on a file shows rows done of the total, the percentage and an
   it('before the total is counted: rows done only', () => {
     expect(progressText(event(1234, undefined, 209))).toBe(
       'batch: 1,234 rows, 2 rejected, 0 failed, 209 rows/s',
+    );
+  });
+
+  it('numbers are grouped as en-US writes them, for any count', () => {
+    const enUS = new Intl.NumberFormat('en-US');
+    fc.assert(
+      fc.property(fc.nat({ max: 2 ** 53 - 1 }), fc.nat({ max: 10_000_000 }), (rows, rate) => {
+        expect(progressText(event(rows, undefined, rate))).toBe(
+          `batch: ${enUS.format(rows)} rows, 2 rejected, 0 failed, ${enUS.format(rate)} rows/s`,
+        );
+      }),
     );
   });
 });

@@ -62,7 +62,13 @@ export function parseColumns(value: string | undefined): Record<string, string> 
   return out;
 }
 
-const number = new Intl.NumberFormat('en-US');
+/**
+ * A whole number with its digits grouped as en-US writes them (`1,234,567`). Not
+ * `Intl.NumberFormat`: creating the first one loads ICU data, 13 to 15 ms of every batch's start.
+ */
+const number = {
+  format: (value: number): string => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+};
 
 /** `m:ss` (or `h:mm:ss`) for an ETA in seconds. */
 function clock(seconds: number): string {
