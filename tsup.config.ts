@@ -39,6 +39,17 @@ const lazyOpenApiDocument: Plugin = {
   },
 };
 
+/** The library's entries, built for Node (dist/) and for bundlers (dist/web/). */
+const libraryEntries = {
+  index: 'src/index.ts',
+  // The bot check on Web APIs only (Workers, edge routes, Deno, Bun): no Node built-in, no undici.
+  botcheck: 'src/botcheck/index.ts',
+  // Bot-check adapters: framework packages are optional peers, never loaded by 'svc-sdk'.
+  http: 'src/adapters/verify-request.ts',
+  express: 'src/adapters/express.ts',
+  fastify: 'src/adapters/fastify.ts',
+};
+
 /** What the Node builds (the library entries and dist/server) share. */
 const nodeBuild = {
   target: 'node20',
@@ -55,27 +66,10 @@ const nodeBuild = {
 
 export default defineConfig([
   {
-    entry: {
-      index: 'src/index.ts',
-      // The bot check on Web APIs only (Workers, edge routes, Deno, Bun): no Node built-in, no undici.
-      botcheck: 'src/botcheck/index.ts',
-      // Bot-check adapters: framework packages are optional peers, never loaded by 'svc-sdk'.
-      http: 'src/adapters/verify-request.ts',
-      express: 'src/adapters/express.ts',
-      fastify: 'src/adapters/fastify.ts',
-    },
+    entry: libraryEntries,
     format: ['esm', 'cjs'],
     // The types of svc-sdk/server too (dist/server.d.ts): its code is the next build's.
-    dts: {
-      entry: {
-        index: 'src/index.ts',
-        server: 'src/server/index.ts',
-        botcheck: 'src/botcheck/index.ts',
-        http: 'src/adapters/verify-request.ts',
-        express: 'src/adapters/express.ts',
-        fastify: 'src/adapters/fastify.ts',
-      },
-    },
+    dts: { entry: { ...libraryEntries, server: 'src/server/index.ts' } },
     // dist/assets, dist/server and dist/web are the next builds' own (cleaned there); they run at the same time.
     clean: ['!assets/**', '!server/**', '!web/**'],
     ...nodeBuild,
@@ -107,13 +101,7 @@ export default defineConfig([
     // shares it with the app's own zod; the modules of Node-only features are replaced by ones that
     // throw `unsupported_runtime` (scripts/node-only-stubs.ts), so that wrangler or Next.js never
     // reach node:fs or undici. Node, Bun and Deno get dist/*.js. Types are those of dist/*.d.ts.
-    entry: {
-      index: 'src/index.ts',
-      botcheck: 'src/botcheck/index.ts',
-      http: 'src/adapters/verify-request.ts',
-      express: 'src/adapters/express.ts',
-      fastify: 'src/adapters/fastify.ts',
-    },
+    entry: libraryEntries,
     format: ['esm'],
     outDir: 'dist/web',
     dts: false,

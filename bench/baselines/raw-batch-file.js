@@ -10,8 +10,8 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { Agent, request } from 'undici';
 import { benchKey } from '../lib/batch-input.js';
+import { batchPoster } from '../lib/batch-post.js';
 
 const [baseUrl, key, csvPath, outPath, chunkText, concurrencyText] = process.argv.slice(2);
 if (!concurrencyText) {
@@ -20,13 +20,7 @@ if (!concurrencyText) {
 }
 const chunkSize = Number(chunkText);
 const concurrency = Number(concurrencyText);
-const agent = new Agent({ keepAliveTimeout: 4000 });
-const url = `${baseUrl}/taxvalidation/v1/validations/batch`;
-const headers = {
-  authorization: `Bearer ${key}`,
-  accept: 'application/json',
-  'content-type': 'application/json',
-};
+const poster = batchPoster(baseUrl, key);
 const out = createWriteStream(outPath);
 let requests = 0;
 let items = 0;
@@ -40,11 +34,8 @@ async function send(rows, firstRow) {
       idempotencyKey: benchKey('bench-file', firstRow + k),
     })),
   });
-  const res = await request(url, { method: 'POST', headers, body, dispatcher: agent });
-  const text = await res.body.text();
-  if (res.statusCode !== 202) throw new Error(`batch POST answered ${res.statusCode}: ${text.slice(0, 300)}`);
+  const accepted = await poster.post(body);
   requests += 1;
-  const accepted = JSON.parse(text).items;
   items += accepted.length;
   let lines = '';
   for (let k = 0; k < rows.length; k++) {
@@ -80,5 +71,5 @@ if (chunk.length > 0) window.push(send(chunk, row - chunk.length + 1));
 while (window.length > 0) await writeOldest();
 out.end();
 await once(out, 'close');
-await agent.close();
+await poster.close();
 process.stdout.write(`${JSON.stringify({ requests, items })}\n`);

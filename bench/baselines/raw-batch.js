@@ -5,7 +5,7 @@
 // usage: node bench/baselines/raw-batch.js BASE_URL KEY BODIES CONCURRENCY
 // prints one JSON line: { requests, items }
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { batchPoster } from '../lib/batch-post.js';
 
 const [baseUrl, key, bodiesFile, concurrencyText] = process.argv.slice(2);
 if (!concurrencyText) {
@@ -14,27 +14,19 @@ if (!concurrencyText) {
 }
 
 const bodies = readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean);
-const agent = new Agent({ keepAliveTimeout: 4000 });
-const url = `${baseUrl}/taxvalidation/v1/validations/batch`;
-const headers = {
-  authorization: `Bearer ${key}`,
-  accept: 'application/json',
-  'content-type': 'application/json',
-};
+const poster = batchPoster(baseUrl, key);
 let next = 0;
 let items = 0;
 
 async function worker() {
   while (next < bodies.length) {
     const body = bodies[next++];
-    const res = await request(url, { method: 'POST', headers, body, dispatcher: agent });
-    const text = await res.body.text();
-    if (res.statusCode !== 202)
-      throw new Error(`batch POST answered ${res.statusCode}: ${text.slice(0, 300)}`);
-    items += JSON.parse(text).items.length;
+    // Awaited first: `items += await ...` would read items before the await and lose counts.
+    const accepted = await poster.post(body);
+    items += accepted.length;
   }
 }
 
 await Promise.all(Array.from({ length: Number(concurrencyText) }, worker));
-await agent.close();
+await poster.close();
 process.stdout.write(`${JSON.stringify({ requests: bodies.length, items })}\n`);

@@ -53,6 +53,20 @@ async function tally(path) {
 }
 
 /**
+ * The figures of a finished run: its statuses (tallied from OUT, which is then removed with its
+ * state file), wall time, rate and peak RSS.
+ * @param {string} out
+ * @param {number} count
+ * @param {{ wallMs: number, peakRssMb: number }} r
+ */
+async function finished(out, count, r) {
+  const counts = await tally(out);
+  rmSync(out, { force: true });
+  rmSync(`${out}.state.json`, { force: true });
+  return { count, wallMs: r.wallMs, rowsPerSec: (count * 1000) / r.wallMs, peakRssMb: r.peakRssMb, counts };
+}
+
+/**
  * `svc batch FILE --out OUT --wait --sandbox`: every row must be completed.
  * @param {string} dir
  * @param {number} count
@@ -72,18 +86,9 @@ async function runSandbox(dir, count, precheck) {
     '--wait',
     '--sandbox',
   ]);
-  const counts = await tally(out);
-  rmSync(out, { force: true });
-  rmSync(`${out}.state.json`, { force: true });
+  const result = await finished(out, count, r);
   rmSync(csv, { force: true });
-  const result = {
-    count,
-    wallMs: r.wallMs,
-    rowsPerSec: (count * 1000) / r.wallMs,
-    peakRssMb: r.peakRssMb,
-    counts,
-  };
-  if (counts.completed !== count)
+  if (result.counts.completed !== count)
     throw new Error(`not every sandbox row completed: ${JSON.stringify(result)}`);
   return result;
 }
@@ -112,16 +117,9 @@ export async function run({ quick, log }) {
       const r = await runNodeOk('svc batch --wait', args, {
         env: { SVC_BASE_URL: server.url, SVC_API_KEY: KEY },
       });
-      const counts = await tally(out);
       const stats = await server.admin('/stats');
-      rmSync(out, { force: true });
-      rmSync(`${out}.state.json`, { force: true });
       const result = {
-        count,
-        wallMs: r.wallMs,
-        rowsPerSec: (count * 1000) / r.wallMs,
-        peakRssMb: r.peakRssMb,
-        counts,
+        ...(await finished(out, count, r)),
         validationsProcessed: stats.validationsProcessed,
         idempotentReplays: stats.idempotentReplays,
         webhooksSent: stats.webhooksSent,
@@ -130,7 +128,7 @@ export async function run({ quick, log }) {
         faultsInjected: stats.faultsInjected,
       };
       log(`  batch-wait ours: ${JSON.stringify(result)}`);
-      if (counts.completed !== count || stats.validationsProcessed !== count)
+      if (result.counts.completed !== count || stats.validationsProcessed !== count)
         throw new Error(`not every row answered once: ${JSON.stringify(result)}`);
       const sandbox = await runSandbox(dir, quick ? 20_000 : 100_000, lib.precheck);
       log(`  batch-wait --sandbox ours: ${JSON.stringify(sandbox)}`);

@@ -55,6 +55,9 @@ function isoDateTime(options: { offset?: boolean; local?: boolean }, error: stri
 const MINIMAL = '; empty in minimal-data mode';
 const metadata = (description: string | false) =>
   described(z.optional(z.nullable(z.string())), SCHEMA_DOCS && { description: `${description}${MINIMAL}` });
+/** An optional boolean field (a flag of the captcha configuration or of the gateway). */
+const flag = (description: string | false) =>
+  described(z.optional(z.boolean()), SCHEMA_DOCS && description !== false && { description });
 const currentTime = (description: string | false) =>
   described(
     z.optional(z.nullable(isoDateTime({ offset: true }, 'must be an ISO 8601 timestamp with a zone'))),
@@ -121,24 +124,9 @@ export const VerificationResult = /* @__PURE__ */ lazySchema(() =>
       },
     ),
     /** true when the failover gateway synthesized the result. */
-    gatewayFailoverActive: described(
-      z.optional(z.boolean()),
-      SCHEMA_DOCS && {
-        description: 'true when the failover gateway synthesized the result',
-      },
-    ),
-    riskScoringEnabled: described(
-      z.optional(z.boolean()),
-      SCHEMA_DOCS && {
-        description: 'Captcha configuration that applied: risk scoring',
-      },
-    ),
-    minimalDataModeEnabled: described(
-      z.optional(z.boolean()),
-      SCHEMA_DOCS && {
-        description: 'Captcha configuration that applied: minimal-data mode',
-      },
-    ),
+    gatewayFailoverActive: flag(SCHEMA_DOCS && 'true when the failover gateway synthesized the result'),
+    riskScoringEnabled: flag(SCHEMA_DOCS && 'Captcha configuration that applied: risk scoring'),
+    minimalDataModeEnabled: flag(SCHEMA_DOCS && 'Captcha configuration that applied: minimal-data mode'),
     ...requestMetadata(),
     countryCode: metadata(SCHEMA_DOCS && 'Country of the client, ISO 3166-1 alpha-2'),
     verificationStartedAt: currentTime(SCHEMA_DOCS && 'When the widget verification started'),

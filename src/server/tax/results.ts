@@ -19,18 +19,13 @@ export function buildResult(store: TaxStore, record: ValidationRecord): Validati
     outcome === 'VALID' ? registryRecord(body.countryCode, check.canonical ?? check.normalized) : undefined;
   const match: Record<string, string> = {};
   if (outcome === 'VALID' || outcome === 'INVALID') {
-    match.companyName =
-      body.companyName === undefined
-        ? 'NOT_REQUESTED'
-        : registry
-          ? matchText(body.companyName, registry.companyName)
-          : 'NO_MATCH';
-    match.address =
-      body.address === undefined
-        ? 'NOT_REQUESTED'
-        : registry
-          ? matchAddress(body.address, registry.address)
-          : 'NO_MATCH';
+    // Not asked for, compared with the registry's, or nothing in the registry to compare with.
+    const compared = <T>(
+      given: T | undefined,
+      compare: (given: T, found: NonNullable<typeof registry>) => string,
+    ) => (given === undefined ? 'NOT_REQUESTED' : registry ? compare(given, registry) : 'NO_MATCH');
+    match.companyName = compared(body.companyName, (name, found) => matchText(name, found.companyName));
+    match.address = compared(body.address, (address, found) => matchAddress(address, found.address));
   }
   const at = new Date(record.completedAt).toISOString();
   const result: ValidationResult = {
