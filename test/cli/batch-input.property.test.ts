@@ -71,6 +71,23 @@ describe('CSV ingestion never fails in an unclear way', () => {
     expect(result).toEqual({ usage: expect.stringMatching(/CSV input is malformed/) });
   });
 
+  it('read a buffer at a time (the batch path): every row before a broken one, then one clear error', async () => {
+    const good = Array.from({ length: 20_000 }, () => 'DE,136695976\n').join('');
+    const table = await openCsv(tempFile(`countryCode,rawValue\n${good}DE,"1\nDE,2\n`));
+    let rows = 0;
+    let batches = 0;
+    const error = await (async () => {
+      for await (const batch of table.batches) {
+        batches += 1;
+        rows += batch.length;
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatchInputError);
+    expect((error as Error).message).toMatch(/CSV input is malformed near line/);
+    expect(rows).toBe(20_000);
+    expect(batches).toBeGreaterThan(1);
+  });
+
   it('a 10 MB field is one clear error with bounded memory', async () => {
     const before = process.memoryUsage().rss;
     const result = await ingest(tempFile(`countryCode,rawValue\nDE,"${'9'.repeat(10 * 1024 * 1024)}"\n`));
