@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
+import { botCheckOneFile } from './scripts/botcheck-one-file.js';
+import { dropHelperImports } from './scripts/drop-helper-imports.js';
 import { nodeOnlyStubs } from './scripts/node-only-stubs.js';
 
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
@@ -73,8 +75,8 @@ export default defineConfig([
     // dist/assets, dist/server and dist/web are the next builds' own (cleaned there); they run at the same time.
     clean: ['!assets/**', '!server/**', '!web/**'],
     ...nodeBuild,
-    // The OpenAPI builder loaded at its call: cold start.
-    esbuildPlugins: [lazyOpenApiDocument],
+    // The OpenAPI builder loaded at its call, and `svc-sdk/botcheck` in one file: cold start.
+    esbuildPlugins: [lazyOpenApiDocument, botCheckOneFile(process.cwd()), dropHelperImports()],
   },
   {
     // The entries that generate JSON Schema (the reference server's documents and admin listing,
@@ -148,6 +150,8 @@ export default defineConfig([
     // to resolve and load at every start (zod's ~40 files cost a one-row `svc batch` 34 ms of its
     // 456). commander is CommonJS: its require() of Node built-ins needs a require in the ES module.
     noExternal: ['commander', 'string-width', 'zod'],
+    // Each start loads one file fewer: the chunk of esbuild's helpers is imported only where used.
+    esbuildPlugins: [dropHelperImports()],
     banner: {
       js: "import { createRequire as __svcRequire } from 'node:module';\nconst require = __svcRequire(import.meta.url);",
     },

@@ -67,6 +67,70 @@ describe('importing the bot-check entries loads no zod, not even bundled (schema
   });
 });
 
+// Node's loader costs about half a millisecond per file: `import('svc-sdk/botcheck')` loads one file
+// (scripts/botcheck-one-file.ts). The root, the adapters and the root's lazily loaded features take
+// the bot-check modules from that file, so each class exists once.
+describe('importing svc-sdk/botcheck loads one file, and every entry shares its classes', () => {
+  it('dist/botcheck.js loads no other file at import (dist/botcheck.cjs: only the CommonJS helpers)', () => {
+    ensureBuilt();
+    expect(importGraph(join(ROOT, 'dist/botcheck.js'), { staticOnly: true }).files).toEqual([
+      join(ROOT, 'dist/botcheck.js'),
+    ]);
+    const cjs = importGraph(join(ROOT, 'dist/botcheck.cjs'), { staticOnly: true }).files;
+    expect(cjs.length).toBeLessThanOrEqual(2);
+    for (const file of cjs.slice(1)) expect(carrying([file], 'src/core/http.ts')).toEqual([]);
+  });
+
+  it.each(['dist/index.js', 'dist/http.js', 'dist/express.js', 'dist/fastify.js', 'dist/index.cjs'])(
+    '%s carries no bot-check module of its own',
+    (file) => {
+      ensureBuilt();
+      const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+      const own = files.filter((f) => !/[/\\]botcheck\.c?js$/.test(f));
+      for (const source of [
+        'src/core/http.ts',
+        'src/core/errors/error-classes.ts',
+        'src/botcheck/current-client.ts',
+        'src/adapters/verify-request.ts',
+      ])
+        expect(carrying(own, source)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['ESM', 'const load = (e) => import(new URL(`../dist/${e}.js`, base).href);'],
+    [
+      'CommonJS',
+      "const req = (await import('node:module')).createRequire(base); const load = async (e) => req(`../dist/${e}.cjs`);",
+    ],
+  ])(
+    '%s: one class each across svc-sdk, svc-sdk/botcheck and svc-sdk/http, errors of client.botCheck included',
+    (_, load) => {
+      ensureBuilt();
+      const script = `
+      const base = ${JSON.stringify(`file://${join(ROOT, 'test/')}`)};
+      ${load}
+      const [root, bot, http] = await Promise.all(['index', 'botcheck', 'http'].map(load));
+      const client = new root.SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_x', maxRetries: 0 });
+      const outcome = await bot.verify(client, 'not a token').catch((e) => e);
+      console.log(JSON.stringify({
+        classes: root.SvcError === bot.SvcError && root.BotCheckClient === bot.BotCheckClient && root.ApiError === bot.ApiError,
+        verifyRequest: http.verifyRequest === bot.verifyRequest,
+        botCheck: client.botCheck instanceof bot.BotCheckClient,
+        outcome: outcome instanceof bot.SvcError ? 'error' : outcome.decision,
+      }));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({
+        classes: true,
+        verifyRequest: true,
+        botCheck: true,
+        outcome: 'reject',
+      });
+    },
+  );
+});
+
 // Schemas are built on first use (core/lazy-schema.ts): building the tax, audit and problem schemas
 // at import was most of the root's cold import. Each `.meta()` adds the schema to zod's global
 // registry, which zod keeps on `globalThis`: a child process puts a counting registry there first.
