@@ -98,10 +98,10 @@ describe('importing svc-sdk/botcheck loads one file, and every entry shares its 
   );
 
   it.each([
-    ['ESM', 'const load = (e) => import(new URL(`../dist/${e}.js`, base).href);'],
+    ['ESM', "const load = (e) => import(new URL('../dist/' + e + '.js', base).href);"],
     [
       'CommonJS',
-      "const req = (await import('node:module')).createRequire(base); const load = async (e) => req(`../dist/${e}.cjs`);",
+      "const req = (await import('node:module')).createRequire(base); const load = async (e) => req('../dist/' + e + '.cjs');",
     ],
   ])(
     '%s: one class each across svc-sdk, svc-sdk/botcheck and svc-sdk/http, errors of client.botCheck included',
