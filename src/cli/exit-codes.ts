@@ -32,7 +32,8 @@ export const EXIT_MEANING: Readonly<Record<number, string>> = {
 
 /**
  * Exit codes a command gives beyond 0, 1 and 2 (which every command can give), with what they
- * mean for that command. Shown in the command reference; commands not listed give only 0, 1, 2.
+ * mean for that command, or what 0, 1 or 2 mean for it when that differs. Shown in the command
+ * reference; commands not listed give only 0, 1, 2.
  */
 export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, string>>>> = {
   validate: {
@@ -46,7 +47,10 @@ export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, stri
     [EXIT.INCOMPLETE]: 'the run was written, but the archive is not whole (a gap, late events)',
     [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string,
   },
-  'audit tail': { 130: 'stopped by Ctrl-C, SIGINT or SIGTERM' },
+  'audit verify': { 130: 'interrupted (Ctrl-C, SIGINT or SIGTERM)' },
+  'audit gaps': { [EXIT.INCOMPLETE]: 'a gap is open (each open gap is listed)' },
+  // Tail runs until stopped: stopping it is its normal end.
+  'audit tail': { [EXIT.OK]: 'stopped by Ctrl-C, SIGINT or SIGTERM' },
   'captcha result': {
     [EXIT.REJECTED]: 'the bot check is rejected',
     [EXIT.CHALLENGE]: 'the bot check needs an extra check',
@@ -55,5 +59,6 @@ export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, stri
     [EXIT.REJECTED]: 'the bot check is rejected',
     [EXIT.CHALLENGE]: 'the bot check needs an extra check',
   },
+  'token decode': { 130: 'interrupted while reading stdin (`-`)' },
   doctor: { [EXIT.FAILURE]: 'an API does not answer or does not accept its key' },
 };

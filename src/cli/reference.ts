@@ -70,7 +70,10 @@ function formats(path: string): string[] {
   const list = OUTPUT_CONTRACT[path];
   if (list === undefined) return [];
   if (list.length === 0) return ['Output: prints no data in a format (`-o` is refused).', ''];
-  return [`Output (\`-o\`): ${list.map(code).join(', ')}; the first is the default off a terminal.`, ''];
+  // As resolveOutputFormat picks it. A command without `table` prints its own default (NDJSON,
+  // plain lines, the token alone), which its guide names: no claim here.
+  const fallback = list.includes('table') ? '; without `-o`: `table` on a terminal, `json` otherwise' : '';
+  return [`Output (\`-o\`): ${list.map(code).join(', ')}${fallback}.`, ''];
 }
 
 /**

@@ -30,3 +30,35 @@ describe('docs/cli.md is generated from the command definitions', () => {
     expect(run.stderr).toContain("unknown command 'reference'");
   });
 });
+
+describe('the command reference states the default output format the way the CLI picks it', () => {
+  it('json off a terminal, table on one', async () => {
+    const { stdout } = await runSvc(['help', 'reference']);
+    const precheck = stdout.slice(
+      stdout.indexOf('### svc precheck\n'),
+      stdout.indexOf('### svc results get\n'),
+    );
+    expect(precheck).toContain(
+      'Output (`-o`): `table`, `json`, `ndjson`, `csv`; without `-o`: `table` on a terminal, `json` otherwise.',
+    );
+    expect(stdout).not.toContain('the first is the default');
+    const offTerminal = await runSvc(['precheck', 'DE', '136695976']);
+    expect(JSON.parse(offTerminal.stdout)).toMatchObject({ valid: true });
+    const onTerminal = await runSvc(['precheck', 'DE', '136695976'], { tty: true });
+    expect(onTerminal.stdout).toContain('│');
+  });
+});
+
+describe("the command reference lists each command's own exit codes as the command gives them", () => {
+  it('audit gaps 5, audit tail 0 when stopped, token decode 130', async () => {
+    const { stdout } = await runSvc(['help', 'reference']);
+    const section = (name: string) => {
+      const start = stdout.indexOf(`### svc ${name}\n`);
+      return stdout.slice(start, stdout.indexOf('\n### ', start + 1));
+    };
+    expect(section('audit gaps')).toContain('- `5`: a gap is open');
+    expect(section('audit tail')).toContain('- `0`: stopped by Ctrl-C, SIGINT or SIGTERM');
+    expect(section('audit tail')).not.toContain('`130`');
+    expect(section('token decode')).toContain('- `130`: interrupted while reading stdin');
+  });
+});
