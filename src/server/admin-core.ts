@@ -126,9 +126,9 @@ export function coreAdminModule(state: ServerState): ServerModule {
         pattern: '/__admin/stats',
         doc: {
           summary:
-            'Counters: requests by route, validations processed, idempotent replays, webhooks sent and failed, verification fetches, faults injected.',
+            'Counters: requests by route, validations processed, idempotent replays, webhooks sent and failed, webhook attempts, verification fetches, faults injected.',
           returns:
-            '200 {requestsByRoute, validationsProcessed, idempotentReplays, webhooksSent, webhooksFailed, verificationFetches, faultsInjected, now}',
+            '200 {requestsByRoute, validationsProcessed, idempotentReplays, webhooksSent, webhooksFailed, webhookAttempts, verificationFetches, faultsInjected, now}',
         },
         handle: ({ res }) => sendJson(res, 200, admin.stats()),
       },

@@ -8,6 +8,32 @@ import { rawRequest, useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
 
+/**
+ * The top-level fields a `returns` line names (`200 {a, b: [...], c?}`); undefined when it names
+ * none or ends in `...` (a record shown in part).
+ */
+function namedFields(returns: string): { required: string[]; optional: string[] } | undefined {
+  const inner = /^\d{3} \{(.*)\}$/.exec(returns)?.[1];
+  if (inner === undefined || inner.trimEnd().endsWith('...')) return undefined;
+  const fields: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of inner) {
+    if (c === '[' || c === '{') depth += 1;
+    if (c === ']' || c === '}') depth -= 1;
+    if (c === ',' && depth === 0) {
+      fields.push(current.trim());
+      current = '';
+    } else current += c;
+  }
+  fields.push(current.trim());
+  const names = fields.map((f) => /^[\w]+\??/.exec(f)?.[0] ?? f);
+  return {
+    required: names.filter((n) => !n.endsWith('?')),
+    optional: names.filter((n) => n.endsWith('?')).map((n) => n.slice(0, -1)),
+  };
+}
+
 async function listing(): Promise<AdminRouteInfo[]> {
   const res = await rawRequest(server().url, 'GET', '/__admin');
   expect(res.status).toBe(200);
@@ -53,6 +79,14 @@ describe('GET /__admin lists every admin route with its method, body and an exam
       expect(res.status, `${route.method} ${route.path}: ${JSON.stringify(res.body)}`).toBe(
         Number(route.returns.slice(0, 3)),
       );
+      const named = namedFields(route.returns);
+      if (named === undefined) continue;
+      const body = res.body as Record<string, unknown>;
+      for (const field of named.required)
+        expect(body, `${route.path} answers ${field}`).toHaveProperty([field]);
+      for (const key of Object.keys(body)) {
+        expect([...named.required, ...named.optional], `${route.path} names ${key}`).toContain(key);
+      }
     }
   });
 
