@@ -42,7 +42,9 @@ export interface SyncOptions {
   force?: boolean;
   /**
    * Mode of the data files and manifests the sync creates. Default 0o600 (owner only). The state and
-   * the lock are always 0600 and the work folder `.sync-work` 0700, whatever this says.
+   * the lock are always 0600 and the work folder `.sync-work` 0700, whatever this says. A `dir`
+   * that does not exist yet is created with this mode plus the search bit for each who may read
+   * (0o700 by default, 0o750 for 0o640); an existing folder keeps its mode.
    */
   fileMode?: number;
   /** Ed25519 private key (PEM text or key object): each manifest is signed. Default: unsigned. */

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError, OutputPathError, SvcError } from '../core/errors/error-classes.js';
-import { refuseOverwrite } from '../core/output-file.js';
+import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../core/output-file.js';
 import {
   conflictsName,
   dataFileName,
@@ -226,7 +226,8 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   if (signal?.aborted) throw new AbortError('The sync was interrupted before it started');
   const there = await stat(dir).catch(() => undefined);
   if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
-  await mkdir(dir, { recursive: true });
+  // A folder the sync creates is as private as the files it will hold (0700 by default).
+  await mkdir(dir, { recursive: true, mode: directoryModeFor(options.fileMode ?? DEFAULT_FILE_MODE) });
   const release = await acquireSyncLock(dir);
   try {
     await removeStaleTemporaries(dir);

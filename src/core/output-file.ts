@@ -9,6 +9,14 @@ import { OutputPathError, SvcError } from './errors/error-classes.js';
 export const DEFAULT_FILE_MODE = 0o600;
 
 /**
+ * Mode of a folder a run creates to hold files of `fileMode`: the same readers, with the search
+ * bit for each who may read (0o600 gives 0o700, 0o640 gives 0o750). Never wider than the files.
+ */
+export function directoryModeFor(fileMode: number): number {
+  return (fileMode & 0o777) | ((fileMode & 0o444) >> 2);
+}
+
+/**
  * What lies at an output path: nothing, an empty regular file, a regular file with data, or a
  * stream (a character device such as `/dev/stdout` or `/dev/null`, a FIFO, a socket), which is
  * written in order, never truncated, synced or resumed.

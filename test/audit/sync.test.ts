@@ -192,6 +192,30 @@ describe('bounded, private state: .sync-work is 0700, lock and state 0600 whatev
   });
 });
 
+describe('a folder the sync creates is as private as its files: 0700 by default, 0750 for --file-mode 0640', () => {
+  it.each([
+    [undefined, 0o700],
+    [0o640, 0o750],
+  ])(
+    'fileMode %s gives a new folder (and its new parents) %s; an existing folder keeps its mode',
+    async (fileMode, expected) => {
+      add(5, T0 - 2 * HOUR, T0 - HOUR);
+      const fresh = join(dir, 'new', 'archive');
+      await client.audit.sync({
+        dir: fresh,
+        since: iso(T0 - 3 * HOUR),
+        ...(fileMode === undefined ? {} : { fileMode }),
+      });
+      expect(statSync(fresh).mode & 0o777).toBe(expected);
+      expect(statSync(join(dir, 'new')).mode & 0o777).toBe(expected);
+      // (control) the scratch folder the test made itself is left as it was.
+      const before = statSync(dir).mode & 0o777;
+      await sync({ since: iso(T0 - 3 * HOUR), ...(fileMode === undefined ? {} : { fileMode }) });
+      expect(statSync(dir).mode & 0o777).toBe(before);
+    },
+  );
+});
+
 describe('an interrupted run resumes with the same range', () => {
   it('rejects with AbortError after a page and finishes the same run when called again', async () => {
     add(3000, T0 - 2 * HOUR, T0 - HOUR);
