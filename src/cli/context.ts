@@ -156,6 +156,14 @@ export class CommandContext {
     return this.profileValues?.[key] !== undefined ? `profile ${this.profileName}` : undefined;
   }
 
+  /** A setting as the user wrote it, for an error about its value: `--timeout`, `SVC_TIMEOUT` or `timeout (profile work)`. */
+  private settingLabel(flag: string | undefined, envName: string, key: ConfigKey): string {
+    const source = this.settingSource(flag, envName, key);
+    if (source === `env ${envName}`) return envName;
+    if (source?.startsWith('profile ')) return `${key} (${source})`;
+    return `--${key}`;
+  }
+
   /**
    * Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise, held to
    * the command's output contract (output-contract.ts): a flag the command does not honour is a
@@ -256,8 +264,19 @@ export class CommandContext {
         `no base URL: use --base-url, SVC_BASE_URL, \`svc config set base-url URL\`, or --sandbox${this.brokenConfigNote()}`,
       );
     }
-    if (timeout !== undefined) options.timeoutMs = parseIntOption(timeout, '--timeout', 1);
-    if (retries !== undefined) options.maxRetries = parseIntOption(retries, '--max-retries', 0, 10);
+    if (timeout !== undefined)
+      options.timeoutMs = parseIntOption(
+        timeout,
+        this.settingLabel(this.flags.timeout, 'SVC_TIMEOUT', 'timeout'),
+        1,
+      );
+    if (retries !== undefined)
+      options.maxRetries = parseIntOption(
+        retries,
+        this.settingLabel(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries'),
+        0,
+        10,
+      );
     if (this.debug) {
       const secrets = [...this.secrets, options.apiKey ?? ''];
       options.logger = {

@@ -69,3 +69,26 @@ describe('every command given malformed arguments exits 2 with one line and no s
     expect(server().admin.requests()).toHaveLength(0);
   });
 });
+
+describe('a bad client setting is named where the user wrote it: the flag or the environment variable', () => {
+  it.each([
+    [['--timeout', 'soon'], {}, '--timeout must be a whole number, got "soon"'],
+    [[], { SVC_TIMEOUT: 'soon' }, 'SVC_TIMEOUT must be a whole number, got "soon"'],
+    [['--max-retries', '99'], {}, '--max-retries must be between 0 and 10, got 99'],
+    [[], { SVC_MAX_RETRIES: 'many' }, 'SVC_MAX_RETRIES must be a whole number, got "many"'],
+    // The flag wins over the variable, and so does its name in the error.
+    [['--timeout', 'soon'], { SVC_TIMEOUT: '5000' }, '--timeout must be a whole number, got "soon"'],
+  ])('%j with %j', async (flags, env, message) => {
+    const run = await runSvc([...flags, 'validate', 'DE', '136695976'], {
+      env: {
+        SVC_BASE_URL: server().url,
+        SVC_API_KEY: 'ak_demo_project',
+        XDG_CONFIG_HOME: '/nonexistent-svc-test',
+        ...env,
+      },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`svc: ${message}\n`);
+    expect(server().admin.requests()).toHaveLength(0);
+  });
+});
