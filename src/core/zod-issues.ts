@@ -2,12 +2,42 @@ import type { core } from 'zod/mini';
 import type { ValidationIssue } from './errors/error-classes.js';
 
 /**
+ * The issues that explain a failed union: those of the alternative the value was meant for, with
+ * their paths under the union's own. That is the alternative with the fewest issues among those
+ * that take the value's shape and all of its keys (no unknown key, no wrong type of the whole).
+ * Undefined when no single alternative stands out: the union's own message is all that can be said.
+ */
+function unionIssues(issue: core.$ZodIssueInvalidUnion): core.$ZodIssue[] | undefined {
+  const fits = issue.errors.filter(
+    (branch) =>
+      !branch.some(
+        (i) => i.code === 'unrecognized_keys' || (i.code === 'invalid_type' && i.path.length === 0),
+      ),
+  );
+  const fewest = Math.min(...fits.map((branch) => branch.length));
+  const closest = fits.filter((branch) => branch.length === fewest);
+  if (closest.length !== 1) return undefined;
+  return (closest[0] as core.$ZodIssue[]).map((inner) => ({
+    ...inner,
+    path: [...issue.path, ...inner.path],
+  }));
+}
+
+function flatten(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    const inner = issue.code === 'invalid_union' ? unionIssues(issue) : undefined;
+    return inner ? flatten(inner) : [issue];
+  });
+}
+
+/**
  * Zod issues as `{path, message}` with dotted paths (`items.3.rawValue`), the shape of both
  * {@link ValidationIssue} and the `errors` member of a problem document. `prefix` is put before
- * every path, e.g. `items.3.` for an item checked on its own.
+ * every path, e.g. `items.3.` for an item checked on its own. A failed union names the field of
+ * the alternative the value was meant for (`advanceMs: expected number`), not just "Invalid input".
  */
 export function toIssues(error: core.$ZodError, prefix = ''): ValidationIssue[] {
-  return error.issues.map((issue) => ({
+  return flatten(error.issues).map((issue) => ({
     path: prefix + issue.path.map(String).join('.'),
     message: issue.message,
   }));

@@ -22,3 +22,36 @@ describe('zod issues become {path, message} with dotted paths', () => {
     ]);
   });
 });
+
+describe('a failed union names the field of the alternative the value was meant for', () => {
+  // The shape of the reference server's POST /__admin/clock body.
+  const Clock = z.union([
+    z.strictObject({ advanceMs: z.number().int().min(0), frozen: z.boolean().optional() }),
+    z.strictObject({ now: z.union([z.number().int(), z.iso.datetime()]), frozen: z.boolean().optional() }),
+    z.strictObject({ frozen: z.boolean() }),
+  ]);
+  const issuesOf = (value: unknown, prefix = '') => {
+    const parsed = Clock.safeParse(value);
+    expect(parsed.success).toBe(false);
+    return toIssues(parsed.error as z.ZodError, prefix);
+  };
+
+  it('the one alternative with no unknown key explains the failure, under the prefix', () => {
+    expect(issuesOf({ advanceMs: 'x' })).toEqual([
+      { path: 'advanceMs', message: 'Invalid input: expected number, received string' },
+    ]);
+    expect(issuesOf({ frozen: 'yes' }, 'body.').map((i) => i.path)).toEqual(['body.frozen']);
+  });
+
+  it('nested unions are followed to the field', () => {
+    const Outer = z.strictObject({ clock: Clock });
+    const parsed = Outer.safeParse({ clock: { advanceMs: -1 } });
+    expect(toIssues(parsed.error as z.ZodError).map((i) => i.path)).toEqual(['clock.advanceMs']);
+  });
+
+  it('when no single alternative stands out, the union itself is named', () => {
+    expect(issuesOf({})).toEqual([{ path: '', message: 'Invalid input' }]);
+    expect(issuesOf('soon')).toEqual([{ path: '', message: 'Invalid input' }]);
+    expect(issuesOf({ advanceMs: 1, now: 2 })).toEqual([{ path: '', message: 'Invalid input' }]);
+  });
+});

@@ -95,17 +95,21 @@ describe('POST /__admin/clock advances or sets the server time', () => {
     expect(new Date(server().admin.now()).getUTCFullYear()).toBe(2031);
   });
 
-  for (const bad of [
-    {},
-    { advanceMs: -1 },
-    { advanceMs: 1.5 },
-    { now: 'tomorrow' },
-    { advanceMs: 1, now: 0 },
-  ]) {
-    it(`422 for ${JSON.stringify(bad)}`, async () => {
+  // The path of the first listed error: the field at fault, or '' when the body fits no form.
+  for (const [bad, path] of [
+    [{}, ''],
+    [{ advanceMs: -1 }, 'advanceMs'],
+    [{ advanceMs: 1.5 }, 'advanceMs'],
+    [{ advanceMs: 'x' }, 'advanceMs'],
+    [{ now: 'tomorrow' }, 'now'],
+    [{ frozen: 'yes' }, 'frozen'],
+    [{ advanceMs: 1, now: 0 }, ''],
+  ] as const) {
+    it(`422 for ${JSON.stringify(bad)}, naming ${path || 'the body'}`, async () => {
       const res = await admin('POST', '/clock', bad);
       expect(res.status).toBe(422);
       expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect((res.body as { errors: Array<{ path: string }> }).errors[0]?.path).toBe(path);
     });
   }
 });
