@@ -118,8 +118,8 @@ export async function verifyAuditArchive(
   const report = (kind: ArchiveProblemKind, file: string, message: string) =>
     problems.push({ kind, file, message: `${file}: ${message}` });
   const entries = await listArchive(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
-      throw new SvcError(`${dir} is not a directory`, 'config');
+    if (error.code === 'ENOENT') throw new SvcError(`${dir}: no such archive folder`, 'config');
+    if (error.code === 'ENOTDIR') throw new SvcError(`${dir} is not a directory`, 'config');
     throw error;
   });
   const names = entries

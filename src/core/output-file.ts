@@ -177,7 +177,15 @@ export async function openAppendOutput(path: string, mode = DEFAULT_FILE_MODE): 
   return openChecked(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
 }
 
-const WRITE_FAULTS: Record<string, string> = {
+/** What a file system error code means, in the words of `strerror`, for the one-line errors of file reads and writes. */
+const FILE_FAULTS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
   EFBIG: 'file too large',
@@ -185,9 +193,14 @@ const WRITE_FAULTS: Record<string, string> = {
   EPIPE: 'the reader closed the pipe',
 };
 
+/** A file system error in words with its code, e.g. `no such file or directory (ENOENT)`; its message when the code is unknown. */
+export function fileFault(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const what = (code && FILE_FAULTS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return code ? `${what} (${code})` : what;
+}
+
 /** A failed write or sync as one line naming the file, e.g. `cannot write /dev/full: no space left on device (ENOSPC)`. Code `io`. */
 export function writeFailure(path: string, error: unknown): SvcError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const what = (code && WRITE_FAULTS[code]) ?? (error as Error).message;
-  return new SvcError(`cannot write ${path}: ${what}${code ? ` (${code})` : ''}`, 'io', { cause: error });
+  return new SvcError(`cannot write ${path}: ${fileFault(error)}`, 'io', { cause: error });
 }

@@ -151,6 +151,10 @@ describe('verify of a directory that holds no archive', () => {
     expect(empty.stdout).toBe('.: no manifest: not an archive written by sync, or an empty one\n');
     const missing = await runSvc(['audit', 'verify', join(dir, 'nope')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toBe(`svc: ${join(dir, 'nope')}: no such archive folder\n`);
+    writeFileSync(join(dir, 'plain'), '');
+    const plain = await runSvc(['audit', 'verify', join(dir, 'plain')]);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe(`svc: ${join(dir, 'plain')} is not a directory\n`);
   });
 });

@@ -151,6 +151,8 @@ describe('the batch command turns malformed CSV into one line and exit 2', () =>
       env: { SVC_BASE_URL: server().url, SVC_API_KEY: 'ak_demo_project' },
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/cannot read .*ENOENT/);
+    expect(run.stderr).toBe(
+      `svc: cannot read ${join(dir, 'does-not-exist.csv')}: no such file or directory (ENOENT)\n`,
+    );
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AbortError } from '../../core/errors/error-classes.js';
+import { fileFault } from '../../core/output-file.js';
 import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
@@ -53,7 +54,7 @@ export async function prepareInput(input: string | Readable, signal?: AbortSigna
   } catch (error) {
     await removeCopy();
     if (error instanceof BatchInputError) throw error;
-    throw new BatchInputError(`cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new BatchInputError(`cannot read ${name}: ${fileFault(error)}`);
   }
   const hash = createHash('sha256');
   try {
