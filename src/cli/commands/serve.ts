@@ -29,16 +29,20 @@ export async function serve(
   server.admin.seedDemoData(seed === undefined ? {} : { auditEvents: seed });
   const out = ctx.io.stdout;
   out.write(`svc reference server listening on ${server.url}\n`);
+  const keys: Array<[string, string]> = [
+    [DEMO.projectKey, 'project demo, every feature'],
+    [DEMO.agencyKey, 'agency demo-agency (audit log, Auditor role)'],
+    [DEMO.basicKey, 'plan without scheduled validation and audit log, 25 identifiers'],
+    [DEMO.lockedKey, 'locked project (402)'],
+    [DEMO.expiredKey, 'expired key (403)'],
+    [`${TEST_KEY.slice(0, 6)}...x`, 'documented test key (ak_ + 49 x)'],
+    [DEMO.captchaSecret, 'deprecated secret key of captcha demo (legacy API)'],
+  ];
+  const width = Math.max(...keys.map(([key]) => key.length));
   out.write(
     [
       'fixture keys:',
-      `  ${DEMO.projectKey}   project demo, every feature`,
-      `  ${DEMO.agencyKey}    agency demo-agency (audit log, Auditor role)`,
-      `  ${DEMO.basicKey}  plan without scheduled validation and audit log, 25 identifiers`,
-      `  ${DEMO.lockedKey} locked project (402)`,
-      `  ${DEMO.expiredKey}     expired key (403)`,
-      `  ${TEST_KEY.slice(0, 6)}...x (ak_ + 49 x) documented test key`,
-      `  ${DEMO.captchaSecret} deprecated secret key of captcha demo (legacy API)`,
+      ...keys.map(([key, what]) => `  ${key.padEnd(width)}  ${what}`),
       `console: ${server.url}/__console`,
       `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
       'stop with Ctrl-C',
