@@ -74,6 +74,16 @@ describe('the tarball from npm pack installs and works from an empty project', (
     expect(packedFiles.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([]);
   });
 
+  it('declares no install-time script (npm 11 warns about each one to every installer)', () => {
+    const installed = JSON.parse(
+      readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8'),
+    ) as {
+      scripts?: Record<string, string>;
+    };
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => lifecycle.includes(name))).toEqual([]);
+  });
+
   it("ESM: import { SvcClient, ApiError } from 'svc-sdk'", () => {
     const out = run(
       process.execPath,
