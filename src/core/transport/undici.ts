@@ -1,4 +1,5 @@
 import type { Agent, request } from 'undici';
+import { ATTEMPT_ABORT, type AttemptAbort } from '../attempt-abort.js';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
@@ -46,18 +47,22 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
     async request(req: TransportRequest): Promise<TransportResponse> {
       ready ??= await load();
       const { agent, send } = ready;
+      // The host, for error messages only: not parsed on the way of a success.
+      const target = () => new URL(req.url).host;
       let res: Awaited<ReturnType<typeof request>>;
       try {
         res = await send(req.url, {
           method: req.method as 'GET',
           headers: req.headers,
           body: req.body,
-          signal: req.signal,
+          // The pipeline's attempt abort where there is one (undici takes an EventEmitter-like
+          // signal; see AttemptAbort): reading `req.signal` would make an AbortController.
+          signal: (req as { [ATTEMPT_ABORT]?: AttemptAbort })[ATTEMPT_ABORT] ?? req.signal,
           dispatcher: agent,
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;
-        throw toRequestFailure(error, new URL(req.url).host);
+        throw toRequestFailure(error, target());
       }
       const stream = res.body;
       return finishResponse(
@@ -72,7 +77,7 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           // undici collects a body of announced length itself, without an async iterator per response.
           readAll: () => stream.bytes(),
         },
-        new URL(req.url).host,
+        target,
       );
     },
     close: async () => {
