@@ -1,3 +1,5 @@
+import type { TransportRequest } from './transport/types.js';
+
 /** A function called once when an attempt is aborted. */
 type AbortListener = () => void;
 
@@ -9,16 +11,42 @@ type AbortListener = () => void;
 export const ATTEMPT_ABORT: unique symbol = Symbol('svc-sdk.attemptAbort');
 
 /**
+ * The key of a transport's declaration that, for the requests it answers true for, it takes the
+ * abort from `request[ATTEMPT_ABORT]` and never reads `request.signal`: for those the pipeline
+ * makes no `AbortController` and `signal` is a placeholder that never fires. Only the library's
+ * undici transport (and the default transport, for the requests it gives undici) declare it; any
+ * other transport gets a real `AbortSignal` per attempt, as before.
+ */
+export const TAKES_ATTEMPT_ABORT: unique symbol = Symbol('svc-sdk.takesAttemptAbort');
+
+/** A transport that may declare {@link TAKES_ATTEMPT_ABORT}. */
+export interface AttemptAbortAware {
+  [TAKES_ATTEMPT_ABORT]?: (request: TransportRequest) => boolean;
+}
+
+let placeholder: AbortSignal | undefined;
+
+/**
+ * The `signal` of a request whose transport declared {@link TAKES_ATTEMPT_ABORT}: one signal,
+ * made once and never fired, that such a transport never reads (so nothing listens on it).
+ */
+export function unreadSignal(): AbortSignal {
+  placeholder ??= new AbortController().signal;
+  return placeholder;
+}
+
+/**
  * The abort of one attempt of a call: fired by the per-attempt timeout (bounded by the deadline)
  * or by the caller's signal, at most once.
  *
  * Why not an `AbortController` per attempt: on Node one costs about 6.5 µs (the signal, an
  * EventTarget listener added and removed, undici's own listener), most of the client's CPU on a
  * bot-check call beyond what raw undici spends. undici accepts an EventEmitter-like `signal`
- * (`on`/`once`/`removeListener`, `aborted`, `reason`), which this is. A transport that reads
- * {@link AttemptAbort.signal} (a custom transport, the fetch transport) gets a real `AbortSignal`,
- * made on that first read and fired together with this object, already fired if the attempt was
- * aborted before: the same per-attempt semantics, paid for only there.
+ * (`on`/`once`/`removeListener`, `aborted`, `reason`), which this is: a transport that declares
+ * {@link TAKES_ATTEMPT_ABORT} listens here. For any other transport the pipeline reads
+ * {@link AttemptAbort.signal}, a real `AbortSignal` made on that first read and fired together
+ * with this object (already fired if the attempt was aborted before): the same per-attempt
+ * semantics, paid for only there.
  */
 export class AttemptAbort {
   /** True once the attempt was aborted. */

@@ -1,4 +1,11 @@
-import { ATTEMPT_ABORT, AttemptAbort, timeOutAttempt } from './attempt-abort.js';
+import {
+  ATTEMPT_ABORT,
+  AttemptAbort,
+  type AttemptAbortAware,
+  TAKES_ATTEMPT_ABORT,
+  timeOutAttempt,
+  unreadSignal,
+} from './attempt-abort.js';
 import { checkKeyFormat } from './credentials.js';
 import { errorDetail, parseErrorBody, problemList } from './error-body.js';
 import {
@@ -211,6 +218,7 @@ export class HttpClient {
     // Redacted only when someone looks: the hot path of a bot-check call has no logger.
     const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
     const shownUrl = observed ? redact(url, secrets) : url;
+    const takesAttemptAbort = (s.transport as AttemptAbortAware)[TAKES_ATTEMPT_ABORT];
 
     // Whether the previous attempt may have reached the server without its answer reaching us.
     let previousLost = false;
@@ -223,7 +231,6 @@ export class HttpClient {
           deadlineMs ?? 0,
         );
       const attemptTimeout = Math.min(timeoutMs, remaining);
-      // No AbortController unless a transport asks for `signal` (see AttemptAbort).
       const abort = new AttemptAbort();
       const timer = setTimeout(timeOutAttempt, attemptTimeout, abort);
       const onUserAbort = userSignal && (() => abort.abort());
@@ -239,20 +246,20 @@ export class HttpClient {
       let response: TransportResponse | undefined;
       let failure: SvcError | undefined;
       try {
-        const request: TransportRequest & { [ATTEMPT_ABORT]: AttemptAbort } = {
+        const request: TransportRequest & { [ATTEMPT_ABORT]?: AttemptAbort } = {
           method: spec.method,
           url,
           headers,
           body,
-          get signal() {
-            return abort.signal;
-          },
-          [ATTEMPT_ABORT]: abort,
+          signal: unreadSignal(),
           responseType: spec.raw ? 'bytes' : 'text',
           maxBytes,
           maxErrorBytes,
         };
         if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
+        request[ATTEMPT_ABORT] = abort;
+        // A real AbortSignal unless the transport listens on the attempt itself (see AttemptAbort).
+        if (!takesAttemptAbort?.(request)) request.signal = abort.signal;
         response = await s.transport.request(request);
         // A custom transport may ignore the caps: the body is checked again (too late for memory).
         const size = response.bytes ? response.bytes.length : response.body.length;

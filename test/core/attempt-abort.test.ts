@@ -1,9 +1,16 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { ATTEMPT_ABORT, AttemptAbort } from '../../src/core/attempt-abort.js';
+import {
+  ATTEMPT_ABORT,
+  AttemptAbort,
+  type AttemptAbortAware,
+  TAKES_ATTEMPT_ABORT,
+} from '../../src/core/attempt-abort.js';
 import { TimeoutError } from '../../src/core/errors/index.js';
 import { RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
+import { createDefaultTransport } from '../../src/core/transport/default.js';
+import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import type { Transport, TransportRequest } from '../../src/core/transport/types.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
@@ -120,14 +127,12 @@ describe('the undici transport ends an attempt at its per-attempt limit without 
     locals.push(silent);
     let request: TransportRequest | undefined;
     const undici = createUndiciTransport();
-    const spy: Transport = {
-      request: (req) => {
-        request = req;
-        return undici.request(req);
-      },
-      close: () => undici.close?.() ?? Promise.resolve(),
+    const send = undici.request.bind(undici);
+    undici.request = (req) => {
+      request = req;
+      return send(req);
     };
-    const c = client(silent.url, spy);
+    const c = client(silent.url, undici);
     // undici makes one AbortController when it loads: loaded before counting.
     await import('undici');
     let made = 0;
@@ -153,6 +158,26 @@ describe('the undici transport ends an attempt at its per-attempt limit without 
     const abort = (request as unknown as { [ATTEMPT_ABORT]: AttemptAbort })[ATTEMPT_ABORT];
     expect(abort.timedOut).toBe(true);
     expect(made).toBe(0);
+  });
+});
+
+describe("only the library's undici transport goes without a real AbortSignal", () => {
+  it('the default transport: not for a bulk page read (node:http), which gets a real one', () => {
+    const transport = createDefaultTransport({}, 'node') as Transport & AttemptAbortAware;
+    const request: TransportRequest = {
+      method: 'GET',
+      url: 'http://127.0.0.1:9/x',
+      headers: {},
+      signal: new AbortController().signal,
+    };
+    expect(transport[TAKES_ATTEMPT_ABORT]?.(request)).toBe(true);
+    expect(transport[TAKES_ATTEMPT_ABORT]?.({ ...request, bodyBuffer: (n) => new Uint8Array(n) })).toBe(
+      false,
+    );
+    expect((createDefaultTransport({}, 'deno') as AttemptAbortAware)[TAKES_ATTEMPT_ABORT]).toBeUndefined();
+    expect(
+      (createFetchTransport(globalThis.fetch) as AttemptAbortAware)[TAKES_ATTEMPT_ABORT],
+    ).toBeUndefined();
   });
 });
 

@@ -1,8 +1,9 @@
+import { type AttemptAbortAware, TAKES_ATTEMPT_ABORT } from '../attempt-abort.js';
 import { SvcError } from '../errors/error-classes.js';
 import { currentRuntime, type RuntimeName } from '../runtime.js';
 import { createFetchTransport, globalFetch } from './fetch.js';
 import { createNodeHttpTransport } from './node-http.js';
-import type { Transport } from './types.js';
+import type { Transport, TransportRequest } from './types.js';
 import { createUndiciTransport, type UndiciTransportOptions } from './undici.js';
 
 /**
@@ -33,17 +34,21 @@ export function createDefaultTransport(
   }
   const calls = createUndiciTransport(options);
   let bulk: Transport | undefined;
-  return {
+  const viaUndici = (req: TransportRequest) => req.bodyBuffer === undefined;
+  const transport: Transport & AttemptAbortAware = {
     request(req) {
-      if (req.bodyBuffer === undefined) return calls.request(req);
+      if (viaUndici(req)) return calls.request(req);
       bulk ??= createNodeHttpTransport({
         connections: options.connections,
         keepAliveTimeoutMs: options.keepAliveTimeoutMs,
       });
       return bulk.request(req);
     },
+    // undici listens on the attempt itself; node:http gets a real AbortSignal.
+    [TAKES_ATTEMPT_ABORT]: viaUndici,
     close: async () => {
       await Promise.all([calls.close?.(), bulk?.close?.()]);
     },
   };
+  return transport;
 }
