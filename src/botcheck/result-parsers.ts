@@ -1,8 +1,8 @@
 // Cold start: importing `svc-sdk/botcheck` or `svc-sdk` loads no zod and builds no schema. The
 // result parsers (zod and the schemas with them) load at the first fetch, which is async anyway:
-// the first call pays zod's load once, later calls get the same settled promise.
+// the first call pays zod's load once, later calls get the loaded parser itself.
 
-type ResultParsing = typeof import('./result-parsing.js');
+type ResultParsing = typeof import('./result-parsing-compiled.js');
 
 let loading: Promise<ResultParsing> | undefined;
 
@@ -13,7 +13,7 @@ let loading: Promise<ResultParsing> | undefined;
  */
 function resultParsing(): Promise<ResultParsing> {
   if (!loading) {
-    loading = import('./result-parsing.js').catch((error: unknown) => {
+    loading = import('./result-parsing-compiled.js').catch((error: unknown) => {
       loading = undefined;
       throw error;
     });

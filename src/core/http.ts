@@ -1,11 +1,3 @@
-import {
-  ATTEMPT_ABORT,
-  AttemptAbort,
-  type AttemptAbortAware,
-  TAKES_ATTEMPT_ABORT,
-  timeOutAttempt,
-  unreadSignal,
-} from './attempt-abort.js';
 import { checkKeyFormat } from './credentials.js';
 import { errorDetail, parseErrorBody, problemList } from './error-body.js';
 import {
@@ -23,6 +15,7 @@ import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
 import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
+import { attemptAbort, unreadSignal } from './transport/attempt-abort.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport/types.js';
 
 /** Per-call options accepted by every method of the client. */
@@ -218,7 +211,6 @@ export class HttpClient {
     // Redacted only when someone looks: the hot path of a bot-check call has no logger.
     const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
     const shownUrl = observed ? redact(url, secrets) : url;
-    const takesAttemptAbort = (s.transport as AttemptAbortAware)[TAKES_ATTEMPT_ABORT];
 
     // Whether the previous attempt may have reached the server without its answer reaching us.
     let previousLost = false;
@@ -231,8 +223,24 @@ export class HttpClient {
           deadlineMs ?? 0,
         );
       const attemptTimeout = Math.min(timeoutMs, remaining);
-      const abort = new AttemptAbort();
-      const timer = setTimeout(timeOutAttempt, attemptTimeout, abort);
+      const request: TransportRequest = {
+        method: spec.method,
+        url,
+        headers,
+        body,
+        signal: unreadSignal(),
+        responseType: spec.raw ? 'bytes' : 'text',
+        maxBytes,
+        maxErrorBytes,
+      };
+      if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
+      // The transport's own abort where it has one (the undici transport), else a real AbortSignal.
+      const abort = attemptAbort(s.transport, request);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        abort.abort();
+      }, attemptTimeout);
       const onUserAbort = userSignal && (() => abort.abort());
       if (onUserAbort) userSignal?.addEventListener('abort', onUserAbort, { once: true });
       s.onRequest?.({
@@ -246,20 +254,6 @@ export class HttpClient {
       let response: TransportResponse | undefined;
       let failure: SvcError | undefined;
       try {
-        const request: TransportRequest & { [ATTEMPT_ABORT]?: AttemptAbort } = {
-          method: spec.method,
-          url,
-          headers,
-          body,
-          signal: unreadSignal(),
-          responseType: spec.raw ? 'bytes' : 'text',
-          maxBytes,
-          maxErrorBytes,
-        };
-        if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
-        request[ATTEMPT_ABORT] = abort;
-        // A real AbortSignal unless the transport listens on the attempt itself (see AttemptAbort).
-        if (!takesAttemptAbort?.(request)) request.signal = abort.signal;
         response = await s.transport.request(request);
         // A custom transport may ignore the caps: the body is checked again (too late for memory).
         const size = response.bytes ? response.bytes.length : response.body.length;
@@ -276,7 +270,7 @@ export class HttpClient {
             error.status,
             { cause: error },
           );
-        else if (abort.timedOut)
+        else if (timedOut)
           failure = new TimeoutError(
             `Request timed out after ${attemptTimeout} ms: ${spec.method} ${spec.path}`,
             attemptTimeout,

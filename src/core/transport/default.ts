@@ -1,6 +1,6 @@
-import { type AttemptAbortAware, TAKES_ATTEMPT_ABORT } from '../attempt-abort.js';
 import { SvcError } from '../errors/error-classes.js';
 import { currentRuntime, type RuntimeName } from '../runtime.js';
+import { ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { createFetchTransport, globalFetch } from './fetch.js';
 import { createNodeHttpTransport } from './node-http.js';
 import type { Transport, TransportRequest } from './types.js';
@@ -32,7 +32,7 @@ export function createDefaultTransport(
     }
     return createFetchTransport(globalFetch);
   }
-  const calls = createUndiciTransport(options);
+  const calls: Transport & AttemptAbortAware = createUndiciTransport(options);
   let bulk: Transport | undefined;
   const viaUndici = (req: TransportRequest) => req.bodyBuffer === undefined;
   const transport: Transport & AttemptAbortAware = {
@@ -44,8 +44,8 @@ export function createDefaultTransport(
       });
       return bulk.request(req);
     },
-    // undici listens on the attempt itself; node:http gets a real AbortSignal.
-    [TAKES_ATTEMPT_ABORT]: viaUndici,
+    // undici's requests end through its own abort; node:http gets a real AbortSignal.
+    [ATTEMPT_ABORTER]: (req) => (viaUndici(req) ? calls[ATTEMPT_ABORTER]?.(req) : undefined),
     close: async () => {
       await Promise.all([calls.close?.(), bulk?.close?.()]);
     },

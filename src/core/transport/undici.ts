@@ -1,15 +1,11 @@
 import type { Agent, request } from 'undici';
-import {
-  ATTEMPT_ABORT,
-  type AttemptAbort,
-  type AttemptAbortAware,
-  TAKES_ATTEMPT_ABORT,
-} from '../attempt-abort.js';
+import { ATTEMPT_ABORT, ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { createUrlSplitter } from './plain-url.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
+import { UndiciAbort } from './undici-abort.js';
 
 /** Options of the default transport. */
 export interface UndiciTransportOptions {
@@ -58,9 +54,9 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       const target = () => new URL(req.url).host;
       const method = req.method as 'GET';
       const { headers, body } = req;
-      // The pipeline's attempt abort where there is one (undici takes an EventEmitter-like signal;
-      // see AttemptAbort): `req.signal` is then a placeholder, never fired.
-      const signal = (req as { [ATTEMPT_ABORT]?: AttemptAbort })[ATTEMPT_ABORT] ?? req.signal;
+      // Our own abort where the pipeline took one (see UndiciAbort): `req.signal` is then a
+      // placeholder, never fired.
+      const signal = (req as { [ATTEMPT_ABORT]?: UndiciAbort })[ATTEMPT_ABORT] ?? req.signal;
       const parts = split(req.url);
       let res: Awaited<ReturnType<typeof request>>;
       try {
@@ -90,8 +86,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
         target,
       );
     },
-    // Every request: the pipeline makes no AbortSignal for it.
-    [TAKES_ATTEMPT_ABORT]: () => true,
+    // Every request ends through an UndiciAbort: the pipeline makes no AbortSignal for it.
+    [ATTEMPT_ABORTER]: () => new UndiciAbort(),
     close: async () => {
       const loaded = ready ?? (loading && (await loading.catch(() => undefined)));
       await loaded?.agent.close();
