@@ -113,6 +113,12 @@ export interface ReceivedResponse {
    * must fail a body longer or shorter than announced.
    */
   readAll?(): Promise<Uint8Array>;
+  /**
+   * {@link ReceivedResponse.readAll} as UTF-8 text (a byte order mark dropped, malformed bytes
+   * replaced, as `TextDecoder` does), where the transport decodes without copying the bytes
+   * first (undici's `body.text()`). Used under the same conditions, for a `text` response.
+   */
+  readText?(): Promise<string>;
 }
 
 const decoder = new TextDecoder();
@@ -142,7 +148,11 @@ export async function finishResponse(
   let bytes: Uint8Array;
   try {
     // Announced and within the cap (checked above): read at once, without an async iterator.
-    if (res.readAll && expected !== undefined && into === undefined) bytes = await res.readAll();
+    const whole = expected !== undefined && into === undefined;
+    if (whole && res.readText && req.responseType !== 'bytes') {
+      return { status, headers, body: await res.readText() };
+    }
+    if (whole && res.readAll) bytes = await res.readAll();
     else bytes = await readChunks(res, limit, () => tooLarge(limit, status, target()), expected, into);
   } catch (error) {
     if (error instanceof SvcError || isAbortLike(error)) throw error;

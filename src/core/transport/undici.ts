@@ -82,6 +82,8 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
           destroy: () => stream.on('error', () => {}).destroy(),
           // undici collects a body of announced length itself, without an async iterator per response.
           readAll: () => stream.bytes(),
+          // And as text without copying the bytes first (`bytes()` copies even a single chunk).
+          readText: () => stream.text(),
         },
         target,
       );
