@@ -56,16 +56,21 @@ export class BotCheckClient {
    * const result = await client.botCheck.getResult(token);
    * if (result.verificationPassed && result.score < 0.5) accept();
    */
-  async getResult(
-    verificationIdOrToken: string,
-    options: GetResultOptions = {},
-  ): Promise<VerificationResult> {
-    return this.fetchById(resolveVerificationId(verificationIdOrToken), options);
+  getResult(verificationIdOrToken: string, options: GetResultOptions = {}): Promise<VerificationResult> {
+    // Not an async function: the fetch's own promise is returned, without two more microtasks.
+    let verificationId: string;
+    try {
+      verificationId = resolveVerificationId(verificationIdOrToken);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.fetchById(verificationId, options);
   }
 
   /** The fetch behind `getResult` and `verify`, for an id already resolved. */
   private async fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
-    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
+    // The parsers (and zod) load while the first request is in flight; later calls find them
+    // loaded (the function itself, nothing to await).
     const parser = verificationResultParser();
     const data = await fetchResult(
       this.http,
@@ -77,7 +82,7 @@ export class BotCheckClient {
       options,
       (body) => body,
     );
-    return (await parser)(data);
+    return (typeof parser === 'function' ? parser : await parser)(data);
   }
 
   /**

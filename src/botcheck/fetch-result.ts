@@ -1,5 +1,5 @@
 import { LocalValidationError } from '../core/errors/error-classes.js';
-import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
+import type { CallResult, CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { type BotCheckApi, toBotCheckError, VerificationNotFinishedError } from './errors.js';
 
@@ -18,15 +18,26 @@ export interface WaitWhileNotFinished {
  * Runs `attempt`, and while it fails with {@link VerificationNotFinishedError} pauses and runs it
  * again until `deadlineMs` passed. A 423 does not consume the result, so asking again is safe.
  * Time counts as the larger of wall time and time spent pausing, so an injected `sleep` that
- * returns at once still ends after `deadlineMs / intervalMs` pauses.
+ * returns at once still ends after `deadlineMs / intervalMs` pauses. Without `wait`, the promise
+ * of the one attempt itself (no await added on the hot path).
  */
-export async function retryWhileNotFinished<T>(
+export function retryWhileNotFinished<T>(
   http: HttpClient,
   wait: WaitWhileNotFinished | undefined,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
 ): Promise<T> {
   if (!wait) return attempt();
+  return keepAsking(http, wait, signal, attempt);
+}
+
+/** The loop of {@link retryWhileNotFinished}, with its options checked. */
+async function keepAsking<T>(
+  http: HttpClient,
+  wait: WaitWhileNotFinished,
+  signal: AbortSignal | undefined,
+  attempt: () => Promise<T>,
+): Promise<T> {
   const interval = wait.intervalMs ?? 500;
   if (!(wait.deadlineMs >= 0) || !(interval >= 1)) {
     throw new LocalValidationError(
@@ -69,11 +80,18 @@ export function fetchResult<T>(
   parse: (data: unknown) => T,
 ): Promise<T> {
   return retryWhileNotFinished(http, options.waitWhileNotFinished, options.signal, async () => {
-    const res = await http
-      .call({ method: 'GET', ...request, retry: RETRY_UNSENT_ONLY, timeoutMs: BOT_CHECK_TIMEOUT_MS, options })
-      .catch((error: unknown) => {
-        throw toBotCheckError(error, api);
+    let res: CallResult;
+    try {
+      res = await http.call({
+        method: 'GET',
+        ...request,
+        retry: RETRY_UNSENT_ONLY,
+        timeoutMs: BOT_CHECK_TIMEOUT_MS,
+        options,
       });
+    } catch (error) {
+      throw toBotCheckError(error, api);
+    }
     return parse(res.data);
   });
 }

@@ -102,7 +102,7 @@ export class LegacyBotCheckClient {
       options,
       (body) => body,
     );
-    const raw = (await parser)(data);
+    const raw = (typeof parser === 'function' ? parser : await parser)(data);
     return {
       ...raw,
       ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),

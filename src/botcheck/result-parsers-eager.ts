@@ -6,11 +6,11 @@ import { parseLegacyAssessment, parseVerificationResult } from './result-parsing
 // function per API, so that a Worker that uses only `BotCheckClient` bundles no legacy schema.
 
 /** The parser of current-API answers, already loaded. */
-export function verificationResultParser(): Promise<typeof parseVerificationResult> {
-  return Promise.resolve(parseVerificationResult);
+export function verificationResultParser(): typeof parseVerificationResult {
+  return parseVerificationResult;
 }
 
 /** The parser of legacy answers, already loaded. */
-export function legacyAssessmentParser(): Promise<typeof parseLegacyAssessment> {
-  return Promise.resolve(parseLegacyAssessment);
+export function legacyAssessmentParser(): typeof parseLegacyAssessment {
+  return parseLegacyAssessment;
 }

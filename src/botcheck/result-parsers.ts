@@ -1,8 +1,8 @@
 // Cold start: importing `svc-sdk/botcheck` or `svc-sdk` loads no zod and builds no schema. The
 // result parsers (zod and the schemas with them) load at the first fetch, which is async anyway:
-// the first call pays zod's load once, later calls get the same settled promise.
+// the first call pays zod's load once, later calls get the loaded parser itself.
 
-type ResultParsing = typeof import('./result-parsing.js');
+type ResultParsing = typeof import('./result-parsing-compiled.js');
 
 let loading: Promise<ResultParsing> | undefined;
 
@@ -13,7 +13,7 @@ let loading: Promise<ResultParsing> | undefined;
  */
 function resultParsing(): Promise<ResultParsing> {
   if (!loading) {
-    loading = import('./result-parsing.js').catch((error: unknown) => {
+    loading = import('./result-parsing-compiled.js').catch((error: unknown) => {
       loading = undefined;
       throw error;
     });
@@ -23,14 +23,22 @@ function resultParsing(): Promise<ResultParsing> {
 }
 
 /**
- * One parser of the module, memoised like the module (the hot path awaits a settled promise and
- * allocates nothing); a failed load is forgotten, and left to the caller's await, never unhandled.
+ * One parser of the module, memoised like the module: the parser itself once loaded (the hot
+ * path awaits nothing), a promise of it until then; a failed load is forgotten, and left to the
+ * caller's await, never unhandled.
  */
-function memoParser<K extends keyof ResultParsing>(name: K): () => Promise<ResultParsing[K]> {
+function memoParser<K extends keyof ResultParsing>(
+  name: K,
+): () => ResultParsing[K] | Promise<ResultParsing[K]> {
+  let loaded: ResultParsing[K] | undefined;
   let parser: Promise<ResultParsing[K]> | undefined;
   return () => {
+    if (loaded) return loaded;
     if (!parser) {
-      const loadingParser = resultParsing().then((parsing) => parsing[name]);
+      const loadingParser = resultParsing().then((parsing) => {
+        loaded = parsing[name];
+        return loaded;
+      });
       parser = loadingParser;
       loadingParser.catch(() => {
         if (parser === loadingParser) parser = undefined;

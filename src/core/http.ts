@@ -15,7 +15,8 @@ import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
 import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
-import type { Transport, TransportResponse } from './transport/types.js';
+import { attemptAbort, unreadSignal } from './transport/attempt-abort.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport/types.js';
 
 /** Per-call options accepted by every method of the client. */
 export interface RequestOptions {
@@ -90,6 +91,8 @@ export interface HttpSettings {
   now: () => number;
 }
 
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+
 /** Per-attempt timeout when neither the call, the client nor the endpoint sets one. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -123,6 +126,8 @@ export class HttpClient {
   readonly settings: Readonly<Omit<HttpSettings, 'secrets'>>;
   readonly #secrets: readonly string[];
   readonly #limits: Required<ResponseLimits>;
+  #lastKey: string | undefined;
+  #lastKeySecrets: readonly string[] = [];
   private readonly basePath: string;
   private readonly originPrefix: string;
 
@@ -133,6 +138,20 @@ export class HttpClient {
     this.#limits = resolveResponseLimits(settings.responseLimits);
     this.basePath = settings.baseUrl.pathname.replace(/\/+$/, '');
     this.originPrefix = `${settings.baseUrl.origin}/`;
+  }
+
+  /**
+   * The secrets to mask in a call with `key`: the configured ones and the key. Remembered for the
+   * last key (a client sends the same key call after call), so a call copies no list; the key's
+   * format is checked before it is remembered.
+   */
+  #secretsWith(key: string): readonly string[] {
+    if (key !== this.#lastKey) {
+      checkKeyFormat(key);
+      this.#lastKeySecrets = [...this.#secrets, key];
+      this.#lastKey = key;
+    }
+    return this.#lastKeySecrets;
   }
 
   /** The byte caps in force, defaults filled in. */
@@ -148,7 +167,10 @@ export class HttpClient {
   /** The absolute URL of `path` below the base URL; always on the configured origin. */
   url(path: string, query?: CallSpec['query']): string {
     // Paths are built by the `path` helper (escaped, no dot segments), so plain concatenation is exact.
-    let url = this.originPrefix + (this.basePath + path).replace(/^\/+/, '');
+    const below = this.basePath + path;
+    let slashes = 0;
+    while (below.charCodeAt(slashes) === 47 /* / */) slashes++;
+    let url = this.originPrefix + below.slice(slashes);
     if (query) {
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) {
@@ -162,19 +184,20 @@ export class HttpClient {
 
   async call(spec: CallSpec): Promise<CallResult> {
     const s = this.settings;
-    const options = spec.options ?? {};
+    const options = spec.options ?? NO_OPTIONS;
     const url = this.url(spec.path, spec.query);
     if (!url.startsWith(this.originPrefix)) {
       // Defence in depth: a key is only ever sent to the configured origin.
       throw new SvcError('Refusing to send credentials to another origin', 'origin_mismatch');
     }
+    const key = spec.auth?.key;
     // A key that cannot travel in a header unchanged (line break, space, non-ASCII) stops here.
-    if (spec.auth?.key) checkKeyFormat(spec.auth.key);
+    let secrets = key ? this.#secretsWith(key) : this.#secrets;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': s.userAgent };
     if (spec.body !== undefined || spec.jsonContentType) headers['content-type'] = 'application/json';
-    if (spec.auth?.key) {
-      if (spec.auth.scheme === 'bearer') headers.authorization = `Bearer ${spec.auth.key}`;
-      else headers['svc-authorization'] = spec.auth.key;
+    if (key) {
+      if (spec.auth?.scheme === 'bearer') headers.authorization = `Bearer ${key}`;
+      else headers['svc-authorization'] = key;
     }
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const maxRetries = options.maxRetries ?? s.maxRetries;
@@ -182,10 +205,8 @@ export class HttpClient {
     const deadlineMs = options.deadlineMs ?? s.deadlineMs;
     const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
     const userSignal = options.signal;
-    const secrets = [...this.#secrets];
-    if (spec.auth?.key) secrets.push(spec.auth.key);
     const token = spec.query?.accessToken;
-    if (typeof token === 'string') secrets.push(token);
+    if (typeof token === 'string') secrets = [...secrets, token];
     const { maxBytes, maxErrorBytes } = limitsFor(this.#limits, spec.path);
     // Redacted only when someone looks: the hot path of a bot-check call has no logger.
     const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
@@ -202,14 +223,26 @@ export class HttpClient {
           deadlineMs ?? 0,
         );
       const attemptTimeout = Math.min(timeoutMs, remaining);
-      const controller = new AbortController();
+      const request: TransportRequest = {
+        method: spec.method,
+        url,
+        headers,
+        body,
+        signal: unreadSignal(),
+        responseType: spec.raw ? 'bytes' : 'text',
+        maxBytes,
+        maxErrorBytes,
+      };
+      if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
+      // The transport's own abort where it has one (the undici transport), else a real AbortSignal.
+      const abort = attemptAbort(s.transport, request);
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        controller.abort();
+        abort.abort();
       }, attemptTimeout);
-      const onUserAbort = () => controller.abort();
-      userSignal?.addEventListener('abort', onUserAbort, { once: true });
+      const onUserAbort = userSignal && (() => abort.abort());
+      if (onUserAbort) userSignal?.addEventListener('abort', onUserAbort, { once: true });
       s.onRequest?.({
         method: spec.method,
         url: shownUrl,
@@ -221,17 +254,7 @@ export class HttpClient {
       let response: TransportResponse | undefined;
       let failure: SvcError | undefined;
       try {
-        response = await s.transport.request({
-          method: spec.method,
-          url,
-          headers,
-          body,
-          signal: controller.signal,
-          responseType: spec.raw ? 'bytes' : 'text',
-          ...(spec.raw && spec.bodyBuffer && { bodyBuffer: spec.bodyBuffer }),
-          maxBytes,
-          maxErrorBytes,
-        });
+        response = await s.transport.request(request);
         // A custom transport may ignore the caps: the body is checked again (too late for memory).
         const size = response.bytes ? response.bytes.length : response.body.length;
         const cap = response.status >= 200 && response.status < 300 ? maxBytes : maxErrorBytes;
@@ -264,7 +287,7 @@ export class HttpClient {
           );
       } finally {
         clearTimeout(timer);
-        userSignal?.removeEventListener('abort', onUserAbort);
+        if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
       }
       const durationMs = s.now() - started;
 
@@ -296,15 +319,16 @@ export class HttpClient {
               });
             }
           }
-          return {
+          const result: CallResult = {
             status: response.status,
             headers: response.headers,
             data,
             text: response.body,
             requestId,
-            // A custom transport may ignore responseType and give text only.
-            ...(spec.raw && { bytes: response.bytes ?? new TextEncoder().encode(response.body) }),
           };
+          // A custom transport may ignore responseType and give text only.
+          if (spec.raw) result.bytes = response.bytes ?? new TextEncoder().encode(response.body);
+          return result;
         }
         previousLost = false;
         const apiError = this.toApiError(spec, response, requestId, secrets);

@@ -2,6 +2,9 @@
 const KEY_PATTERN = /\bak_[A-Za-z0-9_-]+(\.\.\.[A-Za-z0-9_-]{4})?/g;
 const SECRET_JSON_FIELD = /("(?:encryptedAccessToken|accessToken|apiKey|api-key)"\s*:\s*")[^"]*(")/g;
 const SECRET_QUERY = /([?&](?:accessToken|access_token|apiKey|api-key)=)[^&#\s]*/g;
+// What each pattern above needs to match at all (`ak_`, a quote, an equals sign): text without any
+// of them (a request id, most messages) is returned without running the three replacements.
+const MAY_MATCH = /ak_|["=]/;
 const SECRET_HEADERS = new Set([
   'authorization',
   'svc-authorization',
@@ -30,6 +33,7 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   for (const secret of secrets) {
     if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(maskKey(secret));
   }
+  if (!MAY_MATCH.test(out)) return out;
   return out
     .replace(KEY_PATTERN, (match: string, tail: string | undefined) => {
       const key = tail ? match.slice(0, -tail.length) : match;

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { $constructor, $ZodObjectJIT } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
 import { lazySchema } from './lazy-schema.js';
 
+export { looseObject, object, strictObject } from './compiled-object.js';
 export { parseRequest, parseResponse } from './parse.js';
 
 // The wire schemas are zod/mini schemas (the root entry loads no classic zod: classic's methods
@@ -32,47 +32,6 @@ export function meta<T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta
   const copy = schema.clone();
   z.globalRegistry.add(copy, data);
   return copy;
-}
-
-/**
- * zod/mini's object schema with classic zod's compiled parser ($ZodObjectJIT, where the runtime
- * allows `new Function`): zod/mini leaves it out for size, and parsing a validation request took
- * 1.6 us with it out against 1.0 us (a batch parses one a row, the reference server one an item).
- */
-const miniObjectInit: (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => void = z.ZodMiniObject.init;
-const ZodMiniObjectJIT = $constructor(
-  'ZodMiniObjectJIT',
-  (inst: z.ZodMiniObject, def: z.core.$ZodObjectDef) => {
-    // Compiled parse first; zod/mini's object then adds its methods and `shape` (its own object
-    // initialiser is skipped: zod runs each trait's once).
-    $ZodObjectJIT.init(inst, def);
-    miniObjectInit(inst, def);
-  },
-);
-
-/** `z.object` of zod/mini, parsed by compiled code (unknown keys are dropped). */
-export function object<const T extends z.core.$ZodLooseShape>(shape: T): z.ZodMiniObject<T, z.core.$strip> {
-  return new ZodMiniObjectJIT({ type: 'object', shape }) as unknown as z.ZodMiniObject<T, z.core.$strip>;
-}
-
-/** `z.strictObject` of zod/mini, parsed by compiled code (unknown keys are refused). */
-export function strictObject<const T extends z.core.$ZodLooseShape>(
-  shape: T,
-): z.ZodMiniObject<T, z.core.$strict> {
-  return new ZodMiniObjectJIT({ type: 'object', shape, catchall: z.never() }) as unknown as z.ZodMiniObject<
-    T,
-    z.core.$strict
-  >;
-}
-
-/** `z.looseObject` of zod/mini, parsed by compiled code (unknown keys are kept). */
-export function looseObject<const T extends z.core.$ZodLooseShape>(
-  shape: T,
-): z.ZodMiniObject<T, z.core.$loose> {
-  return new ZodMiniObjectJIT({ type: 'object', shape, catchall: z.unknown() }) as unknown as z.ZodMiniObject<
-    T,
-    z.core.$loose
-  >;
 }
 
 /**

@@ -63,6 +63,12 @@ describe('redact() masks ak_ keys, encryptedAccessToken, access tokens and extra
     expect(text).toBe('svc-authorization: de...et failed');
   });
 
+  it('masks a secret in text with nothing else to mask (a request id), and leaves such text as it is', () => {
+    expect(redact(`req_${DEMO.captchaSecret}_7`, [DEMO.captchaSecret])).toBe('req_de...et_7');
+    expect(redact('req_0123456789abcdef', [DEMO.captchaSecret])).toBe('req_0123456789abcdef');
+    expect(redact('req-ak_0123456789abcdefgh')).toBe('req-ak_0123...efgh');
+  });
+
   it('property: an ak_ key between separators never survives', () => {
     const keyArb = fc
       .stringMatching(/^[A-Za-z0-9_-]{4,60}$/)

@@ -293,6 +293,37 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
       expect(error.message).not.toContain(TEST_KEY);
     });
   });
+  describe('a body is decoded as TextDecoder decodes UTF-8: a byte order mark dropped, malformed bytes replaced', () => {
+    it.each([
+      ['with its length announced', true],
+      ['chunked', false],
+    ])('%s', async (_what, announced) => {
+      const bytes = Buffer.concat([
+        Buffer.from([0xef, 0xbb, 0xbf]),
+        Buffer.from('{"s":"a'),
+        Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0x80]),
+        Buffer.from('é"}'),
+      ]);
+      const local = await startServer((_req, res) => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          ...(announced && { 'content-length': String(bytes.length) }),
+        });
+        res.end(bytes);
+      });
+      locals.push(local);
+      const res = await client({ baseUrl: local.url }).http.call({
+        method: 'GET',
+        path: '/utf8',
+        retry: RETRY_UNSENT_ONLY,
+      });
+      const expected = new TextDecoder().decode(bytes);
+      expect(expected.startsWith('{"s":"a\uFFFD')).toBe(true);
+      expect(res.text).toBe(expected);
+      expect(res.data).toEqual(JSON.parse(expected));
+    });
+  });
+
   describe('a body cut short of its Content-Length is a ConnectionError, not a response', () => {
     it.each([
       ['text', undefined],

@@ -1,8 +1,9 @@
 import { SvcError } from '../errors/error-classes.js';
 import { currentRuntime, type RuntimeName } from '../runtime.js';
+import { ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { createFetchTransport, globalFetch } from './fetch.js';
 import { createNodeHttpTransport } from './node-http.js';
-import type { Transport } from './types.js';
+import type { Transport, TransportRequest } from './types.js';
 import { createUndiciTransport, type UndiciTransportOptions } from './undici.js';
 
 /**
@@ -31,19 +32,23 @@ export function createDefaultTransport(
     }
     return createFetchTransport(globalFetch);
   }
-  const calls = createUndiciTransport(options);
+  const calls: Transport & AttemptAbortAware = createUndiciTransport(options);
   let bulk: Transport | undefined;
-  return {
+  const viaUndici = (req: TransportRequest) => req.bodyBuffer === undefined;
+  const transport: Transport & AttemptAbortAware = {
     request(req) {
-      if (req.bodyBuffer === undefined) return calls.request(req);
+      if (viaUndici(req)) return calls.request(req);
       bulk ??= createNodeHttpTransport({
         connections: options.connections,
         keepAliveTimeoutMs: options.keepAliveTimeoutMs,
       });
       return bulk.request(req);
     },
+    // undici's requests end through its own abort; node:http gets a real AbortSignal.
+    [ATTEMPT_ABORTER]: (req) => (viaUndici(req) ? calls[ATTEMPT_ABORTER]?.(req) : undefined),
     close: async () => {
       await Promise.all([calls.close?.(), bulk?.close?.()]);
     },
   };
+  return transport;
 }

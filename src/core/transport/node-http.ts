@@ -64,7 +64,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
       return finishResponse(
         req,
         { status: res.statusCode ?? 0, headers: res.headers, body: res, destroy: () => res.destroy() },
-        host,
+        () => host,
       );
     },
     close: async () => {

@@ -113,6 +113,12 @@ export interface ReceivedResponse {
    * must fail a body longer or shorter than announced.
    */
   readAll?(): Promise<Uint8Array>;
+  /**
+   * {@link ReceivedResponse.readAll} as UTF-8 text (a byte order mark dropped, malformed bytes
+   * replaced, as `TextDecoder` does), where the transport decodes without copying the bytes
+   * first (undici's `body.text()`). Used under the same conditions, for a `text` response.
+   */
+  readText?(): Promise<string>;
 }
 
 const decoder = new TextDecoder();
@@ -121,37 +127,61 @@ const decoder = new TextDecoder();
  * The rest of a transport's work once the status and headers are in, the same for every Node
  * transport: headers joined to strings, the body read within the request's caps
  * ({@link readLimited}; into `bodyBuffer` for a `bytes` success), and a failure while reading
- * turned into a {@link ConnectionError} naming `host` (caps and aborts pass as they are).
+ * turned into a {@link ConnectionError} naming the host `target()` gives (called only for an
+ * error message; caps and aborts pass as they are).
  */
 export async function finishResponse(
   req: TransportRequest,
   res: ReceivedResponse,
-  host: string,
+  target: () => string,
 ): Promise<TransportResponse> {
   const { status } = res;
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(res.headers)) {
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
+  const headers = joinedHeaders(res.headers);
   const limit = capFor(status, req);
-  if (announcedTooLarge(headers['content-length'], limit)) {
+  const expected = announcedLength(headers['content-length']);
+  if (expected !== undefined && expected > limit) {
     res.destroy();
-    throw tooLarge(limit, status, host);
+    throw tooLarge(limit, status, target());
   }
   const success = status >= 200 && status < 300 && req.responseType === 'bytes';
-  const expected = announcedLength(headers['content-length']);
   const into = success && req.bodyBuffer ? req.bodyBuffer : undefined;
   let bytes: Uint8Array;
   try {
     // Announced and within the cap (checked above): read at once, without an async iterator.
-    if (res.readAll && expected !== undefined && into === undefined) bytes = await res.readAll();
-    else bytes = await readChunks(res, limit, () => tooLarge(limit, status, host), expected, into);
+    const whole = expected !== undefined && into === undefined;
+    if (whole && res.readText && req.responseType !== 'bytes') {
+      return { status, headers, body: await res.readText() };
+    }
+    if (whole && res.readAll) bytes = await res.readAll();
+    else bytes = await readChunks(res, limit, () => tooLarge(limit, status, target()), expected, into);
   } catch (error) {
     if (error instanceof SvcError || isAbortLike(error)) throw error;
-    throw toConnectionError(error, host);
+    throw toConnectionError(error, target());
   }
   if (req.responseType === 'bytes') return { status, headers, body: '', bytes };
   return { status, headers, body: decoder.decode(bytes) };
+}
+
+/**
+ * Headers with repeated ones joined by `, `. The object received is returned as it is when no
+ * header repeats (the usual case: no copy); it is the transport's own, used by nothing else.
+ */
+function joinedHeaders(
+  received: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  let joined: Record<string, string | undefined> | undefined;
+  for (const name of Object.keys(received)) {
+    if (Array.isArray(received[name])) {
+      joined = {};
+      break;
+    }
+  }
+  if (joined === undefined) return received as Record<string, string | undefined>;
+  for (const name of Object.keys(received)) {
+    const value = received[name];
+    joined[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return joined;
 }
 
 /** {@link readLimited} over the chunks of a received body. */
