@@ -44,7 +44,9 @@ export function nodeOnlyStubs(root: string): Plugin {
         const target = args.path.startsWith('.')
           ? resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts')
           : args.path;
-        const feature = featureOf.get(target);
+        // undici's own modules (core/transport/undici-load.ts) are undici too.
+        const feature =
+          featureOf.get(target) ?? (target.startsWith('undici/') ? featureOf.get('undici') : undefined);
         if (feature === undefined) return undefined;
         // The path names the output chunk: unsupported-<module>-<hash>.js.
         const path = `unsupported-${basename(target, '.ts').replace(/[^a-z0-9-]/gi, '-')}`;

@@ -1,5 +1,6 @@
 import type { Agent } from 'undici';
 import { SvcError } from '../core/errors/error-classes.js';
+import { loadUndiciParts, type UndiciParts } from '../core/transport/undici-load.js';
 import type { WebhookDelivery } from './webhook-listener.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */
@@ -46,9 +47,9 @@ export function createWebhookForwarder(
     throw new TypeError(`forward target must be an http(s) URL, got ${url.protocol}`);
   const shown = `${url.origin}${url.pathname}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  let agent: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
+  let agent: Promise<{ agent: Agent; request: UndiciParts['request'] }> | undefined;
   const load = () => {
-    agent ??= import('undici').then((undici) => ({
+    agent ??= loadUndiciParts().then((undici) => ({
       agent: new undici.Agent({
         connections: Math.max(options.maxConcurrent ?? 8, 1),
         keepAliveTimeout: 10_000,
@@ -65,9 +66,10 @@ export function createWebhookForwarder(
       const { agent: dispatcher, request } = await load();
       let status: number;
       try {
-        const res = await request(url, {
+        const res = await request.call(dispatcher, {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
           method: 'POST',
-          dispatcher,
           headers: { 'content-type': delivery.contentType ?? 'application/json' },
           body: delivery.bytes,
         });

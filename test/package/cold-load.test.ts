@@ -44,6 +44,38 @@ describe('importing an entry loads no package file of zod or undici (zod is bund
   });
 });
 
+// undici's public entry loads all of undici (fetch, WebSocket, cookies, caches) and, through a
+// `Headers` its cookie module reads, Node's own bundled undici: about 100 ms before the first
+// request of a process, where its agent and `request` modules take about 35 (undici-load.ts).
+const FIRST_REQUEST = `
+  const { createServer } = await import('node:http');
+  const { createRequire } = await import('node:module');
+  const server = createServer((req, res) => res.end('{"entries":[]}')).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const m = process.argv[1].endsWith('.cjs') ? createRequire(process.argv[1])(process.argv[1]) : await import(process.argv[1]);
+  const client = new m.SvcClient({ baseUrl: 'http://127.0.0.1:' + server.address().port, apiKey: 'ak_demo_project' });
+  await client.botCheck.getResult('00000000-0000-0000-0000-000000000000').catch(() => undefined);
+  await client.close();
+  server.close();
+  const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/undici/'));
+  console.log(JSON.stringify({
+    entry: loaded.some((f) => f.endsWith('/undici/index.js')),
+    agent: loaded.some((f) => f.endsWith('/undici/lib/dispatcher/agent.js')),
+    cookies: loaded.some((f) => f.includes('/undici/lib/web/')),
+  }));
+`;
+
+describe("the first request loads undici's agent and request, not its public entry", () => {
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', FIRST_REQUEST, join(ROOT, file)], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ entry: false, agent: true, cookies: false });
+  });
+});
+
 // Schemas are built on first use: the bot-check entries load zod and the schemas with a dynamic
 // import at the first fetch (botcheck/result-parsers.ts), so importing them compiles no zod.
 const ZOD_FREE_ENTRIES = ['botcheck', 'http', 'express', 'fastify'].flatMap((e) => [

@@ -1,4 +1,4 @@
-import type { Agent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { ATTEMPT_ABORT, ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
@@ -6,6 +6,7 @@ import { createUrlSplitter } from './plain-url.js';
 import { finishResponse } from './read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 import { UndiciAbort } from './undici-abort.js';
+import { loadUndiciParts, type UndiciParts } from './undici-load.js';
 
 /** Options of the default transport. */
 export interface UndiciTransportOptions {
@@ -17,19 +18,30 @@ export interface UndiciTransportOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** Origin and path of a URL as undici's `request(url)` takes them (`pathname` plus `search`). */
+function urlParts(url: string): { origin: string; path: string } {
+  const parsed = new URL(url);
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+}
+
 /**
  * undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects.
- * undici is loaded on the first request, so code that only uses the offline helpers, or that
- * passes its own `fetch` (edge runtimes, Bun, Deno), never loads it. `request` does not decode
+ * undici is loaded on the first request (only the agent and `request`: undici-load.ts), so code
+ * that only uses the offline helpers, or that passes its own `fetch` (edge runtimes, Bun, Deno),
+ * never loads it. `request` does not decode
  * `Content-Encoding` (and the client does not ask for it), so the byte cap counts what arrives.
  */
-export function createUndiciTransport(options: UndiciTransportOptions = {}): Transport {
-  let loading: Promise<{ agent: Agent; send: typeof request }> | undefined;
+export function createUndiciTransport(
+  options: UndiciTransportOptions = {},
+  loadParts: () => Promise<UndiciParts> = loadUndiciParts,
+): Transport {
+  type Loaded = { agent: Agent; send: UndiciParts['request'] };
+  let loading: Promise<Loaded> | undefined;
   const split = createUrlSplitter();
   // Once loaded, used directly: no extra await on the hot path.
-  let ready: { agent: Agent; send: typeof request } | undefined;
+  let ready: Loaded | undefined;
   const load = () => {
-    loading ??= import('undici').then((undici) => ({
+    loading ??= loadParts().then((undici) => ({
       agent: new undici.Agent({
         connections: options.connections ?? 64,
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
@@ -57,14 +69,12 @@ export function createUndiciTransport(options: UndiciTransportOptions = {}): Tra
       // Our own abort where the pipeline took one (see UndiciAbort): `req.signal` is then a
       // placeholder, never fired.
       const signal = (req as { [ATTEMPT_ABORT]?: UndiciAbort })[ATTEMPT_ABORT] ?? req.signal;
-      const parts = split(req.url);
-      let res: Awaited<ReturnType<typeof request>>;
+      let res: Dispatcher.ResponseData;
       try {
-        // The agent's own `request` where the URL splits plainly: what `request(url)` does, less
-        // parsing the URL again.
-        res = await (parts
-          ? agent.request({ origin: parts.origin, path: parts.path, method, headers, body, signal })
-          : send(req.url, { method, headers, body, signal, dispatcher: agent }));
+        // The agent's `request` with origin and path apart, as undici's `request(url)` passes
+        // them: split without parsing where the URL is plain, else from URL parsing.
+        const { origin, path } = split(req.url) ?? urlParts(req.url);
+        res = await send.call(agent, { origin, path, method, headers, body, signal });
       } catch (error) {
         if (isAbortLike(error)) throw error;
         throw toRequestFailure(error, target());
