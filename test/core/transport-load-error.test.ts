@@ -4,10 +4,14 @@ import { DEMO } from '../../src/server/fixtures.js';
 import { testClient } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 
-// undici failing to load, as in Deno without --allow-env (it reads an environment variable on load).
-vi.mock('undici', () => {
+// undici failing to load, as in Deno without --allow-env (it reads an environment variable on
+// load): its own modules, which the transport loads first, and its public entry alike.
+const refuse = vi.hoisted(() => () => {
   throw new Error('Requires env access to "NODE_DEBUG"');
 });
+vi.mock('undici/lib/dispatcher/agent.js', refuse);
+vi.mock('undici/lib/api/api-request.js', refuse);
+vi.mock('undici', refuse);
 
 const server = useReferenceServer();
 
