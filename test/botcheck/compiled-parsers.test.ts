@@ -5,29 +5,10 @@ import * as runtime from '../../src/botcheck/result-parsing.js';
 import * as compiled from '../../src/botcheck/result-parsing-compiled.js';
 import { LegacyAssessment, VerificationResult } from '../../src/botcheck/schemas.js';
 import { compiledCopy } from '../../src/core/compiled-object.js';
+import { verificationResultExample } from '../../src/openapi/examples.js';
 
-const RESULT = {
-  captchaId: '7d3e9b1a-4c2f-4e8a-b6d5-1f0a9c8e2b47',
-  verificationId: '00000000-0000-0000-0000-000000000000',
-  verificationPassed: true,
-  score: 0.1,
-  decisionType: 'STANDARD',
-  decisionAction: 'ALLOW',
-  gatewayFailoverActive: false,
-  riskScoringEnabled: true,
-  minimalDataModeEnabled: false,
-  origin: 'https://www.example.com/contact',
-  ipAddress: '203.0.113.24',
-  countryCode: 'DE',
-  deviceFamily: 'Desktop',
-  operatingSystem: 'Windows 11',
-  browser: 'Firefox 128.0',
-  verificationStartedAt: '2026-11-26T09:00:58.397Z',
-  verificationFinishedAt: '2026-11-26T09:01:00.797Z',
-  resultExpiresAt: '2026-11-26T09:16:00.797Z',
-  resultFirstFetchedAt: '2026-11-26T09:01:02.597Z',
-  resultLastFetchedAt: null,
-};
+// The documented example answer (the OpenAPI document's), with a null the schema allows.
+const RESULT = { ...verificationResultExample, resultLastFetchedAt: null };
 const ASSESSMENT = {
   verificationId: '00000000-0000-0000-0000-000000000000',
   verificationPassed: false,
