@@ -1,9 +1,11 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMAND_EXITS, EXIT_MEANING } from './exit-codes.js';
-import { examplesFor } from './help-extras.js';
 import { OUTPUT_CONTRACT } from './output-contract.js';
 
 /** The path of a command from the root (`audit export`); `''` for `svc` itself. */
+/** The examples of a command, as its help shows them (help-examples.ts: passed in, so this module imports no help code). */
+type ExamplesOf = (command: CommandUnknownOpts) => readonly string[];
+
 function pathOf(command: CommandUnknownOpts): string {
   const names: string[] = [];
   for (let c: CommandUnknownOpts | null = command; c?.parent; c = c.parent) names.unshift(c.name());
@@ -87,7 +89,7 @@ function examplesFence(path: string): string {
   return RUNNABLE_EXAMPLES.has(path) ? '```sh' : '```sh parse-only "ids, files or tokens of your own"';
 }
 
-function commandSection(command: CommandUnknownOpts): string[] {
+function commandSection(command: CommandUnknownOpts, examplesFor: ExamplesOf): string[] {
   const path = pathOf(command);
   const usage = `svc ${path} ${command.usage()}`.replace(/\s+/g, ' ').trim();
   const examples = examplesFor(command);
@@ -112,9 +114,10 @@ function commandSection(command: CommandUnknownOpts): string[] {
  * The command reference of `svc` as Markdown, generated from the command definitions (as `gh help
  * reference` does), so the published reference cannot drift from the program: every command, its
  * arguments, options with defaults and choices, output formats, examples and exit codes.
- * `npm run docs` writes it to `docs/cli.md`; a test fails when that file is stale.
+ * `npm run docs` writes it to `docs/cli.md`; a test fails when that file is stale. `examplesFor`
+ * gives each command's examples (the help's own, help-examples.ts).
  */
-export function renderCliReference(program: CommandUnknownOpts): string {
+export function renderCliReference(program: CommandUnknownOpts, examplesFor: ExamplesOf): string {
   const commands = leaves(program);
   const globals = program.options.filter((o) => !o.hidden);
   const lines = [
@@ -149,7 +152,7 @@ export function renderCliReference(program: CommandUnknownOpts): string {
     '',
     '## Commands in detail',
     '',
-    ...commands.flatMap(commandSection),
+    ...commands.flatMap((command) => commandSection(command, examplesFor)),
   ];
   return `${lines
     .join('\n')

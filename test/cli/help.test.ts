@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { examplesFor, HELP_EXAMPLES } from '../../src/cli/help-extras.js';
+import { examplesFor, HELP_EXAMPLES } from '../../src/cli/help-examples.js';
 import { ROOT } from '../helpers/build.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
