@@ -140,8 +140,8 @@ export {
   type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
-  WebhookRejection,
 } from './tax/webhook-listener.js';
+export { WebhookRejection } from './tax/webhook-rejection.js';
 export type { ManualReviewRequiredEvent, ValidationCompletedEvent } from './tax/webhook-schemas.js';
 export {
   parseWebhookEvent,

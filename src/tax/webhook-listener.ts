@@ -20,7 +20,7 @@ export interface WebhookListenerOptions {
   maxConnections?: number;
   /**
    * Called for each accepted event, with the body exactly as received (as text, and as bytes with
-   * its content type in `delivery`). A {@link WebhookRejection} it throws is answered with its
+   * its content type in `delivery`). A `WebhookRejection` it throws is answered with its
    * status (so the sender retries); any other error with 500.
    */
   onEvent(event: TaxWebhookEvent, rawBody: string, delivery: WebhookDelivery): void | Promise<void>;
@@ -32,19 +32,6 @@ export interface WebhookDelivery {
   bytes: Uint8Array;
   /** The request's `content-type` header, if any. */
   contentType: string | undefined;
-}
-
-/** Thrown by an `onEvent` handler to answer the sender with `status` (e.g. 502 when a forward failed). */
-export class WebhookRejection extends Error {
-  override name = 'WebhookRejection';
-
-  constructor(
-    /** The HTTP status answered, 4xx or 5xx. */
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** A running webhook listener. */

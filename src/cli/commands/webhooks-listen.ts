@@ -1,7 +1,8 @@
 import { openAppendOutput } from '../../core/output-file.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook-forwarder.js';
-import { listenForWebhooks, WebhookRejection } from '../../tax/webhook-listener.js';
+import { listenForWebhooks } from '../../tax/webhook-listener.js';
+import { WebhookRejection } from '../../tax/webhook-rejection.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
