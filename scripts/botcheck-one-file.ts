@@ -56,6 +56,16 @@ async function staticModules(root: string): Promise<Map<string, string[]>> {
   for (const output of Object.values(names.metafile.outputs)) {
     if (output.entryPoint) exportsOf.set(output.entryPoint, output.exports);
   }
+  // The other entries get each name's value when the entry's file loads: a binding that changes
+  // later (`export let`) would not reach them, and `export default` has no name to pass on.
+  for (const path of modules) {
+    const source = await readFile(resolve(root, path), 'utf8');
+    const changing = /^export\s+(?:let|var|default)\b/m.exec(source);
+    if (changing)
+      throw new Error(
+        `botcheck-one-file: ${path} has \`${changing[0]}\`: export a const, a function or a class`,
+      );
+  }
   return new Map(modules.map((path) => [path, exportsOf.get(path) ?? []]));
 }
 
