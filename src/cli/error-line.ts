@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { problemList } from '../core/error-body.js';
 import { ApiError, LocalValidationError, SvcError, TokenDecodeError } from '../core/errors/error-classes.js';
+import { fileFaultWords } from '../core/file-faults.js';
 import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -16,14 +17,7 @@ const HINTS: Record<number, string> = {
 function fsMessage(error: NodeJS.ErrnoException): string | undefined {
   if (!error.code || !error.syscall) return undefined;
   const where = error.path ? ` '${error.path}'` : '';
-  const what: Record<string, string> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    EISDIR: 'is a directory',
-    ENOSPC: 'no space left on device',
-    EEXIST: 'already exists',
-  };
-  return `${error.syscall}${where}: ${what[error.code] ?? error.code}`;
+  return `${error.syscall}${where}: ${fileFaultWords(error.code) ?? error.code}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, stat } from 'node:fs/promises';
 import { OutputPathError, SvcError } from './errors/error-classes.js';
+import { fileFault } from './file-faults.js';
 
 /**
  * Mode of the files a run creates (results, rejects, exports, archives, state): owner only, since
@@ -175,29 +176,6 @@ export async function openAppendOutput(path: string, mode = DEFAULT_FILE_MODE): 
     return handle;
   }
   return openChecked(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
-}
-
-/** What a file system error code means, in the words of `strerror`, for the one-line errors of file reads and writes. */
-const FILE_FAULTS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'is a directory',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  ENOSPC: 'no space left on device',
-  EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
-  EIO: 'input/output error',
-  EPIPE: 'the reader closed the pipe',
-};
-
-/** A file system error in words with its code, e.g. `no such file or directory (ENOENT)`; its message when the code is unknown. */
-export function fileFault(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  const what = (code && FILE_FAULTS[code]) ?? (error instanceof Error ? error.message : String(error));
-  return code ? `${what} (${code})` : what;
 }
 
 /** A failed write or sync as one line naming the file, e.g. `cannot write /dev/full: no space left on device (ENOSPC)`. Code `io`. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { fileFault } from '../../core/output-file.js';
+import { fileFault } from '../../core/file-faults.js';
 import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
