@@ -22,6 +22,17 @@ import { importGraph } from '../helpers/import-graph.js';
 const bundledFrom = (files: string[], name: string) =>
   files.filter((f) => readFileSync(f, 'utf8').includes(`// node_modules/${name}/`));
 
+/**
+ * Runs `script` as an ES module in a new Node process (`process.argv[1]` is `file`, when given),
+ * checks it wrote nothing to stderr (no error, no warning) and returns the JSON of its stdout.
+ */
+function probe(script: string, file?: string): unknown {
+  const args = ['--input-type=module', '-e', script, ...(file === undefined ? [] : [join(ROOT, file)])];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  return JSON.parse(run.stdout);
+}
+
 const LIBRARY_ENTRIES = ['index', 'botcheck', 'http', 'express', 'fastify'].flatMap((e) => [
   `dist/${e}.js`,
   `dist/${e}.cjs`,
@@ -68,11 +79,7 @@ const FIRST_REQUEST = `
 describe("the first request loads undici's agent and request, not its public entry", () => {
   it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
     ensureBuilt();
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', FIRST_REQUEST, join(ROOT, file)], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ entry: false, agent: true, cookies: false });
+    expect(probe(FIRST_REQUEST, file)).toEqual({ entry: false, agent: true, cookies: false });
   });
 });
 
@@ -151,9 +158,7 @@ describe('importing svc-sdk/botcheck loads one file, and every entry shares its 
         botCheck: client.botCheck instanceof bot.BotCheckClient,
         outcome: outcome instanceof bot.SvcError ? 'error' : outcome.decision,
       }));`;
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-      expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({
+      expect(probe(script)).toEqual({
         classes: true,
         verifyRequest: true,
         botCheck: true,
@@ -188,11 +193,7 @@ const COUNT_SCHEMAS = `
 describe('importing the root entry builds no schema (schemas are built on first use)', () => {
   it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
     ensureBuilt();
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', COUNT_SCHEMAS, join(ROOT, file)], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toBe('');
-    const counts = JSON.parse(run.stdout) as { atImport: number; afterParse: number };
+    const counts = probe(COUNT_SCHEMAS, file) as { atImport: number; afterParse: number };
     expect(counts.atImport).toBe(0);
     // (control) the first parse builds the webhook schema and registers its descriptions.
     expect(counts.afterParse).toBeGreaterThan(0);
@@ -262,19 +263,8 @@ describe('importing the root entry loads neither classic zod nor the OpenAPI bui
     'buildOpenApiDocument of %s loads the builder and returns the document the build wrote',
     (file, load) => {
       ensureBuilt();
-      const run = spawnSync(
-        process.execPath,
-        [
-          '--input-type=module',
-          '-e',
-          `${load} console.log(JSON.stringify(m.buildOpenApiDocument()));`,
-          join(ROOT, file),
-        ],
-        { encoding: 'utf8' },
-      );
-      // No warning either (require() of an ES module says nothing on Node 20.19+).
-      expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual(
+      // No warning either (require() of an ES module says nothing on Node 20.19+): probe checks stderr.
+      expect(probe(`${load} console.log(JSON.stringify(m.buildOpenApiDocument()));`, file)).toEqual(
         JSON.parse(readFileSync(join(ROOT, 'dist/openapi.json'), 'utf8')),
       );
     },
