@@ -96,30 +96,30 @@ describe('svc audit sync --projects: a bad projects file is a usage error (exit 
   const cases: Array<[string, unknown, RegExp]> = [
     [
       'a key in the file',
-      [{ name: 'a', dir: 'a', keyEnv: 'K', apiKey: 'ak_secret' }],
+      [{ name: 'a', dir: 'a', keyEnv: 'SVC_K', apiKey: 'ak_secret' }],
       /keys never go in the file/,
     ],
     [
       'an unset key variable',
-      [{ name: 'a', dir: 'a', keyEnv: 'UNSET_KEY_VAR' }],
-      /UNSET_KEY_VAR holds no key/,
+      [{ name: 'a', dir: 'a', keyEnv: 'SVC_UNSET_KEY_VAR' }],
+      /SVC_UNSET_KEY_VAR holds no key/,
     ],
     [
       'one directory twice',
       [
-        { name: 'a', dir: 'x', keyEnv: 'K' },
-        { name: 'b', dir: './x', keyEnv: 'K' },
+        { name: 'a', dir: 'x', keyEnv: 'SVC_K' },
+        { name: 'b', dir: './x', keyEnv: 'SVC_K' },
       ],
       /used twice/,
     ],
-    ['a name with a slash', [{ name: '../a', dir: 'a', keyEnv: 'K' }], /name/],
+    ['a name with a slash', [{ name: '../a', dir: 'a', keyEnv: 'SVC_K' }], /name/],
     ['an empty list', [], /projects/],
   ];
   it.each(cases)('%s', async (_, content, message) => {
     const file = join(root, 'projects.json');
     writeFileSync(file, JSON.stringify(content));
     const run = await runSvc(['audit', 'sync', '--projects', file, '--base-url', server().url], {
-      env: { K: 'ak_demo_project' },
+      env: { SVC_K: 'ak_demo_project' },
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
@@ -132,10 +132,63 @@ describe('svc audit sync --projects: a bad projects file is a usage error (exit 
     writeFileSync(file, 'not json');
     const base = ['audit', 'sync', '--base-url', server().url];
     expect((await runSvc([...base, '--projects', file])).stderr).toMatch(/is not JSON/);
-    writeFileSync(file, JSON.stringify([{ name: 'a', dir: 'a', keyEnv: 'K' }]));
-    expect((await runSvc([...base, '--projects', file, '--dir', root], { env: { K: 'x' } })).code).toBe(2);
-    expect((await runSvc([...base, '--projects', file, '--parallel', '0'], { env: { K: 'x' } })).code).toBe(
-      2,
-    );
+    writeFileSync(file, JSON.stringify([{ name: 'a', dir: 'a', keyEnv: 'SVC_K' }]));
+    expect(
+      (await runSvc([...base, '--projects', file, '--dir', root], { env: { SVC_K: 'ak_demo_project' } }))
+        .code,
+    ).toBe(2);
+    expect(
+      (await runSvc([...base, '--projects', file, '--parallel', '0'], { env: { SVC_K: 'ak_demo_project' } }))
+        .code,
+    ).toBe(2);
   });
+});
+
+describe('svc audit sync --projects: keyEnv names only an SVC_ variable holding an API key, checked before any request', () => {
+  const requests = async () =>
+    ((await rawRequest(server().url, 'GET', '/__admin/requests')).body as { requests: unknown[] }).requests
+      .length;
+
+  const cases: Array<[string, string, Record<string, string>, RegExp]> = [
+    ['PATH', 'PATH', {}, /b: keyEnv: a variable named SVC_/],
+    [
+      'another secret of the job',
+      'AWS_SECRET_ACCESS_KEY',
+      { AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG' },
+      /b: keyEnv/,
+    ],
+    ['a lower-case svc_ name', 'svc_key', { svc_key: 'ak_demo_project' }, /b: keyEnv/],
+    [
+      'an SVC_ variable that holds no API key',
+      'SVC_TOKEN',
+      { SVC_TOKEN: 'ghp_0123456789abcdef' },
+      /b: the variable SVC_TOKEN does not hold an API key \(ak_\.\.\.\)/,
+    ],
+  ];
+  it.each(cases)(
+    '%s: exit 2, one line naming the entry, no request, the value never shown',
+    async (_, keyEnv, env, message) => {
+      const file = join(root, 'projects.json');
+      writeFileSync(
+        file,
+        JSON.stringify([
+          { name: 'a', dir: 'a', keyEnv: 'SVC_K' },
+          { name: 'b', dir: 'b', keyEnv },
+        ]),
+      );
+      const before = await requests();
+      const run = await runSvc(['audit', 'sync', '--projects', file, '--base-url', server().url], {
+        env: { SVC_K: 'ak_demo_project', ...env },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      for (const value of Object.values(env)) {
+        expect(run.stderr).not.toContain(value);
+        expect(run.stdout).not.toContain(value);
+      }
+      expect(await requests()).toBe(before);
+      expect(readdirSync(root)).toEqual(['projects.json']);
+    },
+  );
 });

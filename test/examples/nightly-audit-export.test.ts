@@ -210,8 +210,8 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
         from: iso(now - 3 * HOUR),
         to: iso(now - HOUR),
       });
-      projects.push({ name, dir: join('archives', name), keyEnv: `KEY_${i}` });
-      env[`KEY_${i}`] = made.apiKey;
+      projects.push({ name, dir: join('archives', name), keyEnv: `SVC_KEY_${i}` });
+      env[`SVC_KEY_${i}`] = made.apiKey;
     }
     writeFileSync(join(work, 'projects.json'), JSON.stringify(projects));
     const child = spawn(

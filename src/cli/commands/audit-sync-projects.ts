@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { SyncOptions } from '../../audit/sync-options.js';
 import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
+import { toIssues } from '../../core/zod-issues.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
@@ -12,16 +13,42 @@ import type { RunReporting } from './audit-sync.js';
 /** Largest projects file read: a few hundred bytes per project. */
 const MAX_PROJECTS_FILE_BYTES = 4 << 20;
 
+/**
+ * The variables a projects file may name: `SVC_` and upper-case letters, digits or `_`. An edited
+ * projects file in a CI job must not be able to send another secret of the job (`PATH`,
+ * `AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`) to the service as a bearer token.
+ */
+/** A project's name: it names its lines and, in an error, its entry. */
+const PROJECT_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const KEY_ENV = /^SVC_[A-Z0-9_]{1,124}$/;
+/** What an audit-log API key looks like (the service's keys start with `ak_`). */
+const API_KEY_SHAPE = /^ak_[A-Za-z0-9_-]{1,500}$/;
+
 /** One project of `--projects FILE`: no key in the file, only the name of the variable holding it. */
 const ProjectEntry = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, . _ - (1 to 100)'),
+  name: z.string().regex(PROJECT_NAME, 'letters, digits, . _ - (1 to 100)'),
   dir: z.string().min(1).max(4096),
-  keyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'an environment variable name'),
+  keyEnv: z.string().regex(KEY_ENV, 'a variable named SVC_..., upper-case letters, digits and _'),
 });
 const ProjectsFile = z.union([
   z.array(ProjectEntry).min(1).max(10_000),
   z.strictObject({ projects: z.array(ProjectEntry).min(1).max(10_000) }),
 ]);
+
+/**
+ * An issue's path with the entry's index replaced by its name where the entry has one
+ * (`billing: keyEnv` rather than `1.keyEnv`), so a long file's error names the project.
+ */
+function entryPath(raw: unknown, path: string): string {
+  const match = /^(projects\.)?(\d+)(\.|$)(.*)$/.exec(path);
+  if (!match) return path;
+  const list = match[1] ? (raw as { projects?: unknown }).projects : raw;
+  const name = Array.isArray(list)
+    ? (list[Number(match[2])] as { name?: unknown } | undefined)?.name
+    : undefined;
+  if (typeof name !== 'string' || !PROJECT_NAME.test(name)) return path;
+  return match[4] ? `${name}: ${match[4]}` : name;
+}
 
 /** Reads and checks the projects file: names and directories distinct, every key variable set. */
 async function readProjects(ctx: CommandContext, path: string): Promise<AuditProject[]> {
@@ -43,8 +70,8 @@ async function readProjects(ctx: CommandContext, path: string): Promise<AuditPro
   }
   const parsed = ProjectsFile.safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? issue.path.join('.') : 'the file';
+    const issue = toIssues(parsed.error)[0];
+    const where = issue?.path ? entryPath(raw, issue.path) : 'the file';
     throw new UsageError(
       `--projects: ${where}: ${issue?.message ?? 'invalid'} (each project is {name, dir, keyEnv}; keys never go in the file)`,
     );
@@ -62,6 +89,11 @@ async function readProjects(ctx: CommandContext, path: string): Promise<AuditPro
     const apiKey = ctx.io.env[entry.keyEnv]?.trim();
     if (!apiKey) throw new UsageError(`--projects: ${entry.name}: the variable ${entry.keyEnv} holds no key`);
     ctx.addSecret(apiKey);
+    // The value is never shown: it may be a secret of another kind that a mistake put there.
+    if (!API_KEY_SHAPE.test(apiKey))
+      throw new UsageError(
+        `--projects: ${entry.name}: the variable ${entry.keyEnv} does not hold an API key (ak_...)`,
+      );
     return { name: entry.name, dir: entry.dir, apiKey };
   });
 }

@@ -14,7 +14,7 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     .addOption(
       new Option(
         '--projects <file>',
-        'many projects in one run: JSON [{name, dir, keyEnv}] (keyEnv: the variable holding the key)',
+        'many projects in one run: JSON [{name, dir, keyEnv}] (keyEnv: an SVC_ variable holding the key)',
       ),
     )
     .addOption(new Option('--parallel <n>', 'with --projects: projects synced at once, 1 to 64 (default 4)'))
