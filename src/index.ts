@@ -37,6 +37,7 @@ export type { SyncOptions, SyncResult } from './audit/sync-options.js';
 export {
   type AuditProject,
   type ProjectOutcome,
+  type ProjectSyncClient,
   type ProjectSyncResult,
   type SyncProjectsOptions,
   type SyncProjectsSummary,

@@ -1,10 +1,26 @@
 import { SvcError } from '../core/errors/error-classes.js';
 import { parseResponse } from '../core/schema.js';
-import type { ExportEvent, RawExportPage } from './export.js';
 import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
 import { AuditPageEnvelope, RawEventPage } from './schemas.js';
 
 // The pages `client.audit.exportEvents` hands to the exporter (export.ts), loaded with it at the call.
+
+/** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
+export type ExportEvent =
+  | { id: string | undefined; start: number; end: number }
+  | { id: string | undefined; text: string };
+
+/** A page as the exporter needs it: each event exactly as received, with its id. */
+export interface RawExportPage {
+  /**
+   * The page as received, which the events' byte ranges point into. The exporter owns it once
+   * the fetcher returns it: it may overwrite the separators between events with line breaks.
+   */
+  bytes?: Uint8Array;
+  content: ExportEvent[];
+  totalElements: number;
+  nextCursor: string | null;
+}
 
 /** A page for the exporter: events as received; a body the scanner cannot read is parsed instead. */
 export function rawExportPage(received: Uint8Array): RawExportPage {

@@ -5,7 +5,7 @@ import { Checkpointer, DurableOutput, type SyncPolicy } from '../core/checkpoint
 import { AbortError, SvcError } from '../core/errors/error-classes.js';
 import type { WritableLike } from '../core/node-shapes.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
-import { pageBuffers, rawExportPage } from './export-pages.js';
+import { type ExportEvent, pageBuffers, type RawExportPage, rawExportPage } from './export-pages.js';
 import { checkExportPaths } from './export-paths.js';
 import { type ExportState, readExportState } from './export-state.js';
 import { LineBuffer } from './line-buffer.js';
@@ -85,23 +85,6 @@ export interface ExportResult extends ExportProgress {
  * the memory of page k-1 for page k+1 (or of page k-2 for a request it starts one page early).
  */
 export type RawPageFetcher = (query: PageQuery, signal: AbortSignal | undefined) => Promise<RawExportPage>;
-
-/** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
-export type ExportEvent =
-  | { id: string | undefined; start: number; end: number }
-  | { id: string | undefined; text: string };
-
-/** A page as the exporter needs it: each event exactly as received, with its id. */
-export interface RawExportPage {
-  /**
-   * The page as received, which the events' byte ranges point into. The exporter owns it once
-   * the fetcher returns it: it may overwrite the separators between events with line breaks.
-   */
-  bytes?: Uint8Array;
-  content: ExportEvent[];
-  totalElements: number;
-  nextCursor: string | null;
-}
 
 /**
  * The page's kept events as NDJSON bytes. When every event is a byte range of the page, none was

@@ -1,5 +1,3 @@
-import { SvcClient } from '../client.js';
-import type { SvcClientOptions } from '../client-options.js';
 import { AbortError } from '../core/errors/error-classes.js';
 import type { SyncOptions, SyncResult } from './sync-options.js';
 
@@ -14,6 +12,16 @@ export interface AuditProject {
   dir: string;
   /** The project's API key (audit log API). */
   apiKey: string;
+}
+
+/** What a project's sync needs of a client: an `SvcClient` made with the project's key has it. */
+export interface ProjectSyncClient {
+  audit: {
+    /** One incremental sync run into `options.dir` (as `client.audit.sync`). */
+    sync(options: SyncOptions): Promise<SyncResult>;
+  };
+  /** Releases the client's connections; called once the project's sync has ended. */
+  close(): Promise<void>;
 }
 
 /** How one project's sync ended: `ok`, `incomplete` (written, not whole: exit 5), `failed`, `interrupted`. */
@@ -34,8 +42,13 @@ export interface ProjectSyncResult {
 export interface SyncProjectsOptions {
   /** Options every project's sync shares (`dir` is each project's own). */
   sync?: Omit<SyncOptions, 'dir' | 'signal'>;
-  /** Client options every project shares (base URL, timeouts); the key is each project's own. */
-  client?: Omit<SvcClientOptions, 'apiKey' | 'auditApiKey'>;
+  /**
+   * Makes the client of one project, with that project's key; called when the project's turn
+   * comes, and the client is closed when it ends. Required.
+   *
+   * @example (project) => new SvcClient({ baseUrl, apiKey: project.apiKey })
+   */
+  client: (project: AuditProject) => ProjectSyncClient;
   /** Projects synced at once, 1 to 64. Default 4. */
   parallel?: number;
   /** Stops every sync after its current page; those projects end `interrupted` (a rerun resumes them). */
@@ -68,12 +81,16 @@ export const runIncomplete = (result: SyncResult): boolean =>
  * project's failure (a 402, a lock) does not stop the others.
  *
  * @example
- * const total = await syncAuditProjects(projects, { parallel: 4, onProject: (p) => console.log(p.name, p.outcome) });
+ * const total = await syncAuditProjects(projects, {
+ *   client: (project) => new SvcClient({ baseUrl, apiKey: project.apiKey }),
+ *   parallel: 4,
+ *   onProject: (p) => console.log(p.name, p.outcome),
+ * });
  * process.exitCode = total.worst === 'ok' ? 0 : 1;
  */
 export async function syncAuditProjects(
   projects: Iterable<AuditProject>,
-  options: SyncProjectsOptions = {},
+  options: SyncProjectsOptions,
 ): Promise<SyncProjectsSummary> {
   const parallel = options.parallel ?? DEFAULT_PROJECT_PARALLEL;
   if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64)
@@ -88,7 +105,7 @@ export async function syncAuditProjects(
   };
   const queue = projects[Symbol.iterator]();
   const one = async (project: AuditProject): Promise<ProjectSyncResult> => {
-    const client = new SvcClient({ ...options.client, apiKey: project.apiKey, auditApiKey: project.apiKey });
+    const client = options.client(project);
     try {
       const result = await client.audit.sync({
         ...options.sync,

@@ -1,7 +1,7 @@
 import type { Agent } from 'undici';
 import { SvcError } from '../core/errors/error-classes.js';
 import { loadUndiciParts, type UndiciParts } from '../core/transport/undici-load.js';
-import type { WebhookDelivery } from './webhook-listener.js';
+import type { WebhookDelivery } from './webhook-listener-options.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */
 export class WebhookForwardError extends SvcError {

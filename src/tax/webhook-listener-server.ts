@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
-import type { WebhookListener, WebhookListenerOptions } from './webhook-listener.js';
+import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
 import { WebhookRejection } from './webhook-rejection.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
 

@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, assert, beforeEach, describe, expect, it } from 'vitest';
 import { type ProjectSyncResult, syncAuditProjects } from '../../src/audit/sync-projects.js';
+import { SvcClient } from '../../src/client.js';
 import { runSvc } from '../helpers/cli.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 
@@ -52,7 +53,7 @@ describe('many projects in one run: each its own key and directory, the worst ou
       made.map((p, i) => ({ name: `p${i}`, dir: join(root, `p${i}`), apiKey: p.apiKey })),
       {
         parallel: 2,
-        client: { baseUrl: server().url },
+        client: (p) => new SvcClient({ baseUrl: server().url, apiKey: p.apiKey }),
         sync: { since: iso(T0 - 3 * HOUR) },
         onProject: (r) => ended.push(r),
       },
@@ -66,7 +67,9 @@ describe('many projects in one run: each its own key and directory, the worst ou
         .sort(),
     ).toEqual([5, 7, 9]);
     expect(readdirSync(join(root, 'p0'))).toContain('manifest-000001.json');
-    await expect(syncAuditProjects([], { parallel: 0 })).rejects.toThrow(/parallel/);
+    await expect(
+      syncAuditProjects([], { parallel: 0, client: () => assert.fail('no project') }),
+    ).rejects.toThrow(/parallel/);
   });
 
   it('a project made with POST /__admin/projects sees only its own events; projectId excludes scope agency', async () => {

@@ -8,7 +8,7 @@ import { toIssues } from '../../core/zod-issues.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-import type { RunReporting } from './audit-sync.js';
+import { announceHead, runCode, runLine } from './audit-sync-report.js';
 
 /** Largest projects file read: a few hundred bytes per project. */
 const MAX_PROJECTS_FILE_BYTES = 4 << 20;
@@ -108,7 +108,6 @@ export async function auditSyncProjects(
   file: string,
   parallelFlag: string | undefined,
   shared: Omit<SyncOptions, 'dir'>,
-  report: RunReporting,
   signKeyPath?: string,
 ): Promise<number> {
   const parallel =
@@ -121,22 +120,22 @@ export async function auditSyncProjects(
       { name: '--sign-key', path: signKeyPath },
     ]);
   }
-  const { apiKey: _key, auditApiKey: _audit, ...client } = await ctx.clientOptions();
+  const { apiKey: _key, auditApiKey: _audit, ...clientOptions } = await ctx.clientOptions();
+  const { SvcClient } = await import('../../client.js');
   const codes: number[] = [];
   const heads: Array<Promise<void>> = [];
   const total = await syncAuditProjects(projects, {
     sync: shared,
-    client,
+    client: (project) =>
+      new SvcClient({ ...clientOptions, apiKey: project.apiKey, auditApiKey: project.apiKey }),
     parallel,
     ...(ctx.io.signal && { signal: ctx.io.signal }),
     onProject: (ended) => {
       const prefix = `${ended.name}: `;
       if (ended.result) {
-        ctx.info(`${prefix}${report.runLine(ended.result)}`);
-        codes.push(
-          ended.result.status === 'up-to-date' ? EXIT.OK : report.runCode(ctx, ended.result, prefix),
-        );
-        heads.push(report.announceHead(ctx, ended.dir, ended.result, ended.name));
+        ctx.info(`${prefix}${runLine(ended.result)}`);
+        codes.push(ended.result.status === 'up-to-date' ? EXIT.OK : runCode(ctx, ended.result, prefix));
+        heads.push(announceHead(ctx, ended.dir, ended.result, ended.name));
       } else if (ended.outcome === 'interrupted') {
         ctx.info(`${prefix}interrupted: rerun to resume it`);
       } else {
