@@ -2,8 +2,6 @@ import * as z from 'zod/mini';
 import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './query.js';
 
-/** Actor types of schemaVersion 2 (schemaVersion 1 knows only USER and SYSTEM). */
-export const ACTOR_TYPES = ['USER', 'API_KEY', 'AUTOMATION', 'ANONYMOUS', 'SYSTEM'] as const;
 /** Kinds of service process behind an AUTOMATION actor. */
 export const AUTOMATION_KINDS = ['SCHEDULER', 'RUNNER', 'LISTENER'] as const;
 /** Shown value of `changes.operation`; the full list is not documented. */

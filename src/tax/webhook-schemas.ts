@@ -39,10 +39,3 @@ export const ManualReviewRequiredEvent = wireSchema(() =>
   }),
 );
 export type ManualReviewRequiredEvent = z.infer<ReturnType<typeof ManualReviewRequiredEvent>>;
-
-/** Event types this version knows. */
-export const WEBHOOK_EVENT_TYPES = [
-  'taxvalidation.validation.completed',
-  'taxvalidation.validation.invalid',
-  'taxvalidation.validation.manual-review-required',
-] as const;

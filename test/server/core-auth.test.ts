@@ -87,16 +87,21 @@ describe('tax validation: 401 without a key, 403 for an unknown or expired key, 
 });
 
 describe('bot-check APIs: 403 without a key', () => {
-  it('GET /captcha/v2/verifications/{id}/results answers 403 without a key', async (ctx) => {
+  it('GET /captcha/v2/verifications/{id}/results answers 403 without a key', async () => {
     const res = await rawRequest(
       server().url,
       'GET',
       '/captcha/v2/verifications/00000000-0000-0000-0000-000000000001/results',
     );
-    // The bot-check routes arrive with their own issue; until then the path is unknown (404).
-    if (res.status === 404 && String((res.body as { detail?: string }).detail).startsWith('No route')) {
-      ctx.skip();
-    }
+    await expectProblem(res, 403, undefined);
+  });
+
+  it('GET /verifications/{id}/assessments (legacy) answers 403 without svc-authorization', async () => {
+    const res = await rawRequest(
+      server().url,
+      'GET',
+      '/verifications/00000000-0000-0000-0000-000000000001/assessments',
+    );
     await expectProblem(res, 403, undefined);
   });
 });
