@@ -2,7 +2,9 @@ import { LocalValidationError, type ValidationIssue } from '../core/errors/error
 import { normalizeLegacyReason } from './vocabulary.js';
 
 /** What to do with the request that carried the verification. */
-export type Decision = 'accept' | 'challenge' | 'reject';
+/** The decisions an evaluation can reach, from letting the request through to refusing it. */
+export const DECISIONS = ['accept', 'challenge', 'reject'] as const;
+export type Decision = (typeof DECISIONS)[number];
 
 /**
  * How a result becomes a decision (reference 3.3, "recommended evaluation").
@@ -83,8 +85,6 @@ export interface EvaluableResult {
 /** The policy used when none is given. Frozen: it is known valid, so verify skips checking it. */
 export const DEFAULT_POLICY: EvaluationPolicy = Object.freeze({ kind: 'threshold', threshold: 0.5 });
 
-const DECISIONS: readonly string[] = ['accept', 'challenge', 'reject'];
-
 function unitIssue(value: unknown, path: string): ValidationIssue[] {
   if (value === undefined) return [];
   return typeof value === 'number' && value >= 0 && value <= 1
@@ -95,7 +95,10 @@ function unitIssue(value: unknown, path: string): ValidationIssue[] {
 /** Checks a policy; throws {@link LocalValidationError} listing every problem. */
 export function validatePolicy(policy: EvaluationPolicy): void {
   const issues: ValidationIssue[] = [];
-  if (policy.onGatewayFailover !== undefined && !DECISIONS.includes(policy.onGatewayFailover)) {
+  if (
+    policy.onGatewayFailover !== undefined &&
+    !(DECISIONS as readonly string[]).includes(policy.onGatewayFailover)
+  ) {
     issues.push({ path: 'onGatewayFailover', message: 'must be accept, challenge or reject' });
   }
   if (policy.kind === 'threshold') issues.push(...unitIssue(policy.threshold, 'threshold'));

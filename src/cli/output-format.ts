@@ -1,13 +1,12 @@
-import { oneOf } from './choices.js';
+import { choiceRefusal, oneOf } from './choices.js';
 
 /** Output formats of `-o, --output`. */
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** Checks an output format from the flag, `SVC_OUTPUT` or the profile; anything else is a usage error. */
-export const parseOutputFormat = oneOf(
-  OUTPUT_FORMATS,
-  (value) => `--output must be one of ${OUTPUT_FORMATS.join(', ')}, got '${value}'`,
+export const parseOutputFormat = oneOf(OUTPUT_FORMATS, (value) =>
+  choiceRefusal('--output', OUTPUT_FORMATS, value),
 );
 
 /** A table view of some data: column headers and rows of cells. */

@@ -6,7 +6,7 @@ import type { LegacyAssessmentResult } from '../../botcheck/legacy-client.js';
 import type { VerificationResult } from '../../botcheck/schemas.js';
 import { isVerificationId } from '../../botcheck/schemas.js';
 import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
-import { FAILOVER_DECISIONS } from '../choices.js';
+import { choiceRefusal, FAILOVER_DECISIONS } from '../choices.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
@@ -62,7 +62,7 @@ function unit(text: string, spec: string): number {
 /** Parses `--policy threshold[:T] | multi-stage[:LOW,HIGH] | pow-only` (with `--on-failover`). */
 export function parsePolicyOption(spec: string, onFailover = 'challenge'): EvaluationPolicy {
   if (!(FAILOVER_DECISIONS as readonly string[]).includes(onFailover)) {
-    throw new UsageError(`--on-failover must be accept, challenge or reject; got '${onFailover}'`);
+    throw new UsageError(choiceRefusal('--on-failover', FAILOVER_DECISIONS, onFailover));
   }
   const failover = { onGatewayFailover: onFailover as Decision };
   const [name, args, ...extra] = spec.trim().split(':');

@@ -1,7 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import type { Runner } from '../action.js';
-import { FAILOVER_DECISIONS, oneOf } from '../choices.js';
+import { choiceOption, FAILOVER_DECISIONS } from '../choices.js';
 import { Option } from '../commander.js';
 
 const POLICY_HELP =
@@ -19,15 +19,11 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
       .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
       .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
       .addOption(
-        new Option('--on-failover <decision>', 'decision for a failover result')
-          .choices(FAILOVER_DECISIONS)
-          .argParser(
-            oneOf(
-              FAILOVER_DECISIONS,
-              (value) => `--on-failover must be accept, challenge or reject; got '${value}'`,
-            ),
-          )
-          .default('challenge' as const),
+        choiceOption(
+          '--on-failover <decision>',
+          'decision for a failover result',
+          FAILOVER_DECISIONS,
+        ).default('challenge' as const),
       )
       .addOption(
         new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),
@@ -53,15 +49,11 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
       'dev server only (svc serve, --sandbox): mint a fresh verification token; prints the token alone (-o json: id and token)',
     )
     .addOption(
-      new Option('--outcome <outcome>', 'what its result says (docs/reference-server.md)')
-        .choices(DEV_OUTCOMES)
-        .argParser(
-          oneOf(
-            DEV_OUTCOMES,
-            (value) => `--outcome must be one of ${DEV_OUTCOMES.join(', ')}; got '${value}'`,
-          ),
-        )
-        .default('pass' as const),
+      choiceOption(
+        '--outcome <outcome>',
+        'what its result says (docs/reference-server.md)',
+        DEV_OUTCOMES,
+      ).default('pass' as const),
     )
     .action(run(async () => (await import('../commands/captcha-token.js')).captchaToken));
 

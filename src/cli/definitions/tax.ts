@@ -1,7 +1,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PRECHECK_MODES, PROVIDERS } from '../../tax/enums.js';
 import type { Runner } from '../action.js';
-import { BATCH_STRATEGIES, oneOf } from '../choices.js';
+import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
 import { Option } from '../commander.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
@@ -13,22 +13,11 @@ const upper = (value: string) => value.toUpperCase();
 
 /** `--precheck <mode>` and `--no-precheck`, of `validate` and `batch`. */
 const precheckOption = (description: string) =>
-  new Option('--precheck <mode>', description)
-    .choices(PRECHECK_MODES)
-    .argParser(oneOf(PRECHECK_MODES, (mode) => `--precheck must be off, structural or strict, got '${mode}'`))
-    .default('structural' as const);
+  choiceOption('--precheck <mode>', description, PRECHECK_MODES).default('structural' as const);
 
 /** A schedule frequency option (`--frequency`, `--schedule`); case does not matter. */
-const frequencyOption = <Usage extends string>(flags: Usage, name: string, description: string) =>
-  new Option(flags, description)
-    .choices(FREQUENCIES)
-    .argParser(
-      oneOf(
-        FREQUENCIES,
-        (value) => `${name} must be one of ${FREQUENCIES.join(', ')}, got '${value}'`,
-        upper,
-      ),
-    );
+const frequencyOption = <Usage extends string>(flags: Usage, description: string) =>
+  choiceOption(flags, description, FREQUENCIES, upper);
 
 /** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
 export function defineTaxCommands(program: Command, run: Runner): void {
@@ -44,17 +33,7 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       .addOption(new Option('--region <region>', 'address: region'))
       .addOption(new Option('--address-country <cc>', 'address: country code'))
       .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
-      .addOption(
-        new Option('--provider <provider>', 'pin a registry')
-          .choices(PROVIDERS)
-          .argParser(
-            oneOf(
-              PROVIDERS,
-              (value) => `--provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`,
-              upper,
-            ),
-          ),
-      );
+      .addOption(choiceOption('--provider <provider>', 'pin a registry', PROVIDERS, upper));
 
   matching(
     program
@@ -70,7 +49,7 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     )
     .addOption(new Option('--idempotency-key <key>', 'retrying with the same key never validates twice'))
     .addOption(new Option('--correlation-id <id>', 'your tracing id, echoed back'))
-    .addOption(frequencyOption('--schedule <frequency>', '--schedule', 'also create a schedule'))
+    .addOption(frequencyOption('--schedule <frequency>', 'also create a schedule'))
     .addOption(precheckOption('offline check before sending'))
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
     .addOption(new Option('--exit-status', 'exit 0 VALID, 3 INVALID, 4 not conclusive (incl. still PENDING)'))
@@ -101,9 +80,7 @@ export function defineTaxCommands(program: Command, run: Runner): void {
       .description('put a tax ID on a recurring schedule')
       .argument('<countryCode>')
       .argument('<rawValue>')
-      .addOption(
-        frequencyOption('--frequency <frequency>', '--frequency', 'how often').makeOptionMandatory(),
-      ),
+      .addOption(frequencyOption('--frequency <frequency>', 'how often').makeOptionMandatory()),
   )
     .addOption(new Option('--mode <mode>', 'schedule mode'))
     .addOption(new Option('--no-manual-review', 'do not send automatic failures to manual review'))
@@ -174,13 +151,11 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     .addOption(new Option('--chunk-size <n>', 'rows per batch request').default('100'))
     .addOption(new Option('--concurrency <n>', 'requests in flight').default('4'))
     .addOption(
-      new Option(
+      choiceOption(
         '--strategy <strategy>',
         'batch: POST /validations/batch; single: POST /validations, outcomes inline',
-      )
-        .choices(BATCH_STRATEGIES)
-        .argParser(oneOf(BATCH_STRATEGIES, (value) => `--strategy must be batch or single, got '${value}'`))
-        .default('batch' as const),
+        BATCH_STRATEGIES,
+      ).default('batch' as const),
     )
     .addOption(precheckOption('offline check before sending'))
     .addOption(new Option('--no-precheck', 'same as --precheck off'))
