@@ -242,6 +242,10 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
   ctx.info(
     `batch: ${result.rowsDone} rows (${summary || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
   );
+  if (result.workbookCellsReplaced > 0)
+    ctx.warn(
+      `${out}: ${result.workbookCellsReplaced} cell(s) had characters a workbook cannot hold; replaced with U+FFFD`,
+    );
   if (flags.wait && result.outstanding > 0) {
     ctx.warn(
       `${result.outstanding} row(s) still pending after ${waitTimeoutMs / 1000} s${out ? '; run the same command with --resume to finish them' : ''}`,

@@ -197,4 +197,10 @@ export interface BatchFileResult {
   resumed: boolean;
   /** The state file kept, if any. */
   statePath: string | undefined;
+  /**
+   * With a workbook output (`.xlsx`): cells that held a character a workbook cannot hold (a C0
+   * control other than tab and line breaks, DEL, U+FFFE, U+FFFF, a lone surrogate), written with
+   * U+FFFD in its place so the workbook still opens. 0 for other outputs.
+   */
+  workbookCellsReplaced: number;
 }

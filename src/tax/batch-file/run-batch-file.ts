@@ -385,9 +385,15 @@ async function runPrepared(
       }
       if (!final) throw new BatchInterruptedError(rowsDone, keptState);
     }
+    let workbookCellsReplaced = 0;
     if (workbookPath && outPath) {
       await outFile?.close();
-      await writeWorkbook(outPath, workbookPath, columns.header, options.fileMode ?? DEFAULT_FILE_MODE);
+      workbookCellsReplaced = await writeWorkbook(
+        outPath,
+        workbookPath,
+        columns.header,
+        options.fileMode ?? DEFAULT_FILE_MODE,
+      );
     }
     return {
       rowsDone,
@@ -395,6 +401,7 @@ async function runPrepared(
       outstanding,
       resumed: state !== undefined,
       statePath: keptState,
+      workbookCellsReplaced,
     };
   } finally {
     await unregister?.();

@@ -4,6 +4,7 @@ import { chmod, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { inputColumnNames, NUMBER_COLUMNS, OUTPUT_COLUMNS } from './row-output.js';
+import { WorkbookCells } from './workbook-text.js';
 
 /** Fill colours of the outcome cell: VALID green, INVALID red, any other outcome amber (not conclusive). */
 export const OUTCOME_FILLS: Readonly<Record<string, string>> = {
@@ -19,15 +20,17 @@ const fill = (argb: string) => ({ type: 'pattern' as const, pattern: 'solid' as 
  * row), streamed with exceljs' `WorkbookWriter` (loaded only here): one sheet `Results` with the
  * input's columns then {@link OUTPUT_COLUMNS}, the header row bold and frozen, an autofilter over
  * the header, the outcome cell coloured ({@link OUTCOME_FILLS}). Every cell is written as text
- * (`row` and `line` as numbers), so nothing in it can be a formula. The workbook is written to
- * a private temporary file beside `path` and renamed over it when complete.
+ * (`row` and `line` as numbers), so nothing in it can be a formula. A character a workbook cannot
+ * hold becomes U+FFFD and line ends line feeds ({@link WorkbookCells}), so the workbook always
+ * reads back; resolves to the number of cells that had such a character replaced. The workbook is
+ * written to a private temporary file beside `path` and renamed over it when complete.
  */
 export async function writeWorkbook(
   rowsPath: string,
   path: string,
   inputHeader: readonly string[],
   mode: number,
-): Promise<void> {
+): Promise<number> {
   const { default: ExcelJS } = await import('exceljs');
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   // Created exclusively and private before exceljs writes to it.
@@ -38,7 +41,8 @@ export async function writeWorkbook(
       useStyles: true,
       useSharedStrings: false,
     });
-    const names = [...inputColumnNames(inputHeader), ...OUTPUT_COLUMNS];
+    const cells = new WorkbookCells();
+    const names = [...inputColumnNames(inputHeader), ...OUTPUT_COLUMNS].map((name) => cells.text(name));
     const sheet = workbook.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: names.length } };
     const header = sheet.addRow(names);
@@ -49,7 +53,9 @@ export async function writeWorkbook(
     for await (const text of lines) {
       if (text === '') continue;
       const parsed = JSON.parse(text) as Record<string, unknown> & { cells?: unknown[] };
-      const values: Array<string | number> = inputHeader.map((_, i) => String(parsed.cells?.[i] ?? ''));
+      const values: Array<string | number> = inputHeader.map((_, i) =>
+        cells.text(String(parsed.cells?.[i] ?? '')),
+      );
       for (const c of OUTPUT_COLUMNS) {
         const value = parsed[c];
         values.push(
@@ -57,7 +63,7 @@ export async function writeWorkbook(
             ? ''
             : NUMBER_COLUMNS.has(c) && typeof value === 'number'
               ? value
-              : String(value),
+              : cells.text(String(value)),
         );
       }
       const row = sheet.addRow(values);
@@ -70,6 +76,7 @@ export async function writeWorkbook(
     await workbook.commit();
     await chmod(temp, mode);
     await rename(temp, path);
+    return cells.replacedCells;
   } catch (error) {
     await rm(temp, { force: true });
     throw error;

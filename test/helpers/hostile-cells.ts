@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import type { BatchRowResult } from '../../src/tax/batch/types.js';
+
+/** The input header of the rows written: a companyName and a metadata column among them. */
+export const HEADER = ['countryCode', 'rawValue', 'companyName', 'metadata.note'];
+
+// Any UTF-16 code unit (lone surrogates too: 'binary' yields only whole code points), whole code
+// points, and the characters that matter here, often.
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const nasty = fc.constantFrom(
+  ...'=+-@\t\r\n,;"\'0123456789. x',
+  '\x00',
+  '\x01',
+  '\x1b',
+  '\x7f',
+  '\x85',
+  '\x9b',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\ufeff',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udfff',
+  '\u{1f600}',
+  '_x0041_',
+  "cmd|' /C calc'!A0",
+);
+/** A cell an attacker or a broken export may put in a file. */
+export const hostileCell = fc.oneof(
+  fc.string({ unit: nasty, maxLength: 14 }),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  fc.string({ unit: codeUnit, maxLength: 10 }),
+  fc.string({ unit: fc.oneof(nasty, codeUnit, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }),
+);
+/** The fuzzed parts of a batch row: two input cells (companyName, a metadata column) and the outcome message. */
+export const hostileRow = fc.record({ companyName: hostileCell, note: hostileCell, message: hostileCell });
+
+/** The outcome of row `n`, rejected with `message`. */
+export function resultOf(n: number, message: string): BatchRowResult {
+  return { row: n, line: n + 1, status: 'rejected', code: 'FORMAT', message } as BatchRowResult;
+}
+
+/** The input cells of a fuzzed row. */
+export function inputCells(r: { companyName: string; note: string }): string[] {
+  return ['DE', 'DE136695976', r.companyName, r.note];
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` as UTF-8 carries it: a lone surrogate is not a character and becomes U+FFFD. */
+export const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\uFFFD');
