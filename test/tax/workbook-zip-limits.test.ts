@@ -162,11 +162,35 @@ describe('each entry has a limit on its real size', () => {
     await refused(path, /in\.xlsx looks like a zip bomb: xl\/styles\.xml unpacks to more than 1 MB/);
   });
 
-  it('the same limits with the default values (declared over 256 MB shared strings)', async () => {
+  it('the same limits with the default values (declared over 64 MB shared strings)', async () => {
     writeZip(file('strings.xlsx'), minimalWorkbook(Buffer.from('<sst/>')), {
       'xl/sharedStrings.xml': 300 * MiB,
     });
-    await refused(file('strings.xlsx'), /shared strings table of 300 MB \(limit 256 MB\)/, WORKBOOK_LIMITS);
+    await refused(file('strings.xlsx'), /shared strings table of 300 MB \(limit 64 MB\)/, WORKBOOK_LIMITS);
+  });
+});
+
+describe('the shared strings table holds at most sharedStringRuns rich text runs', () => {
+  const sst = (si: string, n: number) =>
+    Buffer.from(
+      `<sst><si><t>DE</t></si><si><t>DE1</t></si>${Array.from({ length: n }, (_, i) => si.replace('#', i.toString(36))).join('')}</sst>`,
+    );
+
+  it('one run more than the limit is refused, however the tag is written', async () => {
+    const limits = { ...SMALL, sharedStringRuns: 1000 };
+    await checkWorkbookArchive(
+      workbook('runs.xlsx', { 'xl/sharedStrings.xml': sst('<si><r><t>#</t></r></si>', 1000) }),
+      'runs.xlsx',
+      limits,
+    );
+    for (const run of ['<r>', '<r/>', '<r\n>', '<r  >']) {
+      const path = workbook('runs.xlsx', { 'xl/sharedStrings.xml': sst(`<si><t>#</t>${run}</si>`, 1001) });
+      await refused(
+        path,
+        /in\.xlsx has more than 1000 rich text runs in its shared strings: save it as CSV/,
+        limits,
+      );
+    }
   });
 });
 

@@ -12,6 +12,11 @@ export interface WorkbookLimits {
   entryBytes: number;
   /** The shared strings table, held in memory while the sheet is read. */
   sharedStringsBytes: number;
+  /**
+   * Rich text runs (`<r>`) in the shared strings table: exceljs keeps each as an object, about
+   * 13 times the memory of its XML, where plain strings take 4 times.
+   */
+  sharedStringRuns: number;
   /** Each other part exceljs parses whole into memory: workbook.xml, its relationships, styles.xml. */
   partBytes: number;
   /** XML between two `</row>` of a sheet (exceljs holds a whole row before handing it over). */
@@ -28,7 +33,9 @@ export interface WorkbookLimits {
 export const WORKBOOK_LIMITS: Readonly<WorkbookLimits> = {
   totalBytes: 2 * 1024 ** 3,
   entryBytes: 1024 ** 3,
-  sharedStringsBytes: 256 * 1024 ** 2,
+  // Measured: 64 MB of the costliest strings (short, distinct) peak at about 330 MB.
+  sharedStringsBytes: 64 * 1024 ** 2,
+  sharedStringRuns: 100_000,
   partBytes: 16 * 1024 ** 2,
   rowBytes: 16 * 1024 ** 2,
   // XML packs 10-30 times; 200 leaves room for sheets of repeated rows.
@@ -42,6 +49,9 @@ const WHOLE_PARTS = /^xl\/(workbook\.xml|_rels\/workbook\.xml\.rels|styles\.xml)
 // exceljs' own test for a sheet, unanchored as it is.
 const SHEET = /xl\/worksheets\/sheet\d+[.]xml/i;
 const ROW_END = Buffer.from('</row>');
+// A run's start tag: `<r` and what XML allows after a name. A `<r>` in a comment counts too: the
+// count can only be too high.
+const RUN_STARTS = ['>', '/', ' ', '\t', '\r', '\n'].map((after) => Buffer.from(`<r${after}`));
 
 const mb = (n: number) => `${Math.round(n / 1024 ** 2)} MB`;
 
@@ -122,6 +132,7 @@ export async function checkWorkbookArchive(
         );
       const data = await readEntryData(handle, entry, dirOffset, label);
       const rows = SHEET.test(entry.name) ? markerGaps(ROW_END) : undefined;
+      const runs = SHARED_STRINGS.test(entry.name) ? RUN_STARTS.map(markerGaps) : [];
       const before = total;
       await unpackEntry(handle, entry, data, label, (chunk, unpacked) => {
         total = before + unpacked;
@@ -129,6 +140,10 @@ export async function checkWorkbookArchive(
         if (rows && rows(chunk).longest > limits.rowBytes)
           throw new BatchInputError(
             `${label}: ${entry.name} has a row of more than ${mb(limits.rowBytes)}: save it as CSV`,
+          );
+        if (runs.length > 0 && runs.reduce((n, seen) => n + seen(chunk).count, 0) > limits.sharedStringRuns)
+          throw new BatchInputError(
+            `${label} has more than ${limits.sharedStringRuns} rich text runs in its shared strings: save it as CSV`,
           );
       });
       expected = data.next;
