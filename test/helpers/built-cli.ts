@@ -54,6 +54,8 @@ export interface MeasuredRun {
 /**
  * Runs `node bin/svc.js ...` with a preload that records the child's peak RSS; `cwd` also holds the
  * file the peak is written to. The environment is only PATH, HOME=cwd, NO_COLOR and `env`.
+ * Node is started by a shell, not by this process: on Linux a child forked from this (large) test
+ * process starts with its resident size and keeps that peak across exec, a shell's child does not.
  */
 export function runSvcMeasured(
   args: string[],
@@ -62,8 +64,17 @@ export function runSvcMeasured(
 ): Promise<MeasuredRun> {
   const peakFile = join(cwd, `.peak-${process.pid}-${Math.random().toString(36).slice(2)}`);
   const child = spawn(
-    process.execPath,
-    ['--require', join(import.meta.dirname, 'peak-rss.cjs'), BIN, ...args],
+    '/bin/sh',
+    // Not the last command, so the shell forks node rather than replacing itself by it.
+    [
+      '-c',
+      '"$0" "$@"; exit $?',
+      process.execPath,
+      '--require',
+      join(import.meta.dirname, 'peak-rss.cjs'),
+      BIN,
+      ...args,
+    ],
     {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: cwd, NO_COLOR: '1', SVC_PEAK_FILE: peakFile, ...env },

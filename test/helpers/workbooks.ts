@@ -33,42 +33,79 @@ export async function readTestWorkbook(path: string): Promise<ExcelJS.Workbook> 
   return workbook;
 }
 
+/** One entry of a hand-written zip, for the forms a hostile file may take. */
+export interface TestZipEntry {
+  data: Buffer;
+  /** 0 stores the data as it is; default 8 (deflated). */
+  method?: number;
+  /** The bytes written as the entry's data instead of its compressed form (cut short, padded...). */
+  raw?: Buffer;
+  /** The unpacked size both headers declare instead of the real one. */
+  declared?: number;
+  /** Sizes and checksum in a data descriptor after the data, zeros in the local header (as exceljs writes). */
+  descriptor?: boolean;
+}
+
 /**
  * A zip archive of the given entries, deflated (written by hand: no zip library is a dependency).
- * `declared` states another unpacked size in the central directory, as a hostile file may.
+ * `declared` states another unpacked size in the central directory only, as a hostile file may.
  */
 export function writeZip(
   path: string,
-  entries: Record<string, Buffer>,
+  entries: Record<string, Buffer | TestZipEntry>,
   declared: Record<string, number> = {},
 ): void {
+  writeFileSync(path, zipBytes(entries, declared));
+}
+
+/** The bytes of the zip {@link writeZip} writes. */
+export function zipBytes(
+  entries: Record<string, Buffer | TestZipEntry>,
+  declared: Record<string, number> = {},
+): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, data] of Object.entries(entries)) {
-    const packed = deflateRawSync(data);
+  for (const [name, given] of Object.entries(entries)) {
+    const entry = Buffer.isBuffer(given) ? { data: given } : given;
+    const { data } = entry;
+    const method = entry.method ?? 8;
+    const packed = entry.raw ?? (method === 8 ? deflateRawSync(data) : data);
+    const size = entry.declared ?? data.length;
+    const flags = entry.descriptor ? 0x08 : 0;
     const nameBytes = Buffer.from(name);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt16LE(method, 8);
+    if (!entry.descriptor) {
+      local.writeUInt32LE(crc32(data), 14);
+      local.writeUInt32LE(packed.length, 18);
+      local.writeUInt32LE(size, 22);
+    }
     local.writeUInt16LE(nameBytes.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(flags, 8);
+    central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc32(data), 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(declared[name] ?? data.length, 24);
+    central.writeUInt32LE(declared[name] ?? size, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
+    const trailer = Buffer.alloc(entry.descriptor ? 16 : 0);
+    if (entry.descriptor) {
+      trailer.writeUInt32LE(0x08074b50, 0);
+      trailer.writeUInt32LE(crc32(data), 4);
+      trailer.writeUInt32LE(packed.length, 8);
+      trailer.writeUInt32LE(size, 12);
+    }
+    locals.push(local, nameBytes, packed, trailer);
     centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
+    offset += 30 + nameBytes.length + packed.length + trailer.length;
   }
   const dir = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
@@ -77,5 +114,43 @@ export function writeZip(
   end.writeUInt16LE(Object.keys(entries).length, 10);
   end.writeUInt32LE(dir.length, 12);
   end.writeUInt32LE(offset, 16);
-  writeFileSync(path, Buffer.concat([...locals, dir, end]));
+  return Buffer.concat([...locals, dir, end]);
+}
+
+/**
+ * The parts of the smallest workbook exceljs reads: one sheet whose header row is `Land`,
+ * `USt-IdNr` and whose cells A2, B2 are shared strings 0 and 1 of `sharedStrings` (the XML of the
+ * table, which may hold any number of `<si>` after those two).
+ */
+export function minimalWorkbook(sharedStrings: Buffer): Record<string, Buffer> {
+  const ns = 'http://schemas.openxmlformats.org';
+  return {
+    '[Content_Types].xml': Buffer.from(
+      `<?xml version="1.0"?><Types xmlns="${ns}/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
+    ),
+    '_rels/.rels': Buffer.from(
+      `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
+    'xl/workbook.xml': Buffer.from(
+      `<?xml version="1.0"?><workbook xmlns="${ns}/spreadsheetml/2006/main" xmlns:r="${ns}/officeDocument/2006/relationships"><sheets><sheet name="Kunden" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ),
+    'xl/_rels/workbook.xml.rels': Buffer.from(
+      `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships"><Relationship Id="rId1" Type="${ns}/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${ns}/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    ),
+    'xl/sharedStrings.xml': sharedStrings,
+    'xl/worksheets/sheet1.xml': Buffer.from(
+      `<?xml version="1.0"?><worksheet xmlns="${ns}/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Land</t></is></c><c r="B1" t="inlineStr"><is><t>USt-IdNr</t></is></c></row><row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c></row></sheetData></worksheet>`,
+    ),
+  };
+}
+
+/** A shared strings table: `DE`, then `vatId`, then `filler` bytes of further one-letter strings. */
+export function sharedStringsXml(vatId: string, filler = 0): Buffer {
+  const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const head = Buffer.from(
+    `<?xml version="1.0"?><sst xmlns="${ns}"><si><t>DE</t></si><si><t>${vatId}</t></si>`,
+  );
+  const unit = '<si><t>x</t></si>';
+  const body = Buffer.alloc(Math.ceil(filler / unit.length) * unit.length, unit);
+  return Buffer.concat([head, body, Buffer.from('</sst>')]);
 }

@@ -1,100 +1,158 @@
 import { open } from 'node:fs/promises';
 import { BatchInputError } from './errors.js';
+import { markerGaps } from './marker-gaps.js';
+import { readZipDirectory, type ZipEntry } from './zip-directory.js';
+import { readEntryData, unpackEntry } from './zip-entry-data.js';
 
-/** Limits a workbook must keep before it is unpacked. */
-export const WORKBOOK_LIMITS = {
-  /** Sum of the declared unpacked sizes of all entries: 2 GiB. */
-  totalBytes: 2 * 1024 ** 3,
-  /** The shared strings table, held in memory while the sheet is read: 256 MiB. */
-  sharedStringsBytes: 256 * 1024 ** 2,
-  /** Unpacked size per packed byte above which a large entry is a zip bomb: 200 (XML packs 10-30x). */
-  ratio: 200,
+/** Limits a workbook must keep, on its declared and on its real (unpacked) bytes. */
+export interface WorkbookLimits {
+  /** Sum of the unpacked sizes of all entries. */
+  totalBytes: number;
+  /** One entry unpacked (a sheet is read as a stream, but unpacked twice: checked, then read). */
+  entryBytes: number;
+  /** The shared strings table, held in memory while the sheet is read. */
+  sharedStringsBytes: number;
+  /**
+   * Rich text runs (`<r>`) in the shared strings table: exceljs keeps each as an object, about
+   * 13 times the memory of its XML, where plain strings take 4 times.
+   */
+  sharedStringRuns: number;
+  /** Each other part exceljs parses whole into memory: workbook.xml, its relationships, styles.xml. */
+  partBytes: number;
+  /** XML between two `</row>` of a sheet (exceljs holds a whole row before handing it over). */
+  rowBytes: number;
+  /** Unpacked size per packed byte above which an entry over `ratioFromBytes` is a zip bomb. */
+  ratio: number;
+  /** Entries smaller than this are not judged by their ratio (a tiny file can pack very well). */
+  ratioFromBytes: number;
   /** Entries in the archive. */
+  entries: number;
+}
+
+/** The limits `svc batch` and `runBatchFile` apply to a workbook input. */
+export const WORKBOOK_LIMITS: Readonly<WorkbookLimits> = {
+  totalBytes: 2 * 1024 ** 3,
+  entryBytes: 1024 ** 3,
+  // Measured: 64 MB of the costliest strings (short, distinct) peak at about 330 MB.
+  sharedStringsBytes: 64 * 1024 ** 2,
+  sharedStringRuns: 100_000,
+  partBytes: 16 * 1024 ** 2,
+  rowBytes: 16 * 1024 ** 2,
+  // XML packs 10-30 times; 200 leaves room for sheets of repeated rows.
+  ratio: 200,
+  ratioFromBytes: 1024 ** 2,
   entries: 10_000,
-} as const;
+};
 
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
+const SHARED_STRINGS = /^xl\/sharedStrings\.xml$/i;
+const WHOLE_PARTS = /^xl\/(workbook\.xml|_rels\/workbook\.xml\.rels|styles\.xml)$/i;
+// exceljs' own test for a sheet, unanchored as it is.
+const SHEET = /xl\/worksheets\/sheet\d+[.]xml/i;
+const ROW_END = Buffer.from('</row>');
+// A run's start tag: `<r` and what XML allows after a name. A `<r>` in a comment counts too: the
+// count can only be too high.
+const RUN_STARTS = ['>', '/', ' ', '\t', '\r', '\n'].map((after) => Buffer.from(`<r${after}`));
 
-/** One entry of a zip's central directory, as declared. */
-interface ZipEntry {
-  name: string;
-  packed: number;
-  unpacked: number;
-}
-
-/** Reads the central directory of the zip at `path` (the end record is in the last 64 KiB + 22 bytes). */
-async function centralDirectory(path: string, label: string): Promise<ZipEntry[]> {
-  const notWorkbook = () =>
-    new BatchInputError(`${label} is not an Excel workbook (.xlsx): not a zip archive`);
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const tailLength = Math.min(size, 65_557);
-    const tail = Buffer.alloc(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
-    let end = -1;
-    for (let i = tailLength - 22; i >= 0; i--) {
-      if (tail.readUInt32LE(i) === EOCD) {
-        end = i;
-        break;
-      }
-    }
-    if (end === -1) throw notWorkbook();
-    const count = tail.readUInt16LE(end + 10);
-    const dirSize = tail.readUInt32LE(end + 12);
-    const dirOffset = tail.readUInt32LE(end + 16);
-    if (count === 0xffff || dirOffset === 0xffffffff)
-      throw new BatchInputError(`${label} is a ZIP64 archive: too large for a customer list`);
-    if (count > WORKBOOK_LIMITS.entries)
-      throw new BatchInputError(`${label} has ${count} zip entries: too many`);
-    if (dirOffset + dirSize > size) throw notWorkbook();
-    const dir = Buffer.alloc(dirSize);
-    await handle.read(dir, 0, dirSize, dirOffset);
-    const entries: ZipEntry[] = [];
-    let at = 0;
-    for (let n = 0; n < count; n++) {
-      if (at + 46 > dir.length || dir.readUInt32LE(at) !== CENTRAL) throw notWorkbook();
-      const nameLength = dir.readUInt16LE(at + 28);
-      const extra = dir.readUInt16LE(at + 30) + dir.readUInt16LE(at + 32);
-      entries.push({
-        name: dir.toString('utf8', at + 46, at + 46 + nameLength),
-        packed: dir.readUInt32LE(at + 20),
-        unpacked: dir.readUInt32LE(at + 24),
-      });
-      at += 46 + nameLength + extra;
-    }
-    return entries;
-  } finally {
-    await handle.close();
-  }
-}
+const mb = (n: number) => `${Math.round(n / 1024 ** 2)} MB`;
 
 /**
- * Refuses a workbook that would take unbounded memory or time to unpack, from its zip central
- * directory, before a byte is inflated: not a zip, too many entries, too large in total, a shared
- * strings table over {@link WORKBOOK_LIMITS}`.sharedStringsBytes`, or an entry packed more tightly
- * than real spreadsheets are (a zip bomb).
+ * Refuses an entry whose unpacked size `unpacked` (declared, or counted so far) passes a limit;
+ * `total` includes it.
  */
-export async function checkWorkbookArchive(path: string, label: string): Promise<void> {
-  const entries = await centralDirectory(path, label);
-  const mb = (n: number) => `${Math.round(n / 1024 ** 2)} MB`;
+function judgeSize(
+  entry: ZipEntry,
+  unpacked: number,
+  total: number,
+  limits: WorkbookLimits,
+  label: string,
+): void {
+  if (total > limits.totalBytes)
+    throw new BatchInputError(`${label} unpacks to more than ${mb(limits.totalBytes)}: save it as CSV`);
+  if (SHARED_STRINGS.test(entry.name)) {
+    if (unpacked > limits.sharedStringsBytes)
+      throw new BatchInputError(
+        `${label} has a shared strings table of ${unpacked === entry.unpacked ? '' : 'more than '}${mb(unpacked)} (limit ${mb(limits.sharedStringsBytes)}): save it as CSV`,
+      );
+  } else {
+    const limit = WHOLE_PARTS.test(entry.name) ? limits.partBytes : limits.entryBytes;
+    if (unpacked > limit)
+      throw new BatchInputError(
+        `${label} looks like a zip bomb: ${entry.name} unpacks to more than ${mb(limit)}`,
+      );
+  }
+  if (unpacked > limits.ratioFromBytes && unpacked > entry.packed * limits.ratio)
+    throw new BatchInputError(
+      `${label} looks like a zip bomb: ${entry.name} unpacks ${Math.round(unpacked / Math.max(entry.packed, 1))} times its size`,
+    );
+}
+
+/** The cheap first filter: the sizes the central directory declares, before a byte is inflated. */
+function judgeDeclared(entries: ZipEntry[], limits: WorkbookLimits, label: string): void {
   let total = 0;
+  const names = new Set<string>();
   for (const entry of entries) {
     total += entry.unpacked;
-    if (entry.unpacked === 0xffffffff || total > WORKBOOK_LIMITS.totalBytes)
-      throw new BatchInputError(
-        `${label} unpacks to more than ${mb(WORKBOOK_LIMITS.totalBytes)}: save it as CSV`,
-      );
-    if (/^xl\/sharedStrings\.xml$/i.test(entry.name) && entry.unpacked > WORKBOOK_LIMITS.sharedStringsBytes)
-      throw new BatchInputError(
-        `${label} has a shared strings table of ${mb(entry.unpacked)} (limit ${mb(WORKBOOK_LIMITS.sharedStringsBytes)}): save it as CSV`,
-      );
-    if (entry.unpacked > 1024 ** 2 && entry.unpacked > entry.packed * WORKBOOK_LIMITS.ratio)
-      throw new BatchInputError(
-        `${label} looks like a zip bomb: ${entry.name} unpacks ${Math.round(entry.unpacked / Math.max(entry.packed, 1))} times its size`,
-      );
+    judgeSize(entry, entry.unpacked, total, limits, label);
+    // A reader keeps one of two same-named parts, the check may have judged the other.
+    if (names.has(entry.name))
+      throw new BatchInputError(`${label} is damaged or forged: ${entry.name} is in it twice`);
+    names.add(entry.name);
   }
   if (!entries.some((e) => /^xl\/workbook\.xml$/i.test(e.name)))
     throw new BatchInputError(`${label} is a zip archive but not an Excel workbook (.xlsx)`);
+}
+
+/**
+ * Refuses a workbook that would take unbounded memory or time to read. First from its zip central
+ * directory: not a zip, too many entries, declared sizes over the {@link WORKBOOK_LIMITS}, an entry
+ * packed more tightly than real spreadsheets are. Then by unpacking every entry as a stream and
+ * counting what really comes out (nothing is kept), stopping the moment a limit is passed: the
+ * entries must lie one after the other as the directory places them (exceljs reads them in file
+ * order), unpack to exactly their declared sizes and checksums, and a sheet's rows must stay under
+ * `rowBytes`. Costs one extra unpacking of the file (about 1 s per 200 MB unpacked).
+ */
+export async function checkWorkbookArchive(
+  path: string,
+  label: string,
+  limits: WorkbookLimits = WORKBOOK_LIMITS,
+): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const { entries, dirOffset } = await readZipDirectory(handle, size, label, limits.entries);
+    judgeDeclared(entries, limits, label);
+    const inFileOrder = [...entries].sort((a, b) => a.offset - b.offset);
+    let expected = 0;
+    let total = 0;
+    for (const entry of inFileOrder) {
+      // A gap or an overlap could hide an entry a sequential reader would find.
+      if (entry.offset !== expected)
+        throw new BatchInputError(
+          `${label} is damaged or forged: ${entry.name} does not start where the entry before it ends`,
+        );
+      const data = await readEntryData(handle, entry, dirOffset, label);
+      const rows = SHEET.test(entry.name) ? markerGaps(ROW_END) : undefined;
+      const runs = SHARED_STRINGS.test(entry.name) ? RUN_STARTS.map(markerGaps) : [];
+      const before = total;
+      await unpackEntry(handle, entry, data, label, (chunk, unpacked) => {
+        total = before + unpacked;
+        judgeSize(entry, unpacked, total, limits, label);
+        if (rows && rows(chunk).longest > limits.rowBytes)
+          throw new BatchInputError(
+            `${label}: ${entry.name} has a row of more than ${mb(limits.rowBytes)}: save it as CSV`,
+          );
+        if (runs.length > 0 && runs.reduce((n, seen) => n + seen(chunk).count, 0) > limits.sharedStringRuns)
+          throw new BatchInputError(
+            `${label} has more than ${limits.sharedStringRuns} rich text runs in its shared strings: save it as CSV`,
+          );
+      });
+      expected = data.next;
+    }
+    if (expected !== dirOffset)
+      throw new BatchInputError(
+        `${label} is damaged or forged: bytes between its last entry and its directory`,
+      );
+  } finally {
+    await handle.close();
+  }
 }
