@@ -1,28 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus, MAX_HISTORY_BYTES } from '../../src/server/events/bus.js';
 import { MAX_EVENT_BYTES, MAX_EVENT_STRING, TRUNCATED } from '../../src/server/events/caps.js';
+import type { RequestEvent } from '../../src/server/events/types.js';
+import { requestEvent } from '../helpers/console-events.js';
 import { useReferenceServer } from '../helpers/server.js';
 
 const server = useReferenceServer();
-
-const request = (path: string, method = 'GET') => ({
-  method,
-  path,
-  status: 200,
-  latencyMs: 1,
-  requestId: 'r',
-  key: undefined,
-  principal: undefined,
-});
 
 const sizeOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 describe('a console event is capped: each string at 1024 characters with a visible marker, the whole at 8 KiB', () => {
   it('a 2 MB path is cut to 1024 characters ending in the marker; short fields are left alone', () => {
     const bus = new EventBus(() => 0);
-    bus.publish('request', request(`/${'p'.repeat(2_000_000)}`));
+    bus.publish('request', requestEvent(`/${'p'.repeat(2_000_000)}`));
     const [event] = bus.since(undefined).events;
-    const data = (event?.data ?? {}) as ReturnType<typeof request>;
+    const data = (event?.data ?? {}) as RequestEvent;
     expect(MAX_EVENT_STRING).toBe(1024);
     expect(data.path).toHaveLength(MAX_EVENT_STRING);
     expect(data.path.endsWith(TRUNCATED)).toBe(true);
@@ -51,7 +43,7 @@ describe('a console event is capped: each string at 1024 characters with a visib
 
   it('a cut never splits a surrogate pair', () => {
     const bus = new EventBus(() => 0);
-    for (const prefix of ['', 'x']) bus.publish('request', request(prefix + '😀'.repeat(5000)));
+    for (const prefix of ['', 'x']) bus.publish('request', requestEvent(prefix + '😀'.repeat(5000)));
     for (const event of bus.since(undefined).events) {
       const path = (event.data as { path: string }).path;
       // encodeURIComponent throws on a lone surrogate.
@@ -113,20 +105,20 @@ describe('the console history is bounded in bytes as well as in count (1 MiB, ol
 
   it('the count bound still holds for small events', () => {
     const bus = new EventBus(() => 0, 10);
-    for (let i = 1; i <= 25; i++) bus.publish('request', request(`/p${i}`));
+    for (let i = 1; i <= 25; i++) bus.publish('request', requestEvent(`/p${i}`));
     expect(bus.since(undefined).events.map((e) => e.id)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
   });
 
   it('a tight byte bound drops the oldest first and always keeps the newest event', () => {
     const bus = new EventBus(() => 0, 1000, 2000);
-    for (let i = 1; i <= 50; i++) bus.publish('request', request(`/${'c'.repeat(500)}${i}`));
+    for (let i = 1; i <= 50; i++) bus.publish('request', requestEvent(`/${'c'.repeat(500)}${i}`));
     const ids = bus.since(undefined).events.map((e) => e.id);
     expect(ids.at(-1)).toBe(50);
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.length).toBeLessThan(5);
     expect(bus.since(1).complete).toBe(false);
     const lone = new EventBus(() => 0, 1000, 10);
-    lone.publish('request', request('/over-the-bound-alone'));
+    lone.publish('request', requestEvent('/over-the-bound-alone'));
     expect(lone.since(undefined).events).toHaveLength(1);
   });
 });
