@@ -2,7 +2,7 @@ import { AuditEventsQuery } from '../audit/query.js';
 import { TEST_VERIFICATION_IDS } from '../botcheck/test-ids.js';
 import * as ex from './examples.js';
 import { queryParameters } from './parameters.js';
-import { BODY_ERRORS, COMMON_ERRORS, empty, json, problems, TAX_AUTH_ERRORS } from './responses.js';
+import { bodyErrors, COMMON_ERRORS, empty, json, problems, TAX_AUTH_ERRORS } from './responses.js';
 
 const TAX = '/taxvalidation/v1';
 const bearer = [{ bearerAuth: [] }];
@@ -56,7 +56,7 @@ export function paths(): Record<string, unknown> {
           201: json('Completed synchronously: the full result', completedResult, ex.validationResultExample),
           202: json('Accepted for asynchronous processing', 'PendingValidation', ex.pendingValidationExample),
           ...problems({
-            ...BODY_ERRORS,
+            ...bodyErrors('4 MiB'),
             ...TAX_AUTH_ERRORS,
             409: 'idempotencyKey reused with another body',
             422: 'invalid input (malformed country code, value too long, bad metadata, a provider that cannot serve the country); errors[] names every field',
@@ -81,7 +81,7 @@ export function paths(): Record<string, unknown> {
         responses: {
           202: json('One PENDING entry per item, in input order', 'BatchAccepted', ex.batchAcceptedExample),
           ...problems({
-            ...BODY_ERRORS,
+            ...bodyErrors('16 MiB'),
             ...TAX_AUTH_ERRORS,
             409: 'an item idempotencyKey reused with another body',
             422: 'an item is structurally invalid; nothing is processed; errors[] names every failing item path',
@@ -106,7 +106,7 @@ export function paths(): Record<string, unknown> {
             ex.scheduleCreatedExample,
           ),
           ...problems({
-            ...BODY_ERRORS,
+            ...bodyErrors('4 MiB'),
             ...TAX_AUTH_ERRORS,
             402: 'project locked, the plan lacks scheduled validation, or a plan limit is reached',
             422: 'invalid input; errors[] names every field',

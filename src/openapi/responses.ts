@@ -83,8 +83,13 @@ export const TAX_AUTH_ERRORS = {
   403: 'API key invalid or expired',
 };
 
-/** Statuses of reading a JSON request body. */
-export const BODY_ERRORS = {
-  400: 'the body is not valid JSON',
-  413: 'the body is larger than 16 MiB',
-};
+/**
+ * Statuses of reading a JSON request body of at most `limit` (in words, e.g. `4 MiB`: what the
+ * reference server reads, counted on the bytes received, chunked or not).
+ */
+export function bodyErrors(limit: string) {
+  return {
+    400: 'the body is not valid JSON',
+    413: `the body is larger than ${limit}`,
+  };
+}

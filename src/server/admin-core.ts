@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { toIssues } from '../core/zod-issues.js';
 import { API_FAULT_KINDS, FAULT_KINDS, type FaultConfig } from './faults.js';
-import { readJson, sendEmpty, sendJson } from './http-io.js';
+import { BODY_LIMITS, readJson, sendEmpty, sendJson } from './http-io.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem } from './problem.js';
 import type { ServerState } from './state.js';
@@ -24,12 +24,16 @@ export const FaultsBody = z.strictObject({
   slowMs: z.optional(z.number().check(z.int()).check(z.gt(0))),
 });
 
-/** Parses an admin body with a schema; 422 with every issue otherwise. */
+/**
+ * Parses an admin body with a schema; 422 with every issue otherwise, 413 past `limit` bytes
+ * (default {@link BODY_LIMITS}`.admin`, 64 KiB).
+ */
 export async function adminBody<T>(
   req: Parameters<typeof readJson>[0],
   schema: z.core.$ZodType<T>,
+  limit: number = BODY_LIMITS.admin,
 ): Promise<T> {
-  const parsed = z.safeParse(schema, (await readJson(req)) ?? {});
+  const parsed = z.safeParse(schema, (await readJson(req, limit)) ?? {});
   if (!parsed.success) {
     throw new HttpProblem(422, 'Invalid admin request', toIssues(parsed.error));
   }

@@ -164,7 +164,7 @@ function publishRequest(
   }
   state.events.publish('request', {
     method: (req.method ?? 'GET').slice(0, 16),
-    path: path.slice(0, 2048),
+    path,
     status,
     latencyMs: Math.round((performance.now() - started) * 10) / 10,
     requestId,

@@ -29,6 +29,12 @@ export const VERIFICATION_METHODS = ['AUTOMATIC', 'MANUAL'] as const;
 /** Documented limits of a validation request. */
 export const LIMITS = {
   rawValueLength: 20,
+  /**
+   * Characters of a raw value as sent, before spaces, dots, dashes and underscores are stripped:
+   * a formatted ID is far shorter (`DE 136.695.976` is 14), and a value padded with megabytes of
+   * spaces is refused before it is normalised, stored or shown.
+   */
+  rawValueRawLength: 64,
   companyNameLength: 256,
   metadataPairs: 20,
   metadataKeyLength: 64,

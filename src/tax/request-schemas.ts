@@ -9,10 +9,20 @@ const CountryCode = wireSchema(() =>
   }),
 );
 
-/** A VAT or business ID: 1 to 20 characters once spaces, dots, dashes and underscores are stripped. */
+/**
+ * A VAT or business ID: at most 64 characters as sent, and 1 to 20 once spaces, dots, dashes and
+ * underscores are stripped. The raw cap is checked first and stops the other checks, so an
+ * over-long value gets one message and is never normalised.
+ */
 export const RawValue = wireSchema(() =>
   z
     .string()
+    .check(
+      z.maxLength(LIMITS.rawValueRawLength, {
+        message: `must be at most ${LIMITS.rawValueRawLength} characters as sent (before spaces, dots, dashes and underscores are removed)`,
+        abort: true,
+      }),
+    )
     .check(z.refine((v) => normalizeTaxId(v).length > 0, { message: 'must not be empty' }))
     .check(
       z.refine((v) => normalizeTaxId(v).length <= LIMITS.rawValueLength, {
@@ -81,7 +91,7 @@ export const CustomerMetadata = wireSchema(() =>
 export const Provider = wireSchema(() => z.enum(PROVIDERS));
 export const Frequency = wireSchema(() => z.enum(FREQUENCIES));
 
-const RAW_VALUE = `The VAT or business ID. Spaces, dots, dashes and underscores are stripped; at most ${LIMITS.rawValueLength} characters remain`;
+const RAW_VALUE = `The VAT or business ID, at most ${LIMITS.rawValueRawLength} characters as sent. Spaces, dots, dashes and underscores are stripped; at most ${LIMITS.rawValueLength} characters remain`;
 const PREFERRED_PROVIDER =
   'Pins the registry to ask; a registry that cannot serve the country is refused with 422';
 const FREQUENCY = 'How often the identifier is checked again: every 1, 3 or 12 calendar months';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { type NodeBodyStream, readNodeBody } from '../adapters/read-body.js';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
@@ -13,17 +14,6 @@ import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './
 function reply(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
   res.end(`${message}\n`);
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** `bytes` random bytes from Web Crypto, as hex. */
@@ -78,20 +68,15 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== `/${token}`) return reply(res, 404, 'not found');
     if (req.method !== 'POST') return reply(res, 405, 'POST only');
-    if (Number(req.headers['content-length'] ?? 0) > limit) {
+    // Counted on the bytes received (Content-Length or chunked): past the limit nothing more is
+    // read, and the connection closes once the 413 is sent.
+    const read = await readNodeBody(req as unknown as NodeBodyStream, limit);
+    if (!read.ok && read.reason === 'too-large') {
       res.setHeader('connection', 'close');
       return reply(res, 413, 'body too large');
     }
-    let bytes: Buffer | undefined;
-    try {
-      bytes = await readBody(req, limit);
-    } catch {
-      return;
-    }
-    if (bytes === undefined) {
-      res.setHeader('connection', 'close');
-      return reply(res, 413, 'body too large');
-    }
+    if (!read.ok) return;
+    const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length);
     const body = bytes.toString('utf8');
     let event: TaxWebhookEvent;
     try {

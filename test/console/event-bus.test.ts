@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type BusMessage, EventBus } from '../../src/server/events/bus.js';
+import { requestEvent } from '../helpers/console-events.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
-
-const request = (path: string) => ({
-  method: 'GET',
-  path,
-  status: 200,
-  latencyMs: 1,
-  requestId: 'r',
-  key: undefined,
-  principal: undefined,
-});
 
 describe('event bus: history is bounded, newest kept', () => {
   it('keeps the last maxHistory events and says when a reconnecting reader missed some', () => {
     const bus = new EventBus(() => 0, 10);
-    for (let i = 1; i <= 25; i++) bus.publish('request', request(`/p${i}`));
+    for (let i = 1; i <= 25; i++) bus.publish('request', requestEvent(`/p${i}`));
     const all = bus.since(undefined);
     expect(all.events.map((e) => e.id)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
     expect(bus.since(20).events.map((e) => e.id)).toEqual([21, 22, 23, 24, 25]);
@@ -27,7 +18,7 @@ describe('event bus: history is bounded, newest kept', () => {
     const bus = new EventBus(() => 0);
     const seen: BusMessage['kind'][] = [];
     bus.subscribe((m) => seen.push(m.kind));
-    bus.publish('request', request('/a'));
+    bus.publish('request', requestEvent('/a'));
     bus.reset();
     expect(bus.since(undefined).events).toEqual([]);
     expect(seen).toEqual(['event', 'reset']);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openEventStream } from '../../src/server/console/sse.js';
 import { EventBus } from '../../src/server/events/bus.js';
 import type { HttpProblem } from '../../src/server/problem.js';
+import { requestEvent } from '../helpers/console-events.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -26,16 +27,6 @@ async function streamServer(bus: EventBus, maxBufferedBytes?: number): Promise<s
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const request = (path: string) => ({
-  method: 'GET',
-  path,
-  status: 200,
-  latencyMs: 1,
-  requestId: 'r',
-  key: undefined,
-  principal: undefined,
-});
-
 /** Reads a stream until `done(text)` says enough; returns the text. */
 async function readUntil(url: string, headers: Record<string, string>, done: (text: string) => boolean) {
   const abort = new AbortController();
@@ -55,8 +46,8 @@ async function readUntil(url: string, headers: Record<string, string>, done: (te
 describe('console events: meta, settings, then the history, then live events', () => {
   it('a new stream gets everything kept, newest last, as SSE frames with ids', async () => {
     const bus = new EventBus(() => 0);
-    bus.publish('request', request('/one'));
-    bus.publish('request', request('/two'));
+    bus.publish('request', requestEvent('/one'));
+    bus.publish('request', requestEvent('/two'));
     const url = await streamServer(bus);
     const { status, type, text } = await readUntil(url, {}, (t) => t.includes('/two'));
     expect(status).toBe(200);
@@ -68,12 +59,12 @@ describe('console events: meta, settings, then the history, then live events', (
 
   it('a reconnect with Last-Event-ID gets only what it missed; one that missed dropped events gets reset first', async () => {
     const bus = new EventBus(() => 0, 3);
-    for (const path of ['/a', '/b', '/c']) bus.publish('request', request(path));
+    for (const path of ['/a', '/b', '/c']) bus.publish('request', requestEvent(path));
     const url = await streamServer(bus);
     const resumed = await readUntil(url, { 'last-event-id': '2' }, (t) => t.includes('/c'));
     expect(resumed.text).not.toContain('/b');
     expect(resumed.text).not.toContain('event: reset');
-    for (const path of ['/d', '/e']) bus.publish('request', request(path));
+    for (const path of ['/d', '/e']) bus.publish('request', requestEvent(path));
     const behind = await readUntil(url, { 'last-event-id': '1' }, (t) => t.includes('/e'));
     expect(behind.text).toContain('event: reset');
     expect(behind.text.indexOf('event: reset')).toBeLessThan(behind.text.indexOf('/c'));
@@ -92,7 +83,7 @@ describe('console events: a slow reader cannot grow the server memory', () => {
     let published = 0;
     // The kernel buffers some megabytes first; past them the server's own buffer passes 64 KiB.
     while (bus.subscribers > 0 && published < 100_000) {
-      for (let i = 0; i < 100; i++) bus.publish('request', request(big));
+      for (let i = 0; i < 100; i++) bus.publish('request', requestEvent(big));
       published += 100;
       await new Promise((resolve) => setImmediate(resolve));
     }

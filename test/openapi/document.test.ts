@@ -52,6 +52,9 @@ describe('the OpenAPI 3.1 document of the four APIs', () => {
     };
     const request = doc.components.schemas.ValidationRequest as Schema;
     expect(request.properties.companyName?.maxLength).toBe(256);
+    // The raw cap (before separators are stripped) is a wire rule, so the document carries it.
+    expect(request.properties.rawValue?.maxLength).toBe(64);
+    expect(request.properties.requesterVatId?.maxLength).toBe(64);
     expect(request.properties.preferredProvider?.enum).toEqual([
       'VIES',
       'BZST',

@@ -36,3 +36,30 @@ describe('BoundedList keeps the last max items pushed, oldest first', () => {
     expect(list.toArray().at(-1)).toBe(99_999);
   });
 });
+
+describe('BoundedList with maxWeight keeps the newest items whose weights fit, and always the newest one', () => {
+  it('matches the longest tail within both bounds, at every push', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 100 }),
+        (max, maxWeight, weights) => {
+          const list = new BoundedList<number>(max, maxWeight);
+          weights.forEach((weight, i) => {
+            list.push(i, weight);
+            let keep = 1;
+            let sum = weights[i] ?? 0;
+            while (keep < max && keep <= i && sum + (weights[i - keep] ?? 0) <= maxWeight) {
+              sum += weights[i - keep] ?? 0;
+              keep += 1;
+            }
+            const expected = Array.from({ length: keep }, (_, k) => i - keep + 1 + k);
+            expect(list.toArray()).toEqual(expected);
+            expect(list.weight).toBe(sum);
+          });
+        },
+      ),
+    );
+  });
+});

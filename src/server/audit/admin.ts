@@ -10,7 +10,7 @@ import {
 import { AuditEvent } from '../../audit/schemas.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { BASIC_PLAN, DEMO, FULL_PLAN } from '../fixtures.js';
-import { readJson, sendJson } from '../http-io.js';
+import { BODY_LIMITS, readJson, sendJson } from '../http-io.js';
 import { HttpProblem } from '../problem.js';
 import type { Route } from '../router.js';
 import type { ServerState } from '../state.js';
@@ -221,7 +221,7 @@ export function auditAdminRoutes(admin: AuditAdmin): Route[] {
         returns: '201 {projectId, apiKey, name, plan}',
       },
       handle: async ({ req, res }) =>
-        sendJson(res, 201, admin.createProject((await readJson(req)) as CreateProject)),
+        sendJson(res, 201, admin.createProject((await readJson(req, BODY_LIMITS.admin)) as CreateProject)),
     },
     {
       method: 'POST',
@@ -234,7 +234,11 @@ export function auditAdminRoutes(admin: AuditAdmin): Route[] {
         returns: '201 {added, scope, ownerId, newestId, oldestId, from, to}',
       },
       handle: async ({ req, res }) =>
-        sendJson(res, 201, admin.addAuditEvents((await readJson(req)) as AddAuditEvents)),
+        sendJson(
+          res,
+          201,
+          admin.addAuditEvents((await readJson(req, BODY_LIMITS.auditEvents)) as AddAuditEvents),
+        ),
     },
   ];
 }

@@ -46,8 +46,8 @@ export const CreateVerificationBody = z.strictObject({
   minimalDataMode: z._default(z.boolean(), false),
   maxFetches: z._default(z.number().check(z.int()).check(z.gte(1)).check(z.lte(1000)), 1),
   validityMs: z._default(z.number().check(z.int()).check(z.gt(0)), DEFAULT_VALIDITY_MS),
-  /** Mode of the widget component; the captcha is configured for STANDARD. */
-  mode: z._default(z.string().check(z.minLength(1)), 'STANDARD'),
+  /** Mode of the widget component; the captcha is configured for STANDARD. 1 to 64 characters. */
+  mode: z._default(z.string().check(z.minLength(1)).check(z.maxLength(64)), 'STANDARD'),
   /** Backdates start and finish by this many ms (default 0); past `validityMs` the result answers 410. */
   finishedAgoMs: z._default(
     z

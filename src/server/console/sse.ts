@@ -6,8 +6,9 @@ import { HttpProblem } from '../problem.js';
 export const MAX_STREAMS = 16;
 
 /**
- * Bytes a stream may have waiting for a slow reader before it is dropped (the browser reconnects
- * and catches up from the history), so no reader can make the server's memory grow.
+ * Bytes of live events a stream may have waiting for a slow reader, beyond what it was sent on
+ * connecting (the history, at most 1 MiB), before it is dropped (the browser reconnects and
+ * catches up from the history), so no reader can make the server's memory grow.
  */
 export const MAX_BUFFERED_BYTES = 512 * 1024;
 
@@ -39,7 +40,7 @@ export function openEventStream(
   if (bus.subscribers >= MAX_STREAMS) {
     throw new HttpProblem(503, `At most ${MAX_STREAMS} console streams at once; close a console tab`);
   }
-  const limit = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
+  let limit = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
@@ -72,5 +73,9 @@ export function openEventStream(
   const { events, complete } = bus.since(lastEventId(req));
   if (!complete) start.push(frame('reset', {}));
   for (const envelope of events) start.push(frame(envelope.type, envelope, envelope.id));
-  res.write(start.join(''));
+  const text = start.join('');
+  // The start may still be waiting when the first live event comes: it does not count against
+  // the reader, only what follows does.
+  limit += Buffer.byteLength(text);
+  res.write(text);
 }

@@ -1,8 +1,15 @@
 import { BoundedList } from '../bounded-list.js';
+import { fitEvent } from './caps.js';
 import type { ConsoleEnvelope, ConsoleEventMap, ConsoleEventName, ConsoleSettings } from './types.js';
 
 /** Events kept for a console that connects (or reconnects) later; older ones are dropped. */
 export const MAX_HISTORY = 1000;
+
+/**
+ * Bytes of events (their JSON) kept for a console that connects later, whatever their number:
+ * 1 MiB, the most a new console is sent before live events; the oldest are dropped first.
+ */
+export const MAX_HISTORY_BYTES = 1024 * 1024;
 
 /** What a subscriber receives. */
 export type BusMessage =
@@ -16,8 +23,8 @@ function defaultSettings(now: number): ConsoleSettings {
 
 /**
  * The dev server's event bus: API routes, stores and the webhook sender publish what happened;
- * the console's SSE streams subscribe. History and subscriber count are bounded, and publishing
- * never waits for a subscriber.
+ * the console's SSE streams subscribe. Each event is capped in size (`caps.ts`), the history in
+ * count and in bytes, the subscribers in number; publishing never waits for a subscriber.
  */
 export class EventBus {
   private readonly history: BoundedList<ConsoleEnvelope>;
@@ -28,21 +35,22 @@ export class EventBus {
   constructor(
     private readonly now: () => number,
     maxHistory = MAX_HISTORY,
+    maxHistoryBytes = MAX_HISTORY_BYTES,
   ) {
-    this.history = new BoundedList(maxHistory);
+    this.history = new BoundedList(maxHistory, maxHistoryBytes);
     this.current = defaultSettings(now());
   }
 
-  /** Logs an event and hands it to every subscriber. */
+  /** Logs an event, its long strings cut (`fitEvent`), and hands it to every subscriber. */
   publish<K extends ConsoleEventName>(type: K, data: ConsoleEventMap[K]): void {
     this.lastId += 1;
-    const envelope = {
+    const { envelope, bytes } = fitEvent({
       id: this.lastId,
       at: new Date(this.now()).toISOString(),
       type,
       data,
-    } as ConsoleEnvelope;
-    this.history.push(envelope);
+    } as ConsoleEnvelope);
+    this.history.push(envelope, bytes);
     this.emit({ kind: 'event', envelope });
   }
 

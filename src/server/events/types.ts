@@ -6,7 +6,7 @@
 /** One API request as the console lists it; the key is already masked. */
 export interface RequestEvent {
   method: string;
-  /** Decoded path, cut to 2048 characters; shown as text, never as HTML. */
+  /** Decoded path (cut like every string of an event, see `caps.ts`); shown as text, never as HTML. */
   path: string;
   status: number;
   latencyMs: number;

@@ -11,8 +11,10 @@ import type { WebhookRetrySettings, WebhookSender } from './webhook-sender.js';
 
 /** Body of `POST /__admin/providers/{provider}`. */
 export const ProviderModeBody = z.strictObject({ mode: z.enum(['sync', 'async', 'unavailable']) });
-/** Body of `POST` and `DELETE /__admin/webhook-endpoints`. */
-export const WebhookEndpointBody = z.strictObject({ url: z.url({ protocol: /^https?$/ }) });
+/** Body of `POST` and `DELETE /__admin/webhook-endpoints`: an http(s) URL of at most 2048 characters. */
+export const WebhookEndpointBody = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).check(z.maxLength(2048)),
+});
 const DELIVERY_STATES = ['queued', 'sending', 'retrying', 'delivered', 'failed', 'lost'] as const;
 /** Query of `GET /__admin/webhook-deliveries`. */
 export const DeliveriesQuery = z.strictObject({

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { toIssues } from '../../core/zod-issues.js';
 import { BatchRequest, ScheduleRequest, ValidationRequest } from '../../tax/request-schemas.js';
-import { readJson, sendEmpty, sendJson } from '../http-io.js';
+import { BODY_LIMITS, readJson, sendEmpty, sendJson } from '../http-io.js';
 import { HttpProblem, type ProblemIssue, paymentRequired } from '../problem.js';
 import type { Route } from '../router.js';
 import type { Completer } from './completion.js';
@@ -19,7 +19,7 @@ async function parseBody<T>(
   schema: z.core.$ZodType<T>,
   what: string,
 ): Promise<T> {
-  const parsed = z.safeParse(schema, await readJson(req));
+  const parsed = z.safeParse(schema, await readJson(req, BODY_LIMITS.taxItem));
   if (!parsed.success) throw new HttpProblem(422, `Invalid ${what}`, toIssues(parsed.error));
   return parsed.data;
 }
@@ -69,7 +69,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       pattern: `${BASE}/validations/batch`,
       auth,
       handle: async ({ req, res, principal }) => {
-        const raw = await readJson(req);
+        const raw = await readJson(req, BODY_LIMITS.taxBatch);
         const parsed = BatchRequest().safeParse(raw);
         if (!parsed.success) {
           const issues = toIssues(parsed.error);

@@ -3,12 +3,8 @@ import { DEV_OUTCOME_DESCRIPTIONS, DEV_OUTCOMES } from '../../botcheck/dev-outco
 import { adminBody } from '../admin-core.js';
 import type { BotCheckAdmin } from '../botcheck/module.js';
 import { sendAsset } from '../console/assets.js';
-import { sendJson } from '../http-io.js';
+import { BODY_LIMITS, sendJson } from '../http-io.js';
 import type { ServerModule } from '../module.js';
-import { HttpProblem } from '../problem.js';
-
-/** Largest body the widget endpoint reads; `{"outcome":"unfinished"}` is 24 bytes. */
-const MAX_WIDGET_BODY = 1024;
 
 const WidgetBody = z.strictObject({ outcome: z.enum(DEV_OUTCOMES) });
 
@@ -44,10 +40,7 @@ export function widgetModule(botCheck: BotCheckAdmin): ServerModule {
           returns: '201 {verificationId, token, outcome}',
         },
         handle: async ({ req, res }) => {
-          if (Number(req.headers['content-length'] ?? 0) > MAX_WIDGET_BODY) {
-            throw new HttpProblem(413, `Widget request body over ${MAX_WIDGET_BODY} bytes`);
-          }
-          const { outcome } = await adminBody(req, WidgetBody);
+          const { outcome } = await adminBody(req, WidgetBody, BODY_LIMITS.widget);
           const { verificationId, token } = botCheck.createVerification({ outcome });
           sendJson(res, 201, { verificationId, token, outcome });
         },
