@@ -1,6 +1,7 @@
 import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync-gaps.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonForTerminal } from '../terminal-safe.js';
 import { UsageError } from '../usage-error.js';
 
 function dirFlag(flags: { dir?: string }): string {
@@ -20,7 +21,7 @@ export async function auditGaps(ctx: CommandContext, options: unknown): Promise<
   const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error) => {
     throw new UsageError(error.message);
   });
-  if (json) ctx.io.stdout.write(`${JSON.stringify({ gaps, pendingAcks }, null, 2)}\n`);
+  if (json) await ctx.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
   else {
     for (const gap of gaps) {
       const held =
@@ -33,8 +34,8 @@ export async function auditGaps(ctx: CommandContext, options: unknown): Promise<
       const pending = pendingAcks.some((ack) => ack.gap === gap.id)
         ? ' (acknowledged: recorded by the next run)'
         : '';
-      ctx.io.stdout.write(
-        `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}\n`,
+      ctx.line(
+        `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}`,
       );
     }
   }
