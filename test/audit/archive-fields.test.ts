@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { SvcClient } from '../../src/client.js';
 import { CheckpointError } from '../../src/core/errors/error-classes.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { archiveScratch, dropScratch, HOUR } from './helpers.js';
+import { archiveScratch, dropScratch, HOUR, tamperedCopy } from './helpers.js';
 
 const server = useReferenceServer();
 const T0 = Date.parse('2026-03-02T12:00:00.000Z');
@@ -39,14 +39,8 @@ afterAll(async () => {
 
 let copies = 0;
 /** A copy of the archive with `edit` applied to one of its JSON files. */
-function tampered(file: string, edit: (json: Json) => void): string {
-  const dir = join(scratch, String(++copies));
-  cpSync(archive, dir, { recursive: true });
-  const json = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-  edit(json);
-  writeFileSync(join(dir, file), JSON.stringify(json, null, 2));
-  return dir;
-}
+const tampered = (file: string, edit: (json: Json) => void): string =>
+  tamperedCopy(archive, join(scratch, String(++copies)), { [file]: edit });
 
 const manifest = () => JSON.parse(readFileSync(join(archive, 'manifest-000001.json'), 'utf8'));
 const reason = (edit: (json: Json) => void) => {

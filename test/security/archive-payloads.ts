@@ -1,5 +1,3 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ReferenceServer } from '../../src/server/index.js';
 import { runSvc } from '../helpers/cli.js';
@@ -37,20 +35,4 @@ export async function threeNights(server: ReferenceServer, dir: string, t0: numb
   server.admin.advanceClock(HOUR);
   add(3, t0 + 70 * MIN, t0 + 80 * MIN);
   expect((await svc('audit', 'sync', '--dir', dir)).code).toBe(0);
-}
-
-/** Edits of an archive's JSON files (manifests, sync-state.json), by file name. */
-// biome-ignore lint/suspicious/noExplicitAny: edits a parsed JSON file field by field
-export type ArchiveEdits = Record<string, (json: any) => void>;
-
-/** A copy of archive `from` at `to`, each file named in `edits` changed by its edit. */
-export function tamperedCopy(from: string, to: string, edits: ArchiveEdits): string {
-  cpSync(from, to, { recursive: true });
-  for (const [file, edit] of Object.entries(edits)) {
-    const path = join(to, file);
-    const json = JSON.parse(readFileSync(path, 'utf8'));
-    edit(json);
-    writeFileSync(path, JSON.stringify(json, null, 2));
-  }
-  return to;
 }

@@ -5,9 +5,10 @@ import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldsView, printData } from '../../src/cli/output.js';
+import { type ArchiveEdits, tamperedCopy } from '../audit/helpers.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { type ArchiveEdits, RAW_CONTROL, tamperedCopy, threeNights } from './archive-payloads.js';
+import { RAW_CONTROL, threeNights } from './archive-payloads.js';
 
 const server = useReferenceServer();
 const T0 = Date.parse('2026-03-02T12:00:00.000Z');

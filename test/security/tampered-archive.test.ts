@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ArchiveEdits, tamperedCopy } from '../audit/helpers.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { runSvc } from '../helpers/cli.js';
 import { PTY_UNAVAILABLE, runInPty } from '../helpers/pty.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { type ArchiveEdits, PAYLOAD, RAW_CONTROL, tamperedCopy, threeNights } from './archive-payloads.js';
+import { PAYLOAD, RAW_CONTROL, threeNights } from './archive-payloads.js';
 
 // Issue 33: a tampered archive rewrote the screen of the tool meant to catch it.
 
