@@ -1,6 +1,6 @@
-import { $ZodError } from 'zod/v4/core';
+import { manifestRun } from './archive-fields.js';
 import { ArchiveFileError, listArchive, readRegular } from './archive-files.js';
-import { Manifest, manifestRun } from './manifest.js';
+import { type Manifest, parseManifest } from './manifest.js';
 
 /** Why part of the archive may be missing. */
 export type GapCause = 'retention' | 'late' | 'conflict';
@@ -114,29 +114,31 @@ export const MAX_MANIFEST_BYTES = 1 << 20;
 
 /**
  * The gaps of an archive from its manifests, oldest first (only regular files are read); a
- * manifest that cannot be read is skipped (`svc audit verify` reports it). `expired` names gaps a
- * backfill found the API no longer holds.
+ * manifest that cannot be read is skipped and named in `unreadable` with the reason (`svc audit
+ * verify` reports it too). `expired` names gaps a backfill found the API no longer holds.
  */
-export async function readGaps(dir: string, expired: ReadonlySet<string> = new Set()): Promise<GapLedger> {
+export async function readGaps(
+  dir: string,
+  expired: ReadonlySet<string> = new Set(),
+): Promise<{ ledger: GapLedger; unreadable: Array<{ manifest: string; reason: string }> }> {
   const ledger = new GapLedger(expired);
+  const unreadable: Array<{ manifest: string; reason: string }> = [];
   const names = (await listArchive(dir))
     .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
   for (const { name } of names) {
+    let text: string;
     try {
-      const manifest = Manifest().parse(
-        JSON.parse((await readRegular(dir, name, MAX_MANIFEST_BYTES)).toString('utf8')),
-      );
-      ledger.add(manifest, name);
+      text = (await readRegular(dir, name, MAX_MANIFEST_BYTES)).toString('utf8');
     } catch (error) {
-      if (
-        !(error instanceof ArchiveFileError) &&
-        !(error instanceof SyntaxError) &&
-        !(error instanceof $ZodError)
-      )
-        throw error;
+      if (!(error instanceof ArchiveFileError)) throw error;
+      unreadable.push({ manifest: name, reason: error.message });
+      continue;
     }
+    const parsed = parseManifest(text);
+    if (parsed.ok) ledger.add(parsed.manifest, name);
+    else unreadable.push({ manifest: name, reason: `not a manifest sync writes (${parsed.reason})` });
   }
-  return ledger;
+  return { ledger, unreadable };
 }

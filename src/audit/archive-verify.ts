@@ -1,5 +1,6 @@
 import { SvcError } from '../core/errors/error-classes.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
+import { manifestRun } from './archive-fields.js';
 import {
   ArchiveFileError,
   checkAborted,
@@ -9,7 +10,7 @@ import {
   readRegular,
 } from './archive-files.js';
 import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './archive-gaps.js';
-import { loadPublicKey, Manifest, type ManifestFile, manifestRun, signatureValid } from './manifest.js';
+import { loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
 import { sha256 } from './sync-files.js';
 import { readSyncState } from './sync-state.js';
 
@@ -153,16 +154,13 @@ export async function verifyAuditArchive(
       previous = undefined;
       continue;
     }
-    let raw: Record<string, unknown>;
-    let manifest: Manifest;
-    try {
-      raw = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-      manifest = Manifest().parse(raw);
-    } catch {
-      report('bad-manifest', name, 'not a readable manifest');
+    const parsed = parseManifest(bytes.toString('utf8'));
+    if (!parsed.ok) {
+      report('bad-manifest', name, `not a manifest sync writes (${parsed.reason})`);
       previous = undefined;
       continue;
     }
+    const { raw, manifest } = parsed;
     const digest = sha256(bytes);
     if (manifest.run !== run) report('bad-manifest', name, `names run ${manifest.run}, expected ${run}`);
     if (run === 1 && manifest.previous !== null)

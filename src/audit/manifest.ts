@@ -3,19 +3,21 @@ import * as z from 'zod/mini';
 import { SvcError } from '../core/errors/error-classes.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import type { KeyObjectLike } from '../core/node-shapes.js';
+import { toIssues } from '../core/zod-issues.js';
+import { ArchiveStamp, GapId, ListedFileName, ManifestFileName, Sha256Hex } from './archive-fields.js';
 import { ArchiveHole } from './sync-state.js';
 
 /** One data file of a run. */
 export const ManifestFile = lazySchema(() =>
   z.object({
-    name: z.string(),
+    name: ListedFileName(),
     bytes: z.number().check(z.int()).check(z.gte(0)),
-    sha256: z.string(),
+    sha256: Sha256Hex(),
     /** Events (lines) in the file. */
     events: z.number().check(z.int()).check(z.gte(0)),
     /** `occurredAt` of the file's first line (the newest event) and of its last line; null when empty. */
-    firstOccurredAt: z.nullable(z.string()),
-    lastOccurredAt: z.nullable(z.string()),
+    firstOccurredAt: z.nullable(ArchiveStamp()),
+    lastOccurredAt: z.nullable(ArchiveStamp()),
   }),
 );
 export type ManifestFile = z.infer<ReturnType<typeof ManifestFile>>;
@@ -28,10 +30,10 @@ export const Manifest = lazySchema(() =>
   z.object({
     version: z.literal(1),
     run: z.number().check(z.int()).check(z.gt(0)),
-    range: z.object({ from: z.string(), to: z.string() }),
+    range: z.object({ from: ArchiveStamp(), to: ArchiveStamp() }),
     /** The range asked from the API: the run's range plus the overlap before it. */
-    query: z.object({ from: z.string(), to: z.string() }),
-    serverNow: z.string(),
+    query: z.object({ from: ArchiveStamp(), to: ArchiveStamp() }),
+    serverNow: ArchiveStamp(),
     files: z.array(ManifestFile()),
     /** The API's `totalElements` for `query`. */
     totalElements: z.nullable(z.number().check(z.int()).check(z.gte(0))),
@@ -46,37 +48,42 @@ export const Manifest = lazySchema(() =>
     /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
     kind: z.optional(z.enum(['backfill'])),
     /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
-    repairs: z.optional(z.array(z.string())),
+    repairs: z.optional(z.array(GapId())),
     /** Gaps acknowledged with `svc audit gaps ack` since the previous manifest, with the reason given. */
-    acknowledged: z.optional(z.array(z.object({ gap: z.string(), reason: z.string(), at: z.string() }))),
+    acknowledged: z.optional(z.array(z.object({ gap: GapId(), reason: z.string(), at: ArchiveStamp() }))),
     /** Events the API returned outside `query` (not written). */
     outOfRange: z.optional(z.number().check(z.int()).check(z.gte(0))),
     /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
     conflicts: z.optional(z.nullable(ManifestFile())),
     /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
-    previous: z.nullable(z.object({ name: z.string(), sha256: z.string() })),
+    previous: z.nullable(z.object({ name: ManifestFileName(), sha256: Sha256Hex() })),
     /** Ed25519 signature (base64) of the manifest's JSON without this field. */
     signature: z.optional(z.string()),
   }),
 );
 export type Manifest = z.infer<ReturnType<typeof Manifest>>;
 
-const pad = (run: number) => String(run).padStart(6, '0');
+/** A manifest file read: the JSON as written (for the signature) and the manifest; or why it is not one. */
+export type ParsedManifest =
+  | { ok: true; raw: Record<string, unknown>; manifest: Manifest }
+  | { ok: false; reason: string };
 
-/** `manifest-000001.json` for run 1. */
-export const manifestName = (run: number): string => `manifest-${pad(run)}.json`;
-
-/** `conflicts-000001.ndjson` for run 1: events whose id the archive holds with other content. */
-export const conflictsName = (run: number): string => `conflicts-${pad(run)}.ndjson`;
-
-/** `audit-000001.ndjson` (or `.ndjson.gz`) for run 1. */
-export const dataFileName = (run: number, gzip: boolean): string =>
-  `audit-${pad(run)}.ndjson${gzip ? '.gz' : ''}`;
-
-/** The run number of a manifest file name, or undefined when it is not one. */
-export function manifestRun(name: string): number | undefined {
-  const match = /^manifest-(\d{6,})\.json$/.exec(name);
-  return match ? Number(match[1]) : undefined;
+/**
+ * Parses the text of a manifest file. When it is not a manifest sync writes, `reason` names the
+ * first field that breaks a rule (`lateEvents.0.from: must be an ISO 8601 timestamp with a zone`):
+ * a field path and a rule, never the value, which may be anything an editor put there.
+ */
+export function parseManifest(text: string): ParsedManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  const parsed = Manifest().safeParse(raw);
+  if (parsed.success) return { ok: true, raw: raw as Record<string, unknown>, manifest: parsed.data };
+  const [first] = toIssues(parsed.error);
+  return { ok: false, reason: first?.path ? `${first.path}: ${first.message}` : 'not a manifest object' };
 }
 
 /** The text that is signed: the manifest without its signature, as written. */

@@ -1,9 +1,10 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { manifestRun } from './archive-fields.js';
 import { listArchive, openRegular, readRegular } from './archive-files.js';
 import { MAX_MANIFEST_BYTES, readGaps } from './archive-gaps.js';
-import { Manifest, manifestRun } from './manifest.js';
+import { Manifest } from './manifest.js';
 import type { SyncApi, SyncOptions } from './sync-options.js';
 import type { PendingRun, SyncState } from './sync-state.js';
 import { contentKey, idKey, type KnownEvents } from './sync-window.js';
@@ -85,7 +86,7 @@ export async function planBackfill(
   pending?: PendingRun,
 ): Promise<BackfillStep> {
   if (pending) return { known: await archivedIn(dir, Date.parse(pending.from), Date.parse(pending.to)) };
-  const ledger = await readGaps(dir, new Set(state.expired));
+  const { ledger } = await readGaps(dir, new Set(state.expired));
   const gap = ledger.open().find((g) => g.cause === 'late' && g.mayStillHold);
   if (!gap) return { known: new SpanEvents() };
   const known = await archivedIn(dir, Date.parse(gap.from), Date.parse(gap.to));

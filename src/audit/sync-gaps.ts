@@ -26,7 +26,9 @@ async function stateOf(dir: string) {
 /**
  * Lists the gaps a sync archive recorded (range, cause, whether the API may still hold them, and
  * whether a later manifest repaired or acknowledged them), from its manifests; reads nothing
- * from the API.
+ * from the API. A manifest that cannot be read (edited, replaced, not a regular file) is an
+ * `SvcError` with code `bad_archive` naming it, since the list would miss its gaps; a folder
+ * without a sync state is a `config` error, a sync state that is not one a `bad_state` error.
  *
  * @example
  * const { gaps } = await listAuditGaps('audit-archive');
@@ -35,7 +37,15 @@ async function stateOf(dir: string) {
 export async function listAuditGaps(dir: string): Promise<ArchiveGaps> {
   const { readGaps } = await archive();
   const state = await stateOf(dir);
-  const ledger = await readGaps(dir, new Set(state.expired));
+  const { ledger, unreadable } = await readGaps(dir, new Set(state.expired));
+  const [first] = unreadable;
+  if (first) {
+    const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more unreadable manifests)` : '';
+    throw new SvcError(
+      `${first.manifest}: ${first.reason}${more}; the gaps cannot be listed, svc audit verify ${dir} lists every problem`,
+      'bad_archive',
+    );
+  }
   return { gaps: ledger.all(), pendingAcks: state.acks };
 }
 
@@ -59,7 +69,7 @@ export async function acknowledgeAuditGap(
   const release = await acquireSyncLock(dir);
   try {
     const state = await stateOf(dir);
-    const found = (await readGaps(dir, new Set(state.expired))).get(gap);
+    const found = (await readGaps(dir, new Set(state.expired))).ledger.get(gap);
     if (!found) throw new SvcError(`${dir} records no gap ${gap}; svc audit gaps lists them`, 'config');
     if (found.status !== 'open')
       throw new SvcError(`gap ${gap} is already ${found.status} (${found.resolvedBy})`, 'config');

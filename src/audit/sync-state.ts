@@ -2,19 +2,18 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { readStateFile } from '../core/checkpoint.js';
 import { lazySchema } from '../core/lazy-schema.js';
+import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './archive-fields.js';
 import { writeFileAtomic } from './sync-files.js';
 import { EventWindow, idKey } from './sync-window.js';
 
 /** Name of the state file of a sync directory. */
 const SYNC_STATE_FILE = 'sync-state.json';
 
-const Stamp = lazySchema(() => z.string());
-
 /** A span the archive reported as not whole (retention gap or events that came too late). */
 export const ArchiveHole = lazySchema(() =>
   z.object({
-    from: Stamp(),
-    to: Stamp(),
+    from: ArchiveStamp(),
+    to: ArchiveStamp(),
     /** Events the API holds in the span, when known. */
     apiCount: z.nullable(z.number().check(z.int()).check(z.gte(0))),
     /** Events the archive holds in the span, when known. */
@@ -28,17 +27,17 @@ export const PendingRun = lazySchema(() =>
   z.object({
     run: z.number().check(z.int()).check(z.gt(0)),
     /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
-    from: Stamp(),
-    to: Stamp(),
+    from: ArchiveStamp(),
+    to: ArchiveStamp(),
     /** Start of the range asked from the API: `from` minus the overlap. */
-    queryFrom: Stamp(),
+    queryFrom: ArchiveStamp(),
     /** The server's now, learnt from the probe page. */
-    serverNow: Stamp(),
+    serverNow: ArchiveStamp(),
     gzip: z.boolean(),
     retentionGap: z.nullable(ArchiveHole()),
     lateEvents: z.array(ArchiveHole()),
     /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
-    repairs: z.optional(z.array(z.string())),
+    repairs: z.optional(z.array(GapId())),
   }),
 );
 export type PendingRun = z.infer<ReturnType<typeof PendingRun>>;
@@ -50,30 +49,34 @@ export const SyncState = lazySchema(() =>
     /** Runs finished. */
     runs: z.number().check(z.int()).check(z.gte(0)),
     /** End of the last run's range (inclusive): the next run starts after it. */
-    watermark: z.nullable(Stamp()),
+    watermark: z.nullable(ArchiveStamp()),
     /** File name and sha256 of the newest manifest: the head of the chain. */
-    lastManifest: z.nullable(z.object({ name: z.string(), sha256: z.string() })),
+    lastManifest: z.nullable(z.object({ name: ManifestFileName(), sha256: Sha256Hex() })),
     /** Before version 0.2: the ids of the overlap window one by one; read once, then kept in `window`. */
-    recent: z.optional(z.array(z.object({ id: z.string(), occurredAt: Stamp() }))),
+    recent: z.optional(z.array(z.object({ id: z.string(), occurredAt: ArchiveStamp() }))),
     /**
      * The archived events of the overlap window (from `recentFrom` to the watermark), 14 bytes each
      * in base64: see {@link EventWindow}. About 18.7 MB for 1,000,000 events.
      */
     window: z._default(z.string(), ''),
     /** Gaps acknowledged with `svc audit gaps ack`, recorded in the next manifest. */
-    acks: z._default(z.array(z.object({ gap: z.string(), reason: z.string(), at: Stamp() })), []),
+    acks: z._default(z.array(z.object({ gap: GapId(), reason: z.string(), at: ArchiveStamp() })), []),
     /** Gaps a backfill found the API no longer holds (advice for `svc audit gaps`). */
-    expired: z._default(z.array(z.string()), []),
+    expired: z._default(z.array(GapId()), []),
     /**
      * Start of the window `recent` covers. A later run never re-reads before it: with a longer
      * overlap it would meet archived events whose ids are no longer known, and write them again.
      */
-    recentFrom: z._default(z.nullable(Stamp()), null),
+    recentFrom: z._default(z.nullable(ArchiveStamp()), null),
     /** Newest archived event: the retention check asks whether the API still returns it. */
-    newest: z.nullable(z.object({ id: z.string(), occurredAt: Stamp() })),
+    newest: z.nullable(z.object({ id: z.string(), occurredAt: ArchiveStamp() })),
     /** Per run: its range and how many archived events have an `occurredAt` inside it. */
     ranges: z.array(
-      z.object({ from: Stamp(), to: Stamp(), events: z.number().check(z.int()).check(z.gte(0)) }),
+      z.object({
+        from: ArchiveStamp(),
+        to: ArchiveStamp(),
+        events: z.number().check(z.int()).check(z.gte(0)),
+      }),
     ),
     pending: z.nullable(PendingRun()),
   }),

@@ -3,14 +3,8 @@ import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError, OutputPathError, SvcError } from '../core/errors/error-classes.js';
 import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../core/output-file.js';
-import {
-  conflictsName,
-  dataFileName,
-  loadPrivateKey,
-  type Manifest,
-  manifestName,
-  serializeManifest,
-} from './manifest.js';
+import { conflictsName, dataFileName, manifestName } from './archive-fields.js';
+import { loadPrivateKey, type Manifest, serializeManifest } from './manifest.js';
 import { planBackfill } from './sync-backfill.js';
 import { removeStaleTemporaries, sha256, writeFileAtomic } from './sync-files.js';
 import { acquireSyncLock } from './sync-lock.js';

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { SvcClient } from '../client.js';
 import type { SvcClientOptions } from '../client-options.js';
 import type { ApiInterface } from '../core/credentials.js';
@@ -21,7 +22,7 @@ import type { CliIO } from './io.js';
 import { printData } from './output.js';
 import { resolveOutputFormat } from './output-contract.js';
 import { type OutputFormat, parseOutputFormat, type TableView } from './output-format.js';
-import { escapeForTerminal } from './terminal-safe.js';
+import { writeHumanLine } from './terminal-safe.js';
 import { parseIntOption, UsageError } from './usage-error.js';
 import { withKeyCheck } from './with-key-check.js';
 
@@ -185,11 +186,6 @@ export class CommandContext {
     return Number.isInteger(columns) && columns > 0 ? columns : undefined;
   }
 
-  /** A line for stderr: keys redacted, control characters (from a response or a file) escaped. */
-  private safeLine(line: string): string {
-    return escapeForTerminal(redact(line, this.secrets));
-  }
-
   /** Keys a command read from elsewhere (a projects file's variables), redacted like the others. */
   private readonly extraSecrets: string[] = [];
 
@@ -280,7 +276,7 @@ export class CommandContext {
     if (this.debug) {
       const secrets = [...this.secrets, options.apiKey ?? ''];
       options.logger = {
-        debug: (line) => this.io.stderr.write(`[debug] ${escapeForTerminal(redact(line, secrets))}\n`),
+        debug: (line) => writeHumanLine(this.io.stderr, `[debug] ${redact(line, secrets)}`),
       };
     }
     return options;
@@ -325,21 +321,49 @@ export class CommandContext {
   }
 
   /**
-   * A line on stderr unless `--quiet`. Like every stderr writer here it redacts keys and shows
-   * control characters escaped, so a server or file string cannot drive the terminal.
+   * A human line on stdout (a verdict, a problem, a head, a token for `$(...)`): control
+   * characters escaped by {@link writeHumanLine}, like every line on stderr, so a string from an
+   * archive, a response or a file cannot drive the terminal. Not redacted: stdout carries what
+   * was asked for (a token may contain `ak_`). Data formats use {@link data} instead.
+   */
+  line(text: string): void {
+    writeHumanLine(this.io.stdout, text);
+  }
+
+  /**
+   * Data on stdout written exactly as given (JSON built with `jsonForTerminal`, NDJSON, a script):
+   * the bytes a program reads. Waits for the stream to drain when it is full.
+   */
+  async data(text: string): Promise<void> {
+    if (!this.io.stdout.write(text)) await new Promise((resolve) => this.io.stdout.once('drain', resolve));
+  }
+
+  /** stdout as a stream, for a command that streams data (CSV, NDJSON) through a writer of its own. */
+  get dataOut(): Writable {
+    return this.io.stdout;
+  }
+
+  /**
+   * A line on stderr unless `--quiet`. Like every human line it redacts keys and shows control
+   * characters escaped, so a server or file string cannot drive the terminal.
    */
   info(line: string): void {
-    if (!this.quiet) this.io.stderr.write(`${this.safeLine(line)}\n`);
+    if (!this.quiet) writeHumanLine(this.io.stderr, redact(line, this.secrets));
+  }
+
+  /** A line on stderr shown even with `--quiet` (what a running command listens on), redacted and escaped as {@link info}. */
+  notice(line: string): void {
+    writeHumanLine(this.io.stderr, redact(line, this.secrets));
   }
 
   /** A warning on stderr (shown even with `--quiet`), redacted and escaped as {@link info}. */
   warn(line: string): void {
-    this.io.stderr.write(`warning: ${this.safeLine(line)}\n`);
+    writeHumanLine(this.io.stderr, `warning: ${redact(line, this.secrets)}`);
   }
 
   /** A `--debug` line on stderr, redacted and escaped as {@link info}. */
   debugLine(line: string): void {
-    if (this.debug) this.io.stderr.write(`[debug] ${this.safeLine(line)}\n`);
+    if (this.debug) writeHumanLine(this.io.stderr, `[debug] ${redact(line, this.secrets)}`);
   }
 
   /** Registers clean-up to run when the command ends. */

@@ -5,7 +5,6 @@ import { fileFaultWords } from '../core/file-faults.js';
 import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { escapeForTerminal } from './terminal-safe.js';
 import { UsageError } from './usage-error.js';
 
 const HINTS: Record<number, string> = {
@@ -22,14 +21,14 @@ function fsMessage(error: NodeJS.ErrnoException): string | undefined {
 
 /**
  * The one place that turns an error into an exit code and one line for stderr. Every line goes
- * through `redact`, so no key reaches the terminal, and through `escapeForTerminal`, so control
- * bytes from the input (an argument, a file, a response) are shown escaped, never sent raw.
+ * through `redact`, so no key reaches the terminal; the caller writes it with `writeHumanLine`,
+ * which shows control bytes from the input (an argument, a file, a response) escaped.
  */
 export function describeError(
   error: unknown,
   secrets: readonly string[] = [],
 ): { code: ExitCode; line: string } {
-  const clean = (text: string) => escapeForTerminal(redact(text.replace(/\s*\n\s*/g, ' '), secrets));
+  const clean = (text: string) => redact(text.replace(/\s*\n\s*/g, ' '), secrets);
   if (error instanceof CommanderError)
     return { code: EXIT.USAGE, line: clean(error.message.replace(/^error:\s*/, '')) };
   if (error instanceof UsageError) return { code: EXIT.USAGE, line: clean(error.message) };
@@ -66,11 +65,12 @@ const MAX_DEBUG_BODY = 64 * 1024;
 /**
  * What `--debug` adds under the error line, so nothing the server said is lost to the one-line
  * bound: for an API error its request id, every `{path, message}` of a 422 (one per line, not
- * just the first ten) and the whole response body as JSON. Redacted and escaped like the line.
+ * just the first ten) and the whole response body as JSON. Redacted like the line, and written
+ * the same way (escaped).
  */
 export function debugDetails(error: unknown, secrets: readonly string[] = []): string[] {
   if (!(error instanceof ApiError)) return [];
-  const clean = (text: string) => escapeForTerminal(redact(text, secrets));
+  const clean = (text: string) => redact(text, secrets);
   const lines: string[] = [];
   if (error.requestId) lines.push(clean(`request-id: ${error.requestId}`));
   const errors = (error.body as { errors?: unknown } | undefined)?.errors;

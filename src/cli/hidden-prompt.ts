@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { type Readable, Writable } from 'node:stream';
 import { AbortError } from '../core/errors/error-classes.js';
+import { escapeForTerminal } from './terminal-safe.js';
 
 /** Options of {@link readHidden}. */
 export interface HiddenPromptOptions {
@@ -49,6 +50,7 @@ export function readHidden(options: HiddenPromptOptions): Promise<string> {
     rl.on('SIGINT', () => (signal ? process.kill(process.pid, 'SIGINT') : onAbort()));
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    output.write(prompt);
+    // The prompt names a profile the user typed: shown escaped like every human line.
+    output.write(escapeForTerminal(prompt));
   });
 }

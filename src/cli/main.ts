@@ -6,7 +6,7 @@ import { debugDetails, describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
-import { escapeForTerminal } from './terminal-safe.js';
+import { writeHumanLine } from './terminal-safe.js';
 
 /** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
 const INTERRUPTED_NOTHING_SAVED = 130;
@@ -37,13 +37,14 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
     // Interrupted with nothing to resume from (e.g. `token decode -`): the shell's own 130.
     const code =
       error instanceof AbortError && io.signal?.aborted ? INTERRUPTED_NOTHING_SAVED : described.code;
-    io.stderr.write(`svc: ${line}\n`);
+    writeHumanLine(io.stderr, `svc: ${line}`);
     if (state.context?.debug) {
-      for (const detail of debugDetails(error, state.context.secrets)) io.stderr.write(`[debug] ${detail}\n`);
+      for (const detail of debugDetails(error, state.context.secrets))
+        writeHumanLine(io.stderr, `[debug] ${detail}`);
     }
     if (state.context?.debug && error instanceof Error && error.stack) {
-      const stack = redact(error.stack, state.context.secrets).split('\n').map(escapeForTerminal);
-      io.stderr.write(`${stack.join('\n')}\n`);
+      for (const frame of redact(error.stack, state.context.secrets).split('\n'))
+        writeHumanLine(io.stderr, frame);
     }
     return code;
   } finally {

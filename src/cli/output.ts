@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import stringWidth from 'string-width';
 import { csvLine, type OutputFormat, type TableView } from './output-format.js';
-import { escapeForTerminal } from './terminal-safe.js';
+import { escapeForTerminal, jsonForTerminal } from './terminal-safe.js';
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -78,8 +78,9 @@ function renderCsv(view: TableView): string {
 /**
  * Prints `data` in the chosen format: `json` is the object unchanged (pretty), `ndjson` one line
  * per element (or the object on one line), `table` and `csv` use the command's view. JSON,
- * NDJSON and CSV are data and are written exactly (CSV with formula neutralisation); only the
- * table, which is terminal text, escapes control characters.
+ * NDJSON and CSV are data and carry every string exactly (JSON with C1 controls and bidi marks
+ * as `\uXXXX` escapes, which decode to the same string; CSV with formula neutralisation); only
+ * the table, which is terminal text, shows control characters escaped.
  */
 export async function printData(
   out: Writable,
@@ -90,11 +91,11 @@ export async function printData(
 ): Promise<void> {
   switch (format) {
     case 'json':
-      out.write(`${JSON.stringify(data, null, 2)}\n`);
+      out.write(`${jsonForTerminal(data, 2)}\n`);
       return;
     case 'ndjson': {
       const items = Array.isArray(data) ? data : [data];
-      out.write(items.map((item) => JSON.stringify(item)).join('\n') + (items.length ? '\n' : ''));
+      out.write(items.map((item) => jsonForTerminal(item)).join('\n') + (items.length ? '\n' : ''));
       return;
     }
     case 'csv':

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -147,4 +147,20 @@ export async function startProxy(
         server.closeAllConnections();
       }),
   };
+}
+
+/** Edits of an archive's JSON files (manifests, sync-state.json), by file name. */
+// biome-ignore lint/suspicious/noExplicitAny: edits a parsed JSON file field by field
+export type ArchiveEdits = Record<string, (json: any) => void>;
+
+/** A copy of archive `from` at `to`, each file named in `edits` changed by its edit. */
+export function tamperedCopy(from: string, to: string, edits: ArchiveEdits): string {
+  cpSync(from, to, { recursive: true });
+  for (const [file, edit] of Object.entries(edits)) {
+    const path = join(to, file);
+    const json = JSON.parse(readFileSync(path, 'utf8'));
+    edit(json);
+    writeFileSync(path, JSON.stringify(json, null, 2));
+  }
+  return to;
 }

@@ -188,8 +188,9 @@ describe('verify stays in bounds: only regular files inside the archive are open
     const path = join(dir, 'manifest-000001.json');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"audit-000001.ndjson"', '"../../etc/passwd"'));
     const result = await verifyAuditArchive(dir);
+    // Refused when the manifest is read: a name sync never writes, so nothing is opened.
     expect(result.problems.map((p) => p.message)).toContain(
-      '../../etc/passwd: not a file name inside the archive (listed in manifest-000001.json)',
+      'manifest-000001.json: not a manifest sync writes (files.0.name: must be a data file name such as audit-000001.ndjson or conflicts-000001.ndjson)',
     );
   });
 });
@@ -218,7 +219,7 @@ describe('verify stops on the first SIGINT: exit 130', () => {
         {
           name: 'audit-000001.ndjson',
           bytes: 1,
-          sha256: '0',
+          sha256: '0'.repeat(64),
           events: 1,
           firstOccurredAt: null,
           lastOccurredAt: null,

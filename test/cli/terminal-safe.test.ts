@@ -24,9 +24,12 @@ describe('escapeForTerminal shows every control character as an escape and keeps
 });
 
 describe('the one-line error never carries raw control bytes', () => {
-  it('describeError escapes what the input put in the message', () => {
+  it('describeError keeps the text (redacted, one line); the writer escapes it, once', async () => {
     const { line } = describeError(new UsageError("bad value '\x1b[2J\x1b]0;x\x07'"));
-    expect(line).toBe("bad value '\\x1b[2J\\x1b]0;x\\x07'");
+    expect(line).toBe("bad value '\x1b[2J\x1b]0;x\x07'");
+    const run = await runSvc(['\x1b[2Jfoo']);
+    expect(run.stderr).toBe("svc: unknown command '\\x1b[2Jfoo'\n");
+    expect(run.stderr).not.toContain('\\\\x1b');
   });
 
   it('in-process: an unknown command and a bad --output made of escape sequences', async () => {

@@ -67,7 +67,7 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
     result = await client.audit.exportEvents({
       ...range,
       ...(pageSize !== undefined && { pageSize }),
-      output: toStdout ? ctx.io.stdout : outFlag,
+      output: toStdout ? ctx.dataOut : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
       force: Boolean(flags.force),

@@ -1,6 +1,7 @@
 import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync-gaps.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonForTerminal } from '../terminal-safe.js';
 import { UsageError } from '../usage-error.js';
 
 function dirFlag(flags: { dir?: string }): string {
@@ -12,15 +13,17 @@ function dirFlag(flags: { dir?: string }): string {
 /**
  * `svc audit gaps --dir DIR`: one line per gap (id, status, cause, range, events, whether the API
  * may still hold them), or with `-o json` the list as JSON. Exit 0 when no gap is open, 5 when
- * some are (repair with `sync --backfill` or acknowledge with `gaps ack`), 2 when DIR holds no archive.
+ * some are (repair with `sync --backfill` or acknowledge with `gaps ack`), 2 when DIR holds no
+ * archive, 1 when a manifest or the sync state cannot be read (one line naming it).
  */
 export async function auditGaps(ctx: CommandContext, options: unknown): Promise<number> {
   const dir = dirFlag(options as { dir?: string });
   const json = ctx.format === 'json' && ctx.flags.output === 'json';
-  const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error) => {
-    throw new UsageError(error.message);
+  // No archive at DIR is a usage error (2); an archive that cannot be read is a failure (1).
+  const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error & { code?: string }) => {
+    throw error.code === 'config' ? new UsageError(error.message) : error;
   });
-  if (json) ctx.io.stdout.write(`${JSON.stringify({ gaps, pendingAcks }, null, 2)}\n`);
+  if (json) await ctx.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
   else {
     for (const gap of gaps) {
       const held =
@@ -33,8 +36,8 @@ export async function auditGaps(ctx: CommandContext, options: unknown): Promise<
       const pending = pendingAcks.some((ack) => ack.gap === gap.id)
         ? ' (acknowledged: recorded by the next run)'
         : '';
-      ctx.io.stdout.write(
-        `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}\n`,
+      ctx.line(
+        `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}`,
       );
     }
   }

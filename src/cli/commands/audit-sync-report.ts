@@ -50,7 +50,7 @@ export async function announceHead(
 ): Promise<void> {
   if (!result.head) return;
   const line = `head sha256:${result.head.sha256} ${result.head.manifest}${name ? ` ${name}` : ''}`;
-  ctx.io.stdout.write(`${line}\n`);
+  ctx.line(line);
   const summary = ctx.io.env.GITHUB_STEP_SUMMARY;
   if (!summary) return;
   const entry = `- audit archive \`${dir}\`${name ? ` (${name})` : ''}: head \`sha256:${result.head.sha256}\` (${result.head.manifest})\n`;

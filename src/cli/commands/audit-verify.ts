@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive-verify.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonForTerminal } from '../terminal-safe.js';
 import { parseDurationOption, UsageError } from '../usage-error.js';
 
 interface VerifyFlags {
@@ -63,8 +64,8 @@ export async function auditVerify(ctx: CommandContext, dir: unknown, options: un
     ...(head !== undefined && { head }),
     ...(ctx.io.signal && { signal: ctx.io.signal }),
   });
-  if (json) ctx.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  else for (const problem of result.problems) ctx.io.stdout.write(`${problem.message}\n`);
+  if (json) await ctx.data(`${jsonForTerminal(result, 2)}\n`);
+  else for (const problem of result.problems) ctx.line(problem.message);
   summary(ctx, result, publicKey !== undefined);
   return result.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -2,6 +2,7 @@ import { isOrderedRange } from '../../audit/query.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
 
 interface ListFlags {
@@ -92,10 +93,7 @@ export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<
     );
   }
   const client = await ctx.client();
-  const out = ctx.io.stdout;
   ctx.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
-  for await (const event of client.audit.tail(options)) {
-    if (!out.write(`${JSON.stringify(event)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
-  }
+  for await (const event of client.audit.tail(options)) await ctx.data(`${jsonForTerminal(event)}\n`);
   return EXIT.OK;
 }

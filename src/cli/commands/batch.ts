@@ -195,7 +195,7 @@ export async function batch(ctx: CommandContext, file: unknown, options: unknown
       ...(columns && { columns }),
       ...(delimiter && { delimiter }),
       ...(flags.bom !== undefined && { bom: flags.bom }),
-      output: out ?? ctx.io.stdout,
+      output: out ?? ctx.dataOut,
       format: ctx.format === 'csv' ? 'csv' : 'ndjson',
       rejects: flags.rejects,
       state: flags.state,

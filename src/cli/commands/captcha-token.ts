@@ -16,7 +16,7 @@ export async function captchaToken(ctx: CommandContext, flags: { outcome: DevOut
   });
   const shown = { verificationId: created.verificationId, token: created.token, outcome: flags.outcome };
   if (ctx.flags.output === undefined) {
-    ctx.io.stdout.write(`${shown.token}\n`);
+    ctx.line(shown.token);
     ctx.info(
       `verification ${shown.verificationId}, outcome ${flags.outcome}: ${DEV_OUTCOME_DESCRIPTIONS[flags.outcome]}`,
     );

@@ -275,6 +275,6 @@ export async function completion(
 ): Promise<number> {
   let program = command;
   while (program.parent) program = program.parent;
-  ctx.io.stdout.write(completionScript(shell, program));
+  await ctx.data(completionScript(shell, program));
   return EXIT.OK;
 }

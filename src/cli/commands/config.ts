@@ -80,7 +80,7 @@ export async function configGet(ctx: CommandContext, key: ConfigKey): Promise<nu
     );
     return 1;
   }
-  ctx.io.stdout.write(`${shownValue(key, value)}\n`);
+  ctx.line(shownValue(key, value));
   return 0;
 }
 
@@ -110,6 +110,6 @@ export async function configList(ctx: CommandContext): Promise<number> {
 
 /** `svc config path`: works even when the file is broken (the fix for that starts here). */
 export async function configPath(ctx: CommandContext): Promise<number> {
-  ctx.io.stdout.write(`${configFile(ctx.io.env)}\n`);
+  ctx.line(configFile(ctx.io.env));
   return 0;
 }

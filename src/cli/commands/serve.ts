@@ -27,8 +27,7 @@ export async function serve(
     throw error;
   }
   server.admin.seedDemoData(seed === undefined ? {} : { auditEvents: seed });
-  const out = ctx.io.stdout;
-  out.write(`svc reference server listening on ${server.url}\n`);
+  ctx.line(`svc reference server listening on ${server.url}`);
   const keys: Array<[string, string]> = [
     [DEMO.projectKey, 'project demo, every feature'],
     [DEMO.agencyKey, 'agency demo-agency (audit log, Auditor role)'],
@@ -39,16 +38,14 @@ export async function serve(
     [DEMO.captchaSecret, 'deprecated secret key of captcha demo (legacy API)'],
   ];
   const width = Math.max(...keys.map(([key]) => key.length));
-  out.write(
-    [
-      'fixture keys:',
-      ...keys.map(([key, what]) => `  ${key.padEnd(width)}  ${what}`),
-      `console: ${server.url}/__console`,
-      `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
-      'stop with Ctrl-C',
-      '',
-    ].join('\n'),
-  );
+  for (const line of [
+    'fixture keys:',
+    ...keys.map(([key, what]) => `  ${key.padEnd(width)}  ${what}`),
+    `console: ${server.url}/__console`,
+    `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
+    'stop with Ctrl-C',
+  ])
+    ctx.line(line);
   const signal = ctx.io.signal;
   if (signal && !signal.aborted) {
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -5,6 +5,7 @@ import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import { WebhookRejection } from '../../tax/webhook-rejection.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 
@@ -52,9 +53,9 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
     host: flags.host,
     port,
     onEvent: async (event, raw, delivery) => {
-      const line = `${JSON.stringify(JSON.parse(raw))}\n`;
+      const line = `${jsonForTerminal(JSON.parse(raw))}\n`;
       if (out) await out.write(line);
-      else ctx.io.stdout.write(line);
+      else await ctx.data(line);
       const completed = event.known && event.eventType !== 'taxvalidation.validation.manual-review-required';
       if (client && flags.confirm && completed) {
         const { validationResultId: id, outcome } = event as { validationResultId: string; outcome: string };
@@ -89,7 +90,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   // The endpoint registered here is removed when the listener ends (before the listener closes).
   if (register) ctx.onClose(() => unregisterWebhookEndpoint(register, listener.url));
   if (sandbox) ctx.onClose(async () => void sandbox.admin.removeWebhookEndpoint(listener.url));
-  ctx.io.stderr.write(`svc webhooks listening on ${listener.url}\n`);
+  ctx.notice(`svc webhooks listening on ${listener.url}`);
   if (forwarder) ctx.info(`forwarding events to ${forwarder.target}`);
   const signal = ctx.io.signal;
   await Promise.race([
