@@ -15,23 +15,7 @@ export type {
 export { verifyAuditArchive } from './audit/archive-verify-entry.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
-export type { Manifest, ManifestFile } from './audit/manifest.js';
-export type { AuditEventsQuery, ListEventsParams } from './audit/query.js';
-export {
-  type AnonymousActor,
-  type ApiKeyActor,
-  type AuditActor,
-  type AuditAutomation,
-  type AuditChange,
-  type AuditEvent,
-  type AuditEventPage,
-  type AuditOrigin,
-  type AuditResource,
-  type AutomationActor,
-  isActorType,
-  type SystemActor,
-  type UserActor,
-} from './audit/schemas.js';
+export { isActorType } from './audit/schemas.js';
 export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync-gaps.js';
 export type { SyncOptions, SyncResult } from './audit/sync-options.js';
 export {
@@ -43,7 +27,6 @@ export {
   type SyncProjectsSummary,
   syncAuditProjects,
 } from './audit/sync-projects.js';
-export type { ArchiveHole } from './audit/sync-state.js';
 export type { TailOptions } from './audit/tail.js';
 export {
   DEV_OUTCOMES,
@@ -56,7 +39,6 @@ export {
   type CreateDevVerificationOptions,
   createDevVerification,
   DevServerRequiredError,
-  type DevVerification,
 } from './botcheck/dev-verification.js';
 export * from './botcheck/public.js';
 export { SvcClient } from './client.js';
@@ -64,7 +46,6 @@ export type { SvcClientOptions } from './client-options.js';
 export type { SyncPolicy } from './core/checkpoint.js';
 export { CheckpointError } from './core/errors/error-classes.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
-export type { ProblemDetails } from './core/problem-schema.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';
 export * from './core/public.js';
 export { createDefaultTransport } from './core/transport/default.js';
@@ -78,6 +59,7 @@ export {
   type KeyVerdict,
 } from './doctor.js';
 export { buildOpenApiDocument } from './openapi/document.js';
+export type * from './public-types.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
 export {
@@ -97,7 +79,6 @@ export type {
   PendingValidationOutcome,
   ScheduleCreateParams,
   ScheduleDeleted,
-  TaxClient,
   ValidateOptions,
   ValidateOutcome,
   ValidateParams,
@@ -122,14 +103,6 @@ export {
   unregisterWebhookEndpoint,
   WebhookRegistrationError,
 } from './tax/register-webhook-endpoint.js';
-export type { BatchRequest, ScheduleRequest, ValidationRequest } from './tax/request-schemas.js';
-export type {
-  BatchAccepted,
-  BatchItemAccepted,
-  PendingValidation,
-  ScheduleCreated,
-  ValidationResult,
-} from './tax/response-schemas.js';
 export {
   createWebhookForwarder,
   WebhookForwardError,
@@ -143,7 +116,6 @@ export {
   type WebhookListenerOptions,
 } from './tax/webhook-listener.js';
 export { WebhookRejection } from './tax/webhook-rejection.js';
-export type { ManualReviewRequiredEvent, ValidationCompletedEvent } from './tax/webhook-schemas.js';
 export {
   parseWebhookEvent,
   type TaxWebhookEvent,

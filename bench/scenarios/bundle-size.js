@@ -12,8 +12,8 @@ import { ROOT } from '../lib/server.js';
 
 export const name = 'bundle-size';
 
-/** Goal of issue 23: the verifying Worker at most 10 KiB gzip. */
-export const MAX_GZIP_BYTES = 10 * 1024;
+/** Goal of issue 34: the verifying Worker at most 20 KiB gzip, every documented behaviour kept. */
+export const MAX_GZIP_BYTES = 20 * 1024;
 
 /**
  * `entry` bundled and minified as for Workers; returns its minified and gzipped sizes in bytes.
@@ -58,7 +58,7 @@ export async function run({ log }) {
         ours: { name: 'ours', value: kib(ours.gzip), unit: 'KiB' },
         baselines: [{ name: 'hand-written fetch verify', value: kib(baseline.gzip), unit: 'KiB' }],
         below: kib(MAX_GZIP_BYTES) + Number.EPSILON,
-        goal: '<= 10 KiB gzip',
+        goal: '<= 20 KiB gzip',
         note: `minified: ours ${kib(ours.minified).toFixed(1)} KiB, hand-written ${kib(baseline.minified).toFixed(1)} KiB`,
       }),
     ],

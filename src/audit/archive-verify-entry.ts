@@ -1,3 +1,4 @@
+import { loadArchiveVerifier } from '#node-only';
 import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive-verify.js';
 
 /**
@@ -14,6 +15,6 @@ export async function verifyAuditArchive(
   dir: string,
   options: VerifyArchiveOptions = {},
 ): Promise<VerifyArchiveResult> {
-  const verifier = await import('./archive-verify.js');
+  const verifier = await loadArchiveVerifier();
   return verifier.verifyAuditArchive(dir, options);
 }

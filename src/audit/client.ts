@@ -1,3 +1,4 @@
+import { loadAuditExport, loadAuditSync } from '#node-only';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
@@ -99,7 +100,7 @@ export class AuditClient {
     parseRequest(ListEventsParams(), { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
     // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
-    const { exportPages } = await import('./export.js');
+    const { exportPages } = await loadAuditExport();
     return exportPages(async (query, signal, bodyBuffer) => {
       const checked = parseRequest(ListEventsParams(), query, 'audit log query');
       const res = await this.get(checked, { signal }, true, bodyBuffer);
@@ -117,7 +118,7 @@ export class AuditClient {
    */
   async sync(options: SyncOptions): Promise<SyncResult> {
     // Loaded on use, like the exporter it drives.
-    const { runSync } = await import('./sync.js');
+    const { runSync } = await loadAuditSync();
     return runSync(this, options);
   }
 

@@ -1,12 +1,6 @@
+import { loadAuditArchive as archive } from '#node-only';
 import { SvcError } from '../core/errors/error-classes.js';
 import type { ArchiveGap } from './archive-gaps.js';
-
-// The archive's file machinery (node:fs, node:crypto, ...) loads on first use: the root entry
-// exports these functions and must load no Node built-in at import (it runs on edge runtimes).
-const archive = () =>
-  Promise.all([import('./archive-gaps.js'), import('./sync-lock.js'), import('./sync-state.js')]).then(
-    ([gaps, lock, state]) => ({ ...gaps, ...lock, ...state }),
-  );
 
 /** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
 export interface ArchiveGaps {

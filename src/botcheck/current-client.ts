@@ -1,10 +1,10 @@
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { AnswerCache } from './answer-cache.js';
+import { parseVerificationResult } from './answer-parser.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { botCheckPipeline } from './pipeline.js';
-import { verificationResultParser } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import type { VerificationResult } from './schemas.js';
 import { resolveVerificationId } from './token.js';
@@ -69,9 +69,6 @@ export class BotCheckClient {
 
   /** The fetch behind `getResult` and `verify`, for an id already resolved. */
   private async fetchById(verificationId: string, options: GetResultOptions): Promise<VerificationResult> {
-    // The parsers (and zod) load while the first request is in flight; later calls find them
-    // loaded (the function itself, nothing to await).
-    const parser = verificationResultParser();
     const data = await fetchResult(
       this.http,
       'current',
@@ -82,7 +79,7 @@ export class BotCheckClient {
       options,
       (body) => body,
     );
-    return (typeof parser === 'function' ? parser : await parser)(data);
+    return parseVerificationResult(data);
   }
 
   /**

@@ -2,11 +2,11 @@ import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient } from '../core/http.js';
 import { path } from '../core/path.js';
 import { AnswerCache, VERIFY_CACHE_TTL_MS } from './answer-cache.js';
+import { parseLegacyAssessment } from './answer-parser.js';
 import type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 import { fetchResult, type GetResultOptions } from './fetch-result.js';
 import { parseLegacyTimestamp } from './legacy-time.js';
 import { botCheckPipeline } from './pipeline.js';
-import { legacyAssessmentParser } from './result-parsers.js';
 import { runVerify, type VerifyOptions, type VerifyOutcome } from './run-verify.js';
 import type { LegacyAssessment } from './schemas.js';
 import { assertWellFormed, resolveVerificationId } from './token.js';
@@ -86,8 +86,6 @@ export class LegacyBotCheckClient {
     if (accessToken !== undefined && accessToken.trim() === '') {
       throw new LocalValidationError([{ path: 'accessToken', message: 'must not be empty' }], 'options');
     }
-    // The parsers (and zod) load while the first request is in flight; later calls find them loaded.
-    const parser = legacyAssessmentParser();
     const data = await fetchResult(
       this.http,
       'legacy',
@@ -102,7 +100,7 @@ export class LegacyBotCheckClient {
       options,
       (body) => body,
     );
-    const raw = (typeof parser === 'function' ? parser : await parser)(data);
+    const raw = parseLegacyAssessment(data);
     return {
       ...raw,
       ...(raw.reason !== undefined && { reason: normalizeLegacyReason(raw.reason) }),

@@ -1,4 +1,3 @@
-// Loaded at the first parse, never at import (result-parsers.ts): importing an entry loads no zod.
 // zod/mini: the bot-check entry must stay small for Workers and edge bundles (classic zod and
 // its locales are most of a bundle). The shapes are those of the wire objects in the reference.
 import * as z from 'zod/mini';

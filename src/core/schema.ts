@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { lazySchema } from './lazy-schema.js';
 
-export { looseObject, object, strictObject } from './compiled-object.js';
+// zod/mini's object schemas, under the names the wire schemas use.
+export { looseObject, object, strictObject } from 'zod/mini';
 export { parseRequest, parseResponse } from './parse.js';
 
 // The wire schemas are zod/mini schemas (the root entry loads no classic zod: classic's methods

@@ -1,3 +1,4 @@
+import { loadBatchFile } from '#node-only';
 import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
@@ -219,7 +220,7 @@ export class TaxClient {
    * await client.tax.runBatchFile({ input: 'kunden.xlsx', output: 'ergebnis.xlsx', columns: { rawValue: 'Nummer' } });
    */
   async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
-    const { runBatchFile } = await import('./batch-file/run-batch-file.js');
+    const { runBatchFile } = await loadBatchFile();
     return runBatchFile(this, options);
   }
 

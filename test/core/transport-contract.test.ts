@@ -22,7 +22,6 @@ import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
 import type { Transport } from '../../src/core/transport/types.js';
 import { createUndiciTransport } from '../../src/core/transport/undici.js';
-import { loadUndiciParts } from '../../src/core/transport/undici-load.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -35,17 +34,6 @@ const transports: Array<{ name: string; make: () => Transport }> = [
   { name: 'fetch', make: () => createFetchTransport(globalThis.fetch) },
   { name: 'node:http', make: () => createNodeHttpTransport() },
   { name: 'default', make: () => createDefaultTransport() },
-  // undici in another layout than its own modules of v6 and v7: the same through its public entry.
-  {
-    name: 'undici, public entry',
-    make: () =>
-      createUndiciTransport({}, () =>
-        loadUndiciParts({
-          modules: () => Promise.reject(new Error('no such module')),
-          entry: () => import('undici'),
-        }),
-      ),
-  },
 ];
 
 const server = useReferenceServer();

@@ -24,6 +24,19 @@ describe('docs/cli.md is generated from the command definitions', () => {
     expect(stdout).toContain('- `75`: interrupted with a resumable state saved');
   });
 
+  it('carries every example `svc --help` shows', async () => {
+    const help = await runSvc(['--help']);
+    const examples = help.stdout
+      .slice(help.stdout.indexOf('\nExamples:\n'))
+      .split('\n')
+      .filter((line) => line.startsWith('  $ '))
+      .map((line) => line.slice(4));
+    // (control) the help does show examples, among them the sandbox one.
+    expect(examples).toContain('svc --sandbox validate DE 136695976');
+    const { stdout } = await runSvc(['help', 'reference']);
+    for (const example of examples) expect(stdout).toContain(`\n${example}\n`);
+  });
+
   it('`svc help reference` is for the root only: `svc audit help reference` is an unknown command (exit 2)', async () => {
     const run = await runSvc(['audit', 'help', 'reference']);
     expect(run.code).toBe(2);

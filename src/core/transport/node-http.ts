@@ -1,4 +1,5 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
+import { loadNodeHttp } from '#node-only';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
@@ -31,7 +32,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
   type Client = { agent: Agent; send: typeof send };
   const clients: Partial<Record<'http:' | 'https:', Promise<Client>>> = {};
   const load = (scheme: 'http:' | 'https:') =>
-    (clients[scheme] ??= (scheme === 'https:' ? import('node:https') : import('node:http'))
+    (clients[scheme] ??= loadNodeHttp(scheme)
       .then((m) => ({
         agent: new m.Agent(agentOptions),
         send: m.request as typeof send,

@@ -26,7 +26,7 @@ function urlParts(url: string): { origin: string; path: string } {
 
 /**
  * undici `request` on a keep-alive Agent: the fastest transport on Node. Never follows redirects.
- * undici is loaded on the first request (only the agent and `request`: undici-load.ts), so code
+ * undici is loaded on the first request (undici-load.ts), so code
  * that only uses the offline helpers, or that passes its own `fetch` (edge runtimes, Bun, Deno),
  * never loads it. `request` does not decode
  * `Content-Encoding` (and the client does not ask for it), so the byte cap counts what arrives.
