@@ -12,11 +12,6 @@ export function parseRequest<T>(schema: core.$ZodType<T>, value: unknown, what: 
   return parsed.data;
 }
 
-/** What an issue says, also where no zod locale is loaded (zod/mini alone says only "Invalid input"). */
-function issueText(issue: core.$ZodIssue): string {
-  return issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message;
-}
-
 /**
  * Parses a response leniently (unknown keys and enum values kept); a response missing documented
  * fields, or with a value that can never be valid (a score outside 0..1, a negative page, a wrong
@@ -25,9 +20,9 @@ function issueText(issue: core.$ZodIssue): string {
 export function parseResponse<T>(schema: core.$ZodType<T>, value: unknown, what: string): T {
   const parsed = safeParse(schema, value);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
+    const first = toIssues(parsed.error)[0];
     throw new MalformedResponseError(
-      `Unexpected ${what} from the server${first ? `: ${first.path.join('.')} ${issueText(first)}` : ''}`,
+      `Unexpected ${what} from the server${first ? `: ${first.path} ${first.message}` : ''}`,
     );
   }
   return parsed.data;

@@ -31,6 +31,24 @@ function flatten(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
 }
 
 /**
+ * The issues of a failed parse, a failed union replaced by the issues of the alternative the value
+ * was meant for (see {@link toIssues}); for callers that phrase issues by their code.
+ */
+export function flatIssues(error: core.$ZodError): core.$ZodIssue[] {
+  return flatten(error.issues);
+}
+
+/**
+ * What an issue says, also where no zod locale is loaded: zod/mini alone says only "Invalid input"
+ * for a wrong type, which names nothing; then the expected type is said instead.
+ */
+function issueText(issue: core.$ZodIssue): string {
+  return issue.code === 'invalid_type' && issue.message === 'Invalid input'
+    ? `expected ${issue.expected}`
+    : issue.message;
+}
+
+/**
  * Zod issues as `{path, message}` with dotted paths (`items.3.rawValue`), the shape of both
  * {@link ValidationIssue} and the `errors` member of a problem document. `prefix` is put before
  * every path, e.g. `items.3.` for an item checked on its own. A failed union names the field of
@@ -39,6 +57,6 @@ function flatten(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
 export function toIssues(error: core.$ZodError, prefix = ''): ValidationIssue[] {
   return flatten(error.issues).map((issue) => ({
     path: prefix + issue.path.map(String).join('.'),
-    message: issue.message,
+    message: issueText(issue),
   }));
 }

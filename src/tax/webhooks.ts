@@ -1,3 +1,4 @@
+import { toIssues } from '../core/zod-issues.js';
 import {
   type ManualReviewRequiredEvent as ManualReviewRequired,
   ManualReviewRequiredEvent,
@@ -52,8 +53,8 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): TaxWebho
   if (!schema) return { eventType, known: false, payload: value as Record<string, unknown> };
   const parsed = schema().safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new WebhookPayloadError(`invalid ${eventType} payload: ${issue?.path.join('.')} ${issue?.message}`);
+    const issue = toIssues(parsed.error)[0];
+    throw new WebhookPayloadError(`invalid ${eventType} payload: ${issue?.path} ${issue?.message}`);
   }
   return { ...parsed.data, known: true } as TaxWebhookEvent;
 }

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { flatIssues } from '../../core/zod-issues.js';
 
 /**
  * How reasons name a request field: the caller's own name for it (a spreadsheet column such as
@@ -32,5 +33,7 @@ function issueReason(issue: z.core.$ZodIssue, name: FieldNamer): string {
 
 /** Every issue of a schema failure as one line of reasons, `; `-separated. */
 export function schemaReason(error: z.core.$ZodError, name: FieldNamer = ownPath): string {
-  return error.issues.map((issue) => issueReason(issue, name)).join('; ');
+  return flatIssues(error)
+    .map((issue) => issueReason(issue, name))
+    .join('; ');
 }
