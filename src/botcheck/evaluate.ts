@@ -4,6 +4,7 @@ import { normalizeLegacyReason } from './vocabulary.js';
 /** What to do with the request that carried the verification. */
 /** The decisions an evaluation can reach, from letting the request through to refusing it. */
 export const DECISIONS = ['accept', 'challenge', 'reject'] as const;
+/** What to do with the request: `accept` it, `challenge` it with an extra check, or `reject` it. */
 export type Decision = (typeof DECISIONS)[number];
 
 /**
