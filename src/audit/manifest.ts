@@ -113,8 +113,21 @@ export function loadPublicKey(key: string | KeyObjectLike): KeyObject {
   }
 }
 
-/** The bytes of a manifest file, signed when a key is given (Ed25519 signatures are deterministic). */
+/**
+ * The bytes of a manifest file, signed when a key is given (Ed25519 signatures are deterministic).
+ * The body must pass the rules {@link parseManifest} reads with: a run never writes a manifest that
+ * `verify` would refuse (e.g. an event time without a zone from a server that breaks the API's
+ * format); it fails instead, an `SvcError` with code `bad_archive`, before the manifest exists.
+ */
 export function serializeManifest(body: Omit<Manifest, 'signature'>, key?: KeyObject): string {
+  const checked = Manifest().safeParse(body);
+  if (!checked.success) {
+    const [first] = toIssues(checked.error);
+    throw new SvcError(
+      `Manifest of run ${body.run} not written: ${first?.path ?? ''}: ${first?.message ?? 'invalid'} (a value the API returned breaks its documented format)`,
+      'bad_archive',
+    );
+  }
   if (!key) return `${signedText(body)}\n`;
   const signature = sign(null, Buffer.from(signedText(body)), key).toString('base64');
   return `${JSON.stringify({ ...body, signature }, null, 2)}\n`;

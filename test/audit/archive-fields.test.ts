@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditArchive } from '../../src/audit/archive-verify.js';
-import { parseManifest } from '../../src/audit/manifest.js';
+import { parseManifest, serializeManifest } from '../../src/audit/manifest.js';
 import { readSyncState } from '../../src/audit/sync-state.js';
 import type { SvcClient } from '../../src/client.js';
 import { CheckpointError } from '../../src/core/errors/error-classes.js';
@@ -183,5 +183,23 @@ describe('a manifest that breaks a rule: verify reports it (exit 1) and gaps say
     const run = await runSvc(['audit', 'gaps', '--dir', dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^svc: \S+sync-state\.json is not a sync state; restore it from a backup\n$/);
+  });
+});
+
+describe('sync never writes a manifest that verify would refuse', () => {
+  it('a manifest body with a time without a zone is refused before it is written; the body sync wrote passes', () => {
+    const text = readFileSync(join(archive, 'manifest-000001.json'), 'utf8');
+    const parsed = parseManifest(text);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const { signature: _none, ...body } = parsed.manifest;
+    expect(serializeManifest(body)).toBe(text);
+    const file = body.files[0] as NonNullable<(typeof body.files)[0]>;
+    const zoneless = { ...body, files: [{ ...file, firstOccurredAt: '2026-03-02T11:59:00' }] };
+    expect(() => serializeManifest(zoneless)).toThrowError(
+      expect.objectContaining({
+        code: 'bad_archive',
+        message: expect.stringMatching(/^Manifest of run 1 not written: files\.0\.firstOccurredAt: /),
+      }),
+    );
   });
 });
