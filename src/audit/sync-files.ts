@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceFileAtomic } from '../core/checkpoint.js';
+import { replaceFileAtomic } from '../core/atomic-file.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 
 /** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
 export const TMP_SUFFIX = '.svc-tmp';
 
 /**
- * Writes a file atomically with the checkpoint module's {@link replaceFileAtomic}, through the
+ * Writes a file atomically with the one atomic-write module's {@link replaceFileAtomic}, through the
  * fixed temporary name `path` + {@link TMP_SUFFIX} (created exclusively: an existing one is an
  * error, never overwritten, never followed as a symlink), so a killed run's leftover is found by
  * {@link removeStaleTemporaries}. Default mode 0600.
@@ -19,7 +19,7 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   mode = DEFAULT_FILE_MODE,
 ): Promise<void> {
-  return replaceFileAtomic(path, data, mode, `${path}${TMP_SUFFIX}`);
+  return replaceFileAtomic(path, data, { mode, tmp: `${path}${TMP_SUFFIX}` });
 }
 
 /** Removes temporary files a killed run left in `dir` (call only while holding the lock). */

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { type AtomicFile, createAtomicFile } from '../core/atomic-file.js';
 import { DEFAULT_FILE_MODE } from '../core/output-file.js';
 import { conflictsName, dataFileName } from './archive-fields.js';
 import type { ManifestFile } from './manifest.js';
@@ -106,17 +107,6 @@ async function decide(
   return { fates, occ: occs.data.subarray(0, n), ids: id, contents: content };
 }
 
-async function finishFile(tmp: string, path: string, mode: number): Promise<void> {
-  const handle = await open(tmp, 'r+');
-  try {
-    await handle.chmod(mode);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-  await rename(tmp, path);
-}
-
 /**
  * Copies the export's lines to the run's file, leaving out ids the archive holds already and
  * events outside the query's range; events whose id the archive holds with other content go to
@@ -144,7 +134,8 @@ export async function writeRunFile(
   let lastWritten = -1;
   for (let i = fates.length - 1; i >= 0 && lastWritten < 0; i--) if (fates[i] === Fate.Write) lastWritten = i;
   // Opened at the first conflict: a run without one leaves no conflicts file.
-  let conflictOut: WriteStream | undefined;
+  let conflictFile: AtomicFile | undefined;
+  let conflictOut: Writable | undefined;
   async function* lines() {
     const reader = createInterface({
       input: createReadStream(partPath),
@@ -160,7 +151,10 @@ export async function writeRunFile(
       else if (fate === Fate.OutOfRange) tally.out += 1;
       else if (fate === Fate.Conflict) {
         tally.conflict += 1;
-        conflictOut ??= createWriteStream(conflictTmp, { flags: 'wx', mode });
+        if (!conflictOut) {
+          conflictFile = await createAtomicFile(conflictPath, { mode, tmp: conflictTmp });
+          conflictOut = conflictFile.writable();
+        }
         if (!conflictOut.write(`${line}\n`)) await once(conflictOut, 'drain');
       } else {
         tally.write += 1;
@@ -174,18 +168,27 @@ export async function writeRunFile(
       }
     }
   }
-  const out = createWriteStream(tmp, { flags: 'wx', mode });
-  if (plan.gzip) await pipeline(lines, createGzip(), out);
-  else await pipeline(lines, out);
-  await finishFile(tmp, path, mode);
+  const file = await createAtomicFile(path, { mode, tmp });
+  try {
+    const out = file.writable();
+    if (plan.gzip) await pipeline(lines, createGzip(), out);
+    else await pipeline(lines, out);
+    await file.commit();
+    if (conflictOut) {
+      const stream = conflictOut;
+      await new Promise<void>((resolve, reject) =>
+        stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+      await conflictFile?.commit();
+    }
+  } catch (error) {
+    await file.discard();
+    await conflictFile?.discard();
+    throw error;
+  }
   const { sha256: digest, bytes } = await hashFile(path);
   let conflicts: ManifestFile | null = null;
-  if (conflictOut) {
-    const stream = conflictOut;
-    await new Promise<void>((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
-    await finishFile(conflictTmp, conflictPath, mode);
+  if (conflictFile) {
     const found = await hashFile(conflictPath);
     conflicts = {
       name: conflictsName(plan.run),

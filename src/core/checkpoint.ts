@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { type FileHandle, open, readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, readFile } from 'node:fs/promises';
 import * as z from 'zod/mini';
-import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
+import { replaceFileAtomic } from './atomic-file.js';
+import { openOutput, writeFailure } from './output-file.js';
 
 /**
  * The one checkpoint module: a state file replaced atomically, append-only outputs made durable
@@ -15,6 +15,8 @@ import { DEFAULT_FILE_MODE, openOutput, writeFailure } from './output-file.js';
 
 import { CheckpointError } from './errors/error-classes.js';
 
+// The state file is replaced by the one atomic-write module; callers of the checkpoint find it here too.
+export { replaceFileAtomic } from './atomic-file.js';
 // Its own module, so the root entry exports it without loading this file's fs machinery.
 export { CheckpointError } from './errors/error-classes.js';
 
@@ -56,41 +58,7 @@ export async function readStateFile<S extends z.core.$ZodType>(
   return parsed.data;
 }
 
-/**
- * Replaces `path` atomically with `text`: a temporary file next to it (unpredictable name,
- * created exclusively, mode 0600), its data synced, renamed over `path`. The directory is not
- * synced: if a power loss undoes the rename, the previous file is still whole.
- */
-export async function replaceFileAtomic(
-  path: string,
-  /** The content; an async iterable of chunks is streamed (memory bounded whatever its size). */
-  text: string | Uint8Array | AsyncIterable<string | Uint8Array>,
-  /** Mode of the new file. Default 0600. */
-  mode = DEFAULT_FILE_MODE,
-  /**
-   * The temporary file. Default: an unpredictable name next to `path`. A caller that gives a fixed
-   * name (audit sync) must hold a lock and remove leftovers of a killed run itself.
-   */
-  tmp = `${path}.${randomBytes(8).toString('hex')}.tmp`,
-): Promise<void> {
-  const handle = await open(tmp, 'wx', mode);
-  try {
-    if (mode !== DEFAULT_FILE_MODE) await handle.chmod(mode);
-    try {
-      if (typeof text === 'string' || text instanceof Uint8Array) await handle.writeFile(text);
-      else for await (const chunk of text) await handle.writeFile(chunk);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-}
-
-/** Writes a state object as indented JSON with {@link replaceFileAtomic}. */
+/** Writes a state object as indented JSON with {@link replaceFileAtomic} (mode 0600). */
 export function writeStateFile(path: string, state: unknown): Promise<void> {
   return replaceFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
 }

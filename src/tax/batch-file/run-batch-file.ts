@@ -372,7 +372,7 @@ async function runPrepared(
               yield chunk;
             }
           };
-          await replaceFileAtomic(outPath, counted(), options.fileMode ?? DEFAULT_FILE_MODE);
+          await replaceFileAtomic(outPath, counted(), { mode: options.fileMode ?? DEFAULT_FILE_MODE });
           if (keptState) await writeStateFile(keptState, { ...snapshot(), outBytes: bytes });
         } else if (outFile) {
           for await (const chunk of merged) await outFile.append(chunk);

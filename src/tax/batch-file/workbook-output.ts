@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createAtomicFile } from '../../core/atomic-file.js';
 import { inputColumnNames, NUMBER_COLUMNS, OUTPUT_COLUMNS } from './row-output.js';
 import { WorkbookCells } from './workbook-text.js';
 
@@ -23,7 +21,8 @@ const fill = (argb: string) => ({ type: 'pattern' as const, pattern: 'solid' as 
  * (`row` and `line` as numbers), so nothing in it can be a formula. A character a workbook cannot
  * hold becomes U+FFFD and line ends line feeds ({@link WorkbookCells}), so the workbook always
  * reads back; resolves to the number of cells that had such a character replaced. The workbook is
- * written to a private temporary file beside `path` and renamed over it when complete.
+ * written to a private temporary file beside `path`, fsynced and renamed over it when complete
+ * (core/atomic-file.ts).
  */
 export async function writeWorkbook(
   rowsPath: string,
@@ -32,16 +31,15 @@ export async function writeWorkbook(
   mode: number,
 ): Promise<number> {
   const { default: ExcelJS } = await import('exceljs');
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  // Created exclusively and private before exceljs writes to it.
-  await (await open(temp, 'wx', mode)).close();
+  // Created exclusively and private before exceljs writes to it, through the handle (never by name).
+  const temp = await createAtomicFile(path, { mode });
+  const cells = new WorkbookCells();
   try {
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-      filename: temp,
+      stream: temp.writable(),
       useStyles: true,
       useSharedStrings: false,
     });
-    const cells = new WorkbookCells();
     const names = [...inputColumnNames(inputHeader), ...OUTPUT_COLUMNS].map((name) => cells.text(name));
     const sheet = workbook.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] });
     sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: names.length } };
@@ -74,11 +72,10 @@ export async function writeWorkbook(
     }
     sheet.commit();
     await workbook.commit();
-    await chmod(temp, mode);
-    await rename(temp, path);
-    return cells.replacedCells;
   } catch (error) {
-    await rm(temp, { force: true });
+    await temp.discard();
     throw error;
   }
+  await temp.commit();
+  return cells.replacedCells;
 }
