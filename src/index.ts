@@ -4,20 +4,20 @@
 // `svc-sdk/botcheck` come from one list each (botcheck/public.ts, core/public.ts).
 // What only the CLI, the reference server or the tests need (wire schemas as values, retry
 // internals, choice lists, redaction) they import from its own module: it is not public.
-export type { ArchiveGap, GapCause } from './audit/archive-gaps.js';
+export type { ArchiveGap, GapCause } from './audit/archive/gaps.js';
 export type {
   ArchiveProblem,
   ArchiveProblemKind,
   ArchiveRunCoverage,
   VerifyArchiveOptions,
   VerifyArchiveResult,
-} from './audit/archive-verify.js';
-export { verifyAuditArchive } from './audit/archive-verify-entry.js';
+} from './audit/archive/verify.js';
+export { verifyAuditArchive } from './audit/archive/verify-entry.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
-export type { ExportOptions, ExportProgress, ExportResult } from './audit/export.js';
+export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
 export { isActorType } from './audit/schemas.js';
-export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync-gaps.js';
-export type { SyncOptions, SyncResult } from './audit/sync-options.js';
+export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync/gaps.js';
+export type { SyncOptions, SyncResult } from './audit/sync/options.js';
 export {
   type AuditProject,
   type ProjectOutcome,
@@ -26,7 +26,7 @@ export {
   type SyncProjectsOptions,
   type SyncProjectsSummary,
   syncAuditProjects,
-} from './audit/sync-projects.js';
+} from './audit/sync/projects.js';
 export type { TailOptions } from './audit/tail.js';
 export {
   DEV_OUTCOMES,

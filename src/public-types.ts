@@ -5,7 +5,8 @@
 // export (`X()` would type-check and fail at run time). An alias is a type and nothing else; the
 // classes' instance types are interfaces, so that the reference lists (and links to) their members.
 
-import type { ManifestFile as ManifestFileType, Manifest as ManifestType } from './audit/manifest.js';
+import type { ManifestFile as ManifestFileType, Manifest as ManifestType } from './audit/archive/manifest.js';
+import type { ArchiveHole as ArchiveHoleType } from './audit/archive/state.js';
 import type {
   AuditEventsQuery as AuditEventsQueryType,
   ListEventsParams as ListEventsParamsType,
@@ -24,7 +25,6 @@ import type {
   SystemActor as SystemActorType,
   UserActor as UserActorType,
 } from './audit/schemas.js';
-import type { ArchiveHole as ArchiveHoleType } from './audit/sync-state.js';
 import type { DevVerification as DevVerificationType } from './botcheck/dev-verification.js';
 import type { ProblemDetails as ProblemDetailsType } from './core/problem-schema.js';
 import type { TaxClient as TaxClientType } from './tax/client.js';

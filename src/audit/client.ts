@@ -2,11 +2,11 @@ import { loadAuditExport, loadAuditSync } from '#node-only';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportOptions, ExportResult } from './export.js';
+import type { ExportOptions, ExportResult } from './export/export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
 import { type AuditEvent, AuditEventPage, type AuditEventPage as AuditEventPageType } from './schemas.js';
-import type { SyncOptions, SyncResult } from './sync-options.js';
+import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';

@@ -6,21 +6,21 @@
 // Web-safe code loads a Node-only module only through here.
 
 /** The audit exporter (node:fs, node:zlib). */
-export const loadAuditExport = () => import('../audit/export.js');
+export const loadAuditExport = () => import('../audit/export/export.js');
 
 /** The audit sync run (the exporter, its archive files and lock). */
-export const loadAuditSync = () => import('../audit/sync.js');
+export const loadAuditSync = () => import('../audit/sync/sync.js');
 
 /** The archive's gap ledger, lock and state files, as one object. */
 export const loadAuditArchive = () =>
   Promise.all([
-    import('../audit/archive-gaps.js'),
-    import('../audit/sync-lock.js'),
-    import('../audit/sync-state.js'),
+    import('../audit/archive/gaps.js'),
+    import('../audit/sync/lock.js'),
+    import('../audit/archive/state.js'),
   ]).then(([gaps, lock, state]) => ({ ...gaps, ...lock, ...state }));
 
 /** The archive verifier (re-hashes files, checks signatures with node:crypto). */
-export const loadArchiveVerifier = () => import('../audit/archive-verify.js');
+export const loadArchiveVerifier = () => import('../audit/archive/verify.js');
 
 /** The batch-file job (CSV, NDJSON and workbook files, checkpoints). */
 export const loadBatchFile = () => import('../tax/batch-file/run-batch-file.js');

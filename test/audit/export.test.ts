@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExportOptions } from '../../src/audit/export.js';
+import type { ExportOptions } from '../../src/audit/export/export.js';
 import { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import type { Transport } from '../../src/core/transport/types.js';

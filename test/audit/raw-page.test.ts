@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanEventPage as scanBytes } from '../../src/audit/raw-page.js';
+import { scanEventPage as scanBytes } from '../../src/audit/export/raw-page.js';
 import { MalformedResponseError } from '../../src/core/errors/error-classes.js';
 
 /** Scans text as bytes and gives each event back as its text. */

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SyncOptions } from '../../src/audit/sync-options.js';
+import type { SyncOptions } from '../../src/audit/sync/options.js';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import { runSvc } from '../helpers/cli.js';

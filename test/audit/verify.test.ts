@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAuditArchive } from '../../src/audit/archive-verify.js';
+import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -134,9 +134,9 @@ describe('importing the root entry does not load code a call loads later', () =>
   // so does the page scanner and prefetcher of `client.audit.exportEvents`, with the exporter.
   const LATER = [
     'src/tax/webhook-listener-server.ts',
-    'src/audit/export-pages.ts',
-    'src/audit/raw-page.ts',
-    'src/audit/page-prefetch.ts',
+    'src/audit/export/pages.ts',
+    'src/audit/export/raw-page.ts',
+    'src/audit/export/page-prefetch.ts',
   ];
   it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
     ensureBuilt();

@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { ExportProgress, ExportResult } from '../../audit/export.js';
+import type { ExportProgress, ExportResult } from '../../audit/export/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';

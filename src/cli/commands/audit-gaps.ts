@@ -1,4 +1,4 @@
-import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync-gaps.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync/gaps.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';

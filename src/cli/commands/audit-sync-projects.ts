@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import type { SyncOptions } from '../../audit/sync-options.js';
-import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
+import type { SyncOptions } from '../../audit/sync/options.js';
+import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync/projects.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { toIssues } from '../../core/zod-issues.js';
 import type { CommandContext } from '../context.js';

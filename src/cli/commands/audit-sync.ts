@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { SyncOptions, SyncResult } from '../../audit/sync-options.js';
+import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import type { CommandContext } from '../context.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive-verify.js';
+import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive/verify.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';

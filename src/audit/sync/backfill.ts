@@ -1,13 +1,13 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { manifestRun } from './archive-fields.js';
-import { listArchive, openRegular, readRegular } from './archive-files.js';
-import { MAX_MANIFEST_BYTES, readGaps } from './archive-gaps.js';
-import { Manifest } from './manifest.js';
-import type { SyncApi, SyncOptions } from './sync-options.js';
-import type { PendingRun, SyncState } from './sync-state.js';
-import { contentKey, idKey, type KnownEvents } from './sync-window.js';
+import { manifestRun } from '../archive/fields.js';
+import { listArchive, openRegular, readRegular } from '../archive/files.js';
+import { MAX_MANIFEST_BYTES, readGaps } from '../archive/gaps.js';
+import { Manifest } from '../archive/manifest.js';
+import type { PendingRun, SyncState } from '../archive/state.js';
+import { contentKey, idKey, type KnownEvents } from '../archive/window.js';
+import type { SyncApi, SyncOptions } from './options.js';
 
 /** JSON of an archive file, or null when it is not JSON (verify reports such a file). */
 function parseJson(text: string): unknown {

@@ -1,6 +1,6 @@
 import { loadAuditArchive as archive } from '#node-only';
-import { SvcError } from '../core/errors/error-classes.js';
-import type { ArchiveGap } from './archive-gaps.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import type { ArchiveGap } from '../archive/gaps.js';
 
 /** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
 export interface ArchiveGaps {

@@ -1,4 +1,6 @@
-import { SvcError } from '../core/errors/error-classes.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { type ArchiveHole, type PendingRun, type SyncState, stateWindow } from '../archive/state.js';
+import type { EventWindow } from '../archive/window.js';
 import {
   DEFAULT_LATE_CHECK_RUNS,
   DEFAULT_SYNC_LAG_MS,
@@ -8,9 +10,7 @@ import {
   SYNC_EPOCH,
   type SyncApi,
   type SyncOptions,
-} from './sync-options.js';
-import { type ArchiveHole, type PendingRun, type SyncState, stateWindow } from './sync-state.js';
-import type { EventWindow } from './sync-window.js';
+} from './options.js';
 
 async function countAt(api: SyncApi, from: string, to: string, signal?: AbortSignal): Promise<number> {
   const page = await api.listEvents({ from, to, pageSize: 1 }, { signal });

@@ -1,5 +1,5 @@
-import { manifestRun } from './archive-fields.js';
-import { ArchiveFileError, listArchive, readRegular } from './archive-files.js';
+import { manifestRun } from './fields.js';
+import { ArchiveFileError, listArchive, readRegular } from './files.js';
 import { type Manifest, parseManifest } from './manifest.js';
 
 /** Why part of the archive may be missing. */

@@ -1,10 +1,10 @@
-import { SvcError } from '../core/errors/error-classes.js';
-import type { RequestOptions } from '../core/http.js';
-import type { KeyObjectLike } from '../core/node-shapes.js';
-import type { ExportOptions, ExportProgress, ExportResult } from './export.js';
-import type { ListEventsParams } from './query.js';
-import type { AuditEventPage } from './schemas.js';
-import type { ArchiveHole } from './sync-state.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import type { RequestOptions } from '../../core/http.js';
+import type { KeyObjectLike } from '../../core/node-shapes.js';
+import type { ArchiveHole } from '../archive/state.js';
+import type { ExportOptions, ExportProgress, ExportResult } from '../export/export.js';
+import type { ListEventsParams } from '../query.js';
+import type { AuditEventPage } from '../schemas.js';
 
 /** Default `lagMs`: events of the last 5 minutes wait for the next run. */
 export const DEFAULT_SYNC_LAG_MS = 5 * 60_000;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { AbortError } from '../core/errors/error-classes.js';
+import { AbortError } from '../../core/errors/error-classes.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 

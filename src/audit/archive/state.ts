@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { readStateFile } from '../core/checkpoint.js';
-import { lazySchema } from '../core/lazy-schema.js';
-import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './archive-fields.js';
-import { writeFileAtomic } from './sync-files.js';
-import { EventWindow, idKey } from './sync-window.js';
+import { readStateFile } from '../../core/checkpoint.js';
+import { lazySchema } from '../../core/lazy-schema.js';
+import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './fields.js';
+import { EventWindow, idKey } from './window.js';
+import { writeFileAtomic } from './writes.js';
 
 /** Name of the state file of a sync directory. */
 const SYNC_STATE_FILE = 'sync-state.json';

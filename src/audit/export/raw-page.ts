@@ -12,8 +12,8 @@
  * valid JSON that is not shaped like a page gives undefined (the caller then parses it and lets
  * the page schema say what is wrong).
  */
-import { MalformedResponseError } from '../core/errors/error-classes.js';
-import { nodeBuiltin } from '../core/node-builtin.js';
+import { MalformedResponseError } from '../../core/errors/error-classes.js';
+import { nodeBuiltin } from '../../core/node-builtin.js';
 
 // Node's native UTF-8 check, looked up on the first page (not when the package loads).
 let isUtf8: ((bytes: Uint8Array) => boolean) | undefined;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SvcError } from '../core/errors/error-classes.js';
+import { SvcError } from '../../core/errors/error-classes.js';
 
 /** Name of the lock file a sync holds in its directory while it runs. */
 const LOCK_FILE = 'sync.lock';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { lazySchema } from '../core/lazy-schema.js';
-import { timestamp } from '../core/schema.js';
+import { lazySchema } from '../../core/lazy-schema.js';
+import { timestamp } from '../../core/schema.js';
 
 // The names and times a sync archive's manifests and state hold. An archive is read back from
 // disk, where anyone may have edited it: each field must have the form sync writes, so a value
@@ -25,7 +25,7 @@ const MANIFEST_NAME = /^manifest-(\d{6,})\.json$/;
 /** The names {@link dataFileName} and {@link conflictsName} make. */
 const LISTED_FILE_NAME = /^(?:audit-\d{6,}\.ndjson(?:\.gz)?|conflicts-\d{6,}\.ndjson)$/;
 
-/** `run3.late1`, `run3.retention`, `run3.conflicts`: the gap ids `archive-gaps.ts` gives. */
+/** `run3.late1`, `run3.retention`, `run3.conflicts`: the gap ids `archive/gaps.ts` gives. */
 const GAP_ID = /^run\d+\.(?:retention|late\d+|conflicts)$/;
 
 /** The run number of a manifest file name, or undefined when it is not one. */

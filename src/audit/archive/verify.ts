@@ -1,6 +1,6 @@
-import { SvcError } from '../core/errors/error-classes.js';
-import type { KeyObjectLike } from '../core/node-shapes.js';
-import { manifestRun } from './archive-fields.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import type { KeyObjectLike } from '../../core/node-shapes.js';
+import { manifestRun } from './fields.js';
 import {
   ArchiveFileError,
   checkAborted,
@@ -8,11 +8,11 @@ import {
   hashRegular,
   listArchive,
   readRegular,
-} from './archive-files.js';
-import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './archive-gaps.js';
+} from './files.js';
+import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
-import { sha256 } from './sync-files.js';
-import { readSyncState } from './sync-state.js';
+import { readSyncState } from './state.js';
+import { sha256 } from './writes.js';
 
 /** Kinds of problem `verifyAuditArchive` reports. */
 export type ArchiveProblemKind =

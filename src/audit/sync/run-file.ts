@@ -5,14 +5,11 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { type AtomicFile, createAtomicFile } from '../core/atomic-file.js';
-import { DEFAULT_FILE_MODE } from '../core/output-file.js';
-import { conflictsName, dataFileName } from './archive-fields.js';
-import type { ManifestFile } from './manifest.js';
-import { hashFile, TMP_SUFFIX } from './sync-files.js';
-import { iso } from './sync-options.js';
-import { inRange } from './sync-plan.js';
-import type { PendingRun, SyncState } from './sync-state.js';
+import { type AtomicFile, createAtomicFile } from '../../core/atomic-file.js';
+import { DEFAULT_FILE_MODE } from '../../core/output-file.js';
+import { conflictsName, dataFileName } from '../archive/fields.js';
+import type { ManifestFile } from '../archive/manifest.js';
+import type { PendingRun, SyncState } from '../archive/state.js';
 import {
   contentKey,
   type EventWindow,
@@ -20,7 +17,10 @@ import {
   type KnownEvents,
   WindowBuilder,
   type WindowEvent,
-} from './sync-window.js';
+} from '../archive/window.js';
+import { hashFile, TMP_SUFFIX } from '../archive/writes.js';
+import { iso } from './options.js';
+import { inRange } from './plan.js';
 
 /** The run's file as listed in the manifest, and what was left out of it. */
 export interface Written {

@@ -1,5 +1,5 @@
 import { loadArchiveVerifier } from '#node-only';
-import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive-verify.js';
+import type { VerifyArchiveOptions, VerifyArchiveResult } from './verify.js';
 
 /**
  * Verifies an archive written by `client.audit.sync`: re-hashes every file, recounts its events,

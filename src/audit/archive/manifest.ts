@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import * as z from 'zod/mini';
-import { SvcError } from '../core/errors/error-classes.js';
-import { lazySchema } from '../core/lazy-schema.js';
-import type { KeyObjectLike } from '../core/node-shapes.js';
-import { toIssues } from '../core/zod-issues.js';
-import { ArchiveStamp, GapId, ListedFileName, ManifestFileName, Sha256Hex } from './archive-fields.js';
-import { ArchiveHole } from './sync-state.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { lazySchema } from '../../core/lazy-schema.js';
+import type { KeyObjectLike } from '../../core/node-shapes.js';
+import { toIssues } from '../../core/zod-issues.js';
+import { ArchiveStamp, GapId, ListedFileName, ManifestFileName, Sha256Hex } from './fields.js';
+import { ArchiveHole } from './state.js';
 
 /** One data file of a run. */
 export const ManifestFile = lazySchema(() =>

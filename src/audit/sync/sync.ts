@@ -1,22 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AbortError, OutputPathError, SvcError } from '../core/errors/error-classes.js';
-import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../core/output-file.js';
-import { conflictsName, dataFileName, manifestName } from './archive-fields.js';
-import { loadPrivateKey, type Manifest, serializeManifest } from './manifest.js';
-import { planBackfill } from './sync-backfill.js';
-import { removeStaleTemporaries, sha256, writeFileAtomic } from './sync-files.js';
-import { acquireSyncLock } from './sync-lock.js';
-import {
-  DEFAULT_SYNC_OVERLAP_MS,
-  nonNegative,
-  type SyncApi,
-  type SyncOptions,
-  type SyncResult,
-} from './sync-options.js';
-import { planRun } from './sync-plan.js';
-import { RunTally, type Written, writeRunFile } from './sync-run-file.js';
+import { AbortError, OutputPathError, SvcError } from '../../core/errors/error-classes.js';
+import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../../core/output-file.js';
+import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
+import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
   emptySyncState,
   type PendingRun,
@@ -24,8 +12,20 @@ import {
   type SyncState,
   stateWindow,
   writeSyncState,
-} from './sync-state.js';
-import { type KnownEvents, MAX_WINDOW_MS } from './sync-window.js';
+} from '../archive/state.js';
+import { type KnownEvents, MAX_WINDOW_MS } from '../archive/window.js';
+import { removeStaleTemporaries, sha256, writeFileAtomic } from '../archive/writes.js';
+import { planBackfill } from './backfill.js';
+import { acquireSyncLock } from './lock.js';
+import {
+  DEFAULT_SYNC_OVERLAP_MS,
+  nonNegative,
+  type SyncApi,
+  type SyncOptions,
+  type SyncResult,
+} from './options.js';
+import { planRun } from './plan.js';
+import { RunTally, type Written, writeRunFile } from './run-file.js';
 
 /** Where a run keeps its export and the export's state until the run is finished. */
 const WORK_DIR = '.sync-work';

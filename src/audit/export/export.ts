@@ -1,17 +1,17 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { Checkpointer, DurableOutput, type SyncPolicy } from '../core/checkpoint.js';
-import { AbortError, SvcError } from '../core/errors/error-classes.js';
-import type { WritableLike } from '../core/node-shapes.js';
-import { DEFAULT_FILE_MODE } from '../core/output-file.js';
-import { type ExportEvent, pageBuffers, type RawExportPage, rawExportPage } from './export-pages.js';
-import { checkExportPaths } from './export-paths.js';
-import { type ExportState, readExportState } from './export-state.js';
+import { Checkpointer, DurableOutput, type SyncPolicy } from '../../core/checkpoint.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
+import type { WritableLike } from '../../core/node-shapes.js';
+import { DEFAULT_FILE_MODE } from '../../core/output-file.js';
+import { followCursors, PageGuard } from '../paginate.js';
+import { resolveRange } from '../query.js';
 import { LineBuffer } from './line-buffer.js';
 import { EarlyPageFetcher, type PageQuery } from './page-prefetch.js';
-import { followCursors, PageGuard } from './paginate.js';
-import { resolveRange } from './query.js';
+import { type ExportEvent, pageBuffers, type RawExportPage, rawExportPage } from './pages.js';
+import { checkExportPaths } from './paths.js';
+import { type ExportState, readExportState } from './state.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
 export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
