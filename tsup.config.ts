@@ -11,7 +11,7 @@ const define = { __SVC_VERSION__: JSON.stringify(version) };
 const libraryEntries = {
   index: 'src/index.ts',
   botcheck: 'src/botcheck/index.ts',
-  http: 'src/adapters/verify-request.ts',
+  http: 'src/botcheck/verify-request.ts',
   express: 'src/adapters/express.ts',
   fastify: 'src/adapters/fastify.ts',
 };

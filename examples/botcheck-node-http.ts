@@ -7,7 +7,7 @@
  */
 import { createServer, type RequestListener, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { type VerifyRequestOptions, verifyRequest } from '../src/adapters/verify-request.js';
+import { type VerifyRequestOptions, verifyRequest } from '../src/botcheck/verify-request.js';
 import { SvcClient } from '../src/index.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {

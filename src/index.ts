@@ -38,6 +38,7 @@ export {
 export {
   type CreateDevVerificationOptions,
   createDevVerification,
+  type DevServerClient,
   DevServerRequiredError,
 } from './botcheck/dev-verification.js';
 export * from './botcheck/public.js';

@@ -6,7 +6,7 @@ import {
   type VerifyRequestOptions,
   validateRequestOptions,
   verifyRequest,
-} from './verify-request.js';
+} from '../botcheck/verify-request.js';
 
 export {
   type BotCheckAnswer,
@@ -15,7 +15,7 @@ export {
   botCheckOf,
   DEFAULT_MAX_BODY_BYTES,
   type VerifyRequestOptions,
-} from './verify-request.js';
+} from '../botcheck/verify-request.js';
 
 declare global {
   namespace Express {

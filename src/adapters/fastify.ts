@@ -5,7 +5,7 @@ import {
   type VerifyRequestOptions,
   validateRequestOptions,
   verifyRequest,
-} from './verify-request.js';
+} from '../botcheck/verify-request.js';
 
 export {
   type BotCheckAnswer,
@@ -13,7 +13,7 @@ export {
   type BotCheckOutcome,
   botCheckOf,
   type VerifyRequestOptions,
-} from './verify-request.js';
+} from '../botcheck/verify-request.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

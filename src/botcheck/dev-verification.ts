@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { SvcClient } from '../client.js';
 import { NotFoundError, SvcError } from '../core/errors/error-classes.js';
+import type { HttpClient } from '../core/http.js';
 import { lazySchema } from '../core/lazy-schema.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseResponse } from '../core/schema.js';
@@ -39,6 +39,11 @@ export class DevServerRequiredError extends SvcError {
   }
 }
 
+/** What {@link createDevVerification} uses of a client: its HTTP pipeline (an `SvcClient` has it). */
+export interface DevServerClient {
+  readonly http: HttpClient;
+}
+
 /**
  * Creates a fresh verification with the given outcome on a dev server (`svc serve`, `--sandbox`,
  * `createReferenceServer()`) through its admin API, as the stand-in widget does, and returns its
@@ -51,7 +56,7 @@ export class DevServerRequiredError extends SvcError {
  * (await client.botCheck.verify(token)).decision; // 'reject'
  */
 export async function createDevVerification(
-  client: SvcClient,
+  client: DevServerClient,
   options: CreateDevVerificationOptions = {},
 ): Promise<DevVerification> {
   try {

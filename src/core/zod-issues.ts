@@ -25,7 +25,9 @@ function unionIssues(issue: core.$ZodIssueInvalidUnion): core.$ZodIssue[] | unde
 
 function flatten(issues: readonly core.$ZodIssue[]): core.$ZodIssue[] {
   return issues.flatMap((issue) => {
-    const inner = issue.code === 'invalid_union' ? unionIssues(issue) : undefined;
+    // A union with a message of its own (`{ error: 'expected string' }`) says what it means already.
+    const inner =
+      issue.code === 'invalid_union' && issue.message === 'Invalid input' ? unionIssues(issue) : undefined;
     return inner ? flatten(inner) : [issue];
   });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type NodeBodyStream, readNodeBody } from '../adapters/read-body.js';
+import { readNodeBody } from '../core/request-body.js';
 import { HttpProblem } from './problem.js';
 
 const KIB = 1024;
@@ -32,7 +32,7 @@ export const BODY_LIMITS = Object.freeze({
 export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   // The shape type is what the adapters accept from any framework; Node's overloaded `off`
   // signature does not match it structurally, though every IncomingMessage is one.
-  const read = await readNodeBody(req as unknown as NodeBodyStream, limit);
+  const read = await readNodeBody(req, limit);
   if (!read.ok && read.reason === 'too-large') {
     throw new HttpProblem(413, `Request body over ${limit} bytes`, undefined, { connection: 'close' });
   }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { type NodeBodyStream, readNodeBody } from '../adapters/read-body.js';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { closeHttp, listenHttp } from '../core/listen.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
+import { readNodeBody } from '../core/request-body.js';
 import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
 import { WebhookRejection } from './webhook-rejection.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
@@ -70,7 +70,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     if (req.method !== 'POST') return reply(res, 405, 'POST only');
     // Counted on the bytes received (Content-Length or chunked): past the limit nothing more is
     // read, and the connection closes once the 413 is sent.
-    const read = await readNodeBody(req as unknown as NodeBodyStream, limit);
+    const read = await readNodeBody(req, limit);
     if (!read.ok && read.reason === 'too-large') {
       res.setHeader('connection', 'close');
       return reply(res, 413, 'body too large');

@@ -11,7 +11,7 @@ import {
   botCheckOf,
   type VerifyRequestOptions,
   verifyRequest,
-} from '../../src/adapters/verify-request.js';
+} from '../../src/botcheck/verify-request.js';
 import type { SvcClient } from '../../src/client.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { createReferenceServer } from '../../src/server/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as adapter from '../../src/adapters/verify-request.js';
+import * as adapter from '../../src/botcheck/verify-request.js';
 import * as botcheck from '../../src/botcheck/index.js';
 import * as root from '../../src/index.js';
 

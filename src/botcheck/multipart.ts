@@ -1,4 +1,4 @@
-import { extractToken } from '../botcheck/extract-token.js';
+import { extractToken } from './extract-token.js';
 
 const MULTIPART = /^\s*multipart\/form-data\s*(?:;|$)/i;
 

@@ -1,20 +1,20 @@
-import { validateBinding } from '../botcheck/binding.js';
-import { type Decision, type EvaluationReason, validatePolicy } from '../botcheck/evaluate.js';
-import { extractToken, TOKEN_FIELD } from '../botcheck/extract-token.js';
-import type { LegacyAssessmentResult } from '../botcheck/legacy-client.js';
-import type { VerifyOutcome } from '../botcheck/run-verify.js';
-import type { VerificationResult } from '../botcheck/schemas.js';
-import { type BotCheckClients, type VerifyWithClientOptions, verify } from '../botcheck/verify.js';
-import { isMultipart, multipartToken } from './multipart.js';
 import {
   type BodyRead,
   DEFAULT_MAX_BODY_BYTES,
   type NodeBodyStream,
   readNodeBody,
   readWebBody,
-} from './read-body.js';
+} from '../core/request-body.js';
+import { validateBinding } from './binding.js';
+import { type Decision, type EvaluationReason, validatePolicy } from './evaluate.js';
+import { extractToken, TOKEN_FIELD } from './extract-token.js';
+import type { LegacyAssessmentResult } from './legacy-client.js';
+import { isMultipart, multipartToken } from './multipart.js';
+import type { VerifyOutcome } from './run-verify.js';
+import type { VerificationResult } from './schemas.js';
+import { type BotCheckClients, type VerifyWithClientOptions, verify } from './verify.js';
 
-export { DEFAULT_MAX_BODY_BYTES } from './read-body.js';
+export { DEFAULT_MAX_BODY_BYTES } from '../core/request-body.js';
 
 /** The outcome a request's bot check ends with (see `verify`). */
 export type BotCheckOutcome = VerifyOutcome<VerificationResult | LegacyAssessmentResult>;

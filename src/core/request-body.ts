@@ -8,8 +8,8 @@ export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: 't
 export interface NodeBodyStream {
   headers: Record<string, string | string[] | undefined>;
   readableEnded?: boolean;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
   pause(): unknown;
 }
 
@@ -48,7 +48,9 @@ export function readNodeBody(req: NodeBodyStream, limit: number): Promise<BodyRe
       req.off('close', onFailure);
       resolve(read);
     };
-    const onData = (chunk: Uint8Array) => {
+    // A Node stream gives Buffers, or strings once someone called setEncoding: bytes either way.
+    const onData = (data: unknown) => {
+      const chunk = data instanceof Uint8Array ? data : new TextEncoder().encode(String(data));
       size += chunk.length;
       if (size <= limit) chunks.push(chunk);
       else {
