@@ -1,4 +1,5 @@
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import type { ReadableLike } from '../../core/node-shapes.js';
 import { isStreamPath } from '../../core/output-file.js';
 import { encodingName } from './encoding.js';
 import { BatchInputError } from './errors.js';
@@ -9,7 +10,7 @@ import type { RowFormat } from './row-output.js';
 /** A file run's options resolved and checked, before any file is opened. */
 export interface RunPlan {
   /** The input as given: a path, or a stream copied to a private file first. */
-  source: string | Readable;
+  source: string | ReadableLike;
   /** The input's name in the state file and in messages (`-` for a stream). */
   inputName: string;
   /** The results file the run appends to (for a workbook, the rows file beside it). */
@@ -29,9 +30,10 @@ export interface RunPlan {
  */
 export async function checkRun(options: BatchFileOptions): Promise<RunPlan> {
   const named = typeof options.output === 'string' ? options.output : undefined;
-  // The option types describe Node's streams by shape (node-shapes.ts); batch files run on Node.
+  // The option types describe Node's streams by shape (node-shapes.ts); batch files run on Node,
+  // and the results are written as text, which the shape (bytes only) does not promise.
   const stream = typeof options.output === 'string' ? undefined : (options.output as Writable | undefined);
-  const source = options.input as string | Readable;
+  const source = options.input;
   // A workbook cannot be appended to: the run appends to a rows file beside it (resumable like
   // any results file) and the workbook is written from that file at the end.
   const workbookPath = named && /\.xlsx$/i.test(named) ? named : undefined;
