@@ -21,6 +21,8 @@ export interface RowWriter {
   readonly encoder: RowOutput;
   /** The results file that checkpoints sync and the state file measures; none for a stream. */
   readonly file: DurableOutput | undefined;
+  /** Whether a state file can describe the results, to resume them: a regular file, not a device or stream. */
+  readonly resumable: boolean;
   /** Whether the sending pass's lines are kept (in the file or a draft) to be rewritten with outcomes. */
   readonly keepsLines: boolean;
   /**
@@ -56,6 +58,10 @@ class FileRowWriter implements RowWriter {
     readonly file: DurableOutput,
     protected readonly mode: number,
   ) {}
+
+  get resumable(): boolean {
+    return this.file.seekable;
+  }
 
   private get lines(): DurableOutput {
     return this.draft ?? this.file;
@@ -127,6 +133,7 @@ class WorkbookRowWriter extends FileRowWriter {
 /** Results to a stream as they come (nothing kept, no resume), or nowhere when there is no stream. */
 class StreamRowWriter implements RowWriter {
   readonly file = undefined;
+  readonly resumable = false;
   private draft: DurableOutput | undefined;
 
   constructor(

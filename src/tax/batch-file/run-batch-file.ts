@@ -50,7 +50,7 @@ async function runPrepared(
   const read = await readInput(input.path, plan.inputName, options);
   const { writer, rejects } = await openOutputs(options, plan, read, resumed);
   const ledger = new RunLedger(runId, { path: plan.inputName, size: input.size }, resumed);
-  const keptState = plan.statePath && writer.file?.seekable ? plan.statePath : undefined;
+  const keptState = writer.resumable && plan.statePath ? plan.statePath : undefined;
   const checkpoints = new Checkpointer({
     statePath: keptState,
     outputs: [writer.file, rejects],
