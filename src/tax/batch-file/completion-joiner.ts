@@ -90,7 +90,7 @@ export class CompletionJoiner {
       port,
       onEvent: (event) => {
         if (!event.known || event.eventType !== 'taxvalidation.validation.completed') return;
-        return this.received((event as { validationResultId: string }).validationResultId);
+        return this.received(event.validationResultId);
       },
     });
     return this.listener.url;

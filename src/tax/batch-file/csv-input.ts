@@ -43,7 +43,7 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
   const { parse, CsvError } = await import('csv-parse');
   const csvError = (error: unknown): never => {
     if (error instanceof CsvError) {
-      const line = (error as unknown as { lines?: number }).lines;
+      const line = typeof error.lines === 'number' ? error.lines : undefined;
       throw new BatchInputError(
         `CSV input is malformed${line ? ` near line ${line}` : ''}: ${error.message.replace(/\s+/g, ' ').slice(0, 300)}`,
       );

@@ -13,7 +13,7 @@ let iconvModule: Iconv | undefined;
  */
 async function iconv(): Promise<Iconv> {
   // A CommonJS package: its exports object is the default export.
-  iconvModule ??= ((await import('iconv-lite')) as unknown as { default: Iconv }).default;
+  iconvModule ??= (await import('iconv-lite')).default;
   return iconvModule;
 }
 

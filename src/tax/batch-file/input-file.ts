@@ -3,10 +3,10 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { fileFault } from '../../core/file-faults.js';
+import type { ReadableLike } from '../../core/node-shapes.js';
 import { BatchInputError } from './errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
@@ -23,7 +23,7 @@ export interface InputFile {
  * name). The copy is removed by `removeCopy`, on a failed or interrupted copy, and, should the
  * process exit without either (a second Ctrl-C), by an `exit` hook. Only SIGKILL leaves it behind.
  */
-export async function prepareInput(input: string | Readable, signal?: AbortSignal): Promise<InputFile> {
+export async function prepareInput(input: string | ReadableLike, signal?: AbortSignal): Promise<InputFile> {
   const name = typeof input === 'string' ? input : '-';
   let path = name;
   let dir: string | undefined;

@@ -1,12 +1,12 @@
 import { access } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { OutputPathError } from '../../core/errors/error-classes.js';
+import type { ReadableLike } from '../../core/node-shapes.js';
 import { checkStatePath, preflightOutput } from '../../core/output-file.js';
 
 /** The paths of a batch file run, once resolved. */
 export interface BatchPaths {
-  input: string | Readable;
+  input: string | ReadableLike;
   outPath: string | undefined;
   /** A workbook results path (`outPath` is then its rows file). */
   workbookPath?: string;

@@ -10,6 +10,7 @@ import {
   isRowReject,
   type RunBatchOptions,
   resultDetails,
+  type SentRowResult,
 } from './types.js';
 
 /** A row that passed the local checks, with the exact request to send. */
@@ -85,7 +86,7 @@ async function sendChunk(
   tax: BatchSender,
   items: Pending[],
   options: RunBatchOptions,
-): Promise<BatchRowResult[]> {
+): Promise<SentRowResult[]> {
   try {
     const accepted = await tax._submitBatch(
       items.map((i) => i.request),
@@ -200,9 +201,9 @@ async function runSegment(
   slots: Slot[],
   options: RunBatchOptions,
   single: boolean,
-): Promise<BatchRowResult[]> {
+): Promise<SentRowResult[]> {
   const pending = slots.filter((s): s is Pending => 'request' in s);
-  let sent: BatchRowResult[] = [];
+  let sent: SentRowResult[] = [];
   if (pending.length > 0) {
     try {
       sent = single
@@ -251,13 +252,13 @@ export async function* runBatchSegments(
   tax: BatchSender,
   batches: AsyncIterable<readonly unknown[]>,
   options: RunBatchOptions = {},
-): AsyncGenerator<BatchRowResult[]> {
+): AsyncGenerator<SentRowResult[]> {
   const single = options.strategy === 'single';
   const chunkSize = single ? 1 : Math.min(Math.max(options.chunkSize ?? 100, 1), 1000);
   const concurrency = Math.max(options.concurrency ?? 4, 1);
   const runId = options.runId ?? crypto.randomUUID();
   const skip = options.skipRows ?? 0;
-  const window: Array<{ firstRow: number; done: Promise<BatchRowResult[]> }> = [];
+  const window: Array<{ firstRow: number; done: Promise<SentRowResult[]> }> = [];
   let segment: Slot[] = [];
   let segmentSends = 0;
   let row = 0;
@@ -274,7 +275,7 @@ export async function* runBatchSegments(
   };
 
   // The oldest segment's results.
-  async function drainOne(): Promise<BatchRowResult[]> {
+  async function drainOne(): Promise<SentRowResult[]> {
     const head = window.shift();
     if (!head) return [];
     try {

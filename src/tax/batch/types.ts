@@ -39,6 +39,16 @@ export interface BatchRowResult {
   idempotencyKey?: string;
 }
 
+/**
+ * A row result as the runner yields it to a file run: a submitted row whose key the service
+ * replayed, with its result already stored, also carries that result's id. The property is not
+ * enumerable, so it is no part of what `runBatch` reports or of a results line.
+ */
+export interface SentRowResult extends BatchRowResult {
+  /** The stored result of a replayed row, to confirm at once instead of waiting for its webhook. */
+  readonly knownResultId?: string;
+}
+
 /** Options of `client.tax.runBatch`. */
 export interface RunBatchOptions extends RequestOptions {
   /** `batch` (default): chunks to `POST /validations/batch`; `single`: one `POST /validations` per row, outcomes inline. */
