@@ -1,6 +1,5 @@
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Runner } from '../action.js';
-import { Option } from '../commander.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
 /** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */

@@ -1,8 +1,7 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PRECHECK_MODES, PROVIDERS } from '../../tax/enums.js';
 import type { Runner } from '../action.js';
 import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
-import { Option } from '../commander.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
 function collect(value: string, previous: string[] = []): string[] {
