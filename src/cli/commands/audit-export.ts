@@ -3,22 +3,12 @@ import type { ExportProgress, ExportResult } from '../../audit/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';
+import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
-
-interface ExportFlags {
-  from?: string;
-  to?: string;
-  pageSize?: string;
-  out: string;
-  state?: string;
-  gzip?: boolean;
-  force?: boolean;
-  fileMode?: string;
-}
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -47,7 +37,7 @@ async function progressReporter(ctx: CommandContext, started: number) {
  * `svc audit export`: NDJSON (or gzip) of every event of the range, checkpointed after every
  * page. Interrupted by a signal it exits 75 with the state saved; the same command resumes.
  */
-export async function auditExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
+export async function auditExport(ctx: CommandContext, flags: AuditExportOptions): Promise<number> {
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);

@@ -1,15 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive-verify.js';
 import type { CommandContext } from '../context.js';
+import type { AuditVerifyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseDurationOption, UsageError } from '../usage-error.js';
-
-interface VerifyFlags {
-  publicKey?: string;
-  maxAge?: string;
-  head?: string;
-}
 
 /** What a run of verify says on stderr after the problems: coverage, gaps resolved, the head. */
 function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boolean): void {
@@ -39,8 +34,11 @@ function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boole
  * one JSON object); exit 0 only when the archive is whole, 1 when any problem was found or a file
  * cannot be read, 2 on a usage error, 130 when interrupted.
  */
-export async function auditVerify(ctx: CommandContext, dir: unknown, options: unknown): Promise<number> {
-  const flags = options as VerifyFlags;
+export async function auditVerify(
+  ctx: CommandContext,
+  dir: string,
+  flags: AuditVerifyOptions,
+): Promise<number> {
   // Plain lines unless JSON is asked for with -o (held to the output contract either way).
   const json = ctx.format === 'json' && ctx.flags.output === 'json';
   const maxAgeMs = flags.maxAge === undefined ? undefined : parseDurationOption(flags.maxAge, '--max-age');

@@ -1,25 +1,10 @@
 import { isOrderedRange } from '../../audit/query.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import type { CommandContext } from '../context.js';
+import type { AuditListOptions, AuditTailOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
-
-interface ListFlags {
-  from?: string;
-  to?: string;
-  page?: string;
-  pageSize?: string;
-  cursor?: string;
-}
-
-interface TailFlags {
-  interval: string;
-  overlap: string;
-  since?: string;
-  pageSize?: string;
-  maxPolls?: string;
-}
 
 /** Parses a duration in seconds (fractions allowed) into milliseconds. */
 export function parseSecondsOption(value: string, option: string): number {
@@ -48,7 +33,7 @@ export function actorLabel(actor: AuditEvent['actor']): string {
 }
 
 /** `svc audit list`: one page. */
-export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<number> {
+export async function auditList(ctx: CommandContext, flags: AuditListOptions): Promise<number> {
   const params = {
     ...rangeFlags(flags),
     ...(flags.page !== undefined && { page: parseIntOption(flags.page, '--page') }),
@@ -78,7 +63,7 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
 const MIN_TAIL_INTERVAL_MS = 1000;
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
-export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {
+export async function auditTail(ctx: CommandContext, flags: AuditTailOptions): Promise<number> {
   const options = {
     intervalMs: parseSecondsOption(flags.interval, '--interval'),
     overlapMs: parseSecondsOption(flags.overlap, '--overlap'),

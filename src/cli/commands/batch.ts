@@ -6,35 +6,12 @@ import {
 import type { BatchFileEvent } from '../../tax/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
+import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
-
-interface BatchFlags {
-  out?: string;
-  rejects?: string;
-  chunkSize: string;
-  concurrency: string;
-  strategy: string;
-  wait?: boolean;
-  resume?: boolean;
-  state?: string;
-  precheck?: string | false;
-  runId?: string;
-  listen: string;
-  register?: string;
-  waitTimeout: string;
-  reconcileAfter: string;
-  force?: boolean;
-  fileMode?: string;
-  encoding?: string;
-  sheet?: string;
-  columns?: string;
-  delimiter?: string;
-  bom?: boolean;
-}
 
 const DELIMITERS: Readonly<Record<string, ',' | ';' | '\t'>> = { ',': ',', ';': ';', tab: '\t', '\t': '\t' };
 
@@ -111,8 +88,7 @@ function parseListen(value: string): { host: string; port: number } {
 }
 
 /** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
-export async function batch(ctx: CommandContext, file: unknown, options: unknown): Promise<number> {
-  const flags = options as BatchFlags;
+export async function batch(ctx: CommandContext, file: string, flags: BatchOptions): Promise<number> {
   const strategy = flags.strategy;
   if (strategy !== 'batch' && strategy !== 'single')
     throw new UsageError(`--strategy must be batch or single, got '${strategy}'`);

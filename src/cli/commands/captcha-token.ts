@@ -1,6 +1,7 @@
-import { DEV_OUTCOME_DESCRIPTIONS, type DevOutcome } from '../../botcheck/dev-outcomes.js';
+import { DEV_OUTCOME_DESCRIPTIONS } from '../../botcheck/dev-outcomes.js';
 import { createDevVerification } from '../../botcheck/dev-verification.js';
 import type { CommandContext } from '../context.js';
+import type { CaptchaTokenOptions } from '../definitions/captcha.js';
 import { fieldsView } from '../output.js';
 
 /**
@@ -8,7 +9,7 @@ import { fieldsView } from '../output.js';
  * holds the token alone, for `$(svc captcha token)`; `-o json|ndjson` prints `{verificationId,
  * token, outcome}`. The deprecated access token is a secret and never printed.
  */
-export async function captchaToken(ctx: CommandContext, flags: { outcome: DevOutcome }): Promise<number> {
+export async function captchaToken(ctx: CommandContext, flags: CaptchaTokenOptions): Promise<number> {
   const client = await ctx.client();
   const created = await createDevVerification(client, {
     outcome: flags.outcome,

@@ -1,13 +1,11 @@
 import { DEMO, TEST_KEY } from '../../server/fixtures.js';
 import { createReferenceServer } from '../../server/reference-server.js';
 import type { CommandContext } from '../context.js';
+import type { ServeOptions } from '../definitions/serve.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 
 /** `svc serve`: the reference server until SIGINT/SIGTERM. First stdout line is the contract. */
-export async function serve(
-  ctx: CommandContext,
-  opts: { host: string; port: string; seedAuditEvents?: string },
-): Promise<number> {
+export async function serve(ctx: CommandContext, opts: ServeOptions): Promise<number> {
   const port = parseIntOption(opts.port, '--port', 0, 65535);
   const seed =
     opts.seedAuditEvents === undefined

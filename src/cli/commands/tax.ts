@@ -1,33 +1,19 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
-import type { Frequency } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import type { CommandContext } from '../context.js';
+import type { SchedulesCreateOptions, ValidateOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
 import {
   countryArg,
   listenArg,
-  type MatchingFlags,
   matchingFields,
   parseMetadata,
   precheckMode,
   waitTimeoutMs,
 } from './tax-params.js';
 import { pendingView, precheckView, resultView } from './tax-views.js';
-
-interface ValidateFlags extends MatchingFlags {
-  metadata?: string[];
-  idempotencyKey?: string;
-  correlationId?: string;
-  schedule?: Frequency;
-  precheck?: string | false;
-  exitStatus?: boolean;
-  wait?: boolean;
-  waitTimeout?: string;
-  listen?: string;
-  register?: string;
-}
 
 /**
  * `--exit-status`, like `git diff --exit-code`: 0 VALID, 3 INVALID, 4 anything not conclusive
@@ -41,7 +27,7 @@ function outcomeExitCode(outcome: ValidateOutcome): number {
 }
 
 /** Starts the completion listener of `--wait` and registers it (sandbox, `--register`, or by hand). */
-async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: number) {
+async function startWait(ctx: CommandContext, flags: ValidateOptions, timeoutMs: number) {
   const client = await ctx.client();
   const watch = await client.tax.watchCompletions(listenArg(flags.listen));
   ctx.onClose(() => watch.close());
@@ -62,7 +48,7 @@ export async function validate(
   ctx: CommandContext,
   cc: string,
   raw: string,
-  flags: ValidateFlags,
+  flags: ValidateOptions,
 ): Promise<number> {
   const metadata = parseMetadata(flags.metadata);
   const params: ValidateParams = {
@@ -111,19 +97,12 @@ export async function resultsGet(ctx: CommandContext, id: string): Promise<numbe
   return EXIT.OK;
 }
 
-interface ScheduleFlags extends MatchingFlags {
-  frequency: Frequency;
-  mode?: string;
-  manualReview?: boolean;
-  disabled?: boolean;
-}
-
 /** `svc schedules create <countryCode> <rawValue> --frequency F`. */
 export async function schedulesCreate(
   ctx: CommandContext,
   cc: string,
   raw: string,
-  flags: ScheduleFlags,
+  flags: SchedulesCreateOptions,
 ): Promise<number> {
   const { customerMetadata: _none, ...matching } = matchingFields(flags);
   const client = await ctx.client();

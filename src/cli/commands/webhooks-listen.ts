@@ -4,21 +4,11 @@ import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook
 import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import { WebhookRejection } from '../../tax/webhook-rejection.js';
 import type { CommandContext } from '../context.js';
+import type { WebhooksListenOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
-
-interface ListenFlags {
-  host: string;
-  port: string;
-  out?: string;
-  confirm?: boolean;
-  register?: string;
-  maxEvents?: string;
-  fileMode?: string;
-  forwardTo?: string;
-}
 
 /** The `--forward-to` target; a URL that is not http(s) is a usage error. */
 function forwarderFor(target: string | undefined): WebhookForwarder | undefined {
@@ -31,7 +21,7 @@ function forwarderFor(target: string | undefined): WebhookForwarder | undefined 
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
-export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): Promise<number> {
+export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenOptions): Promise<number> {
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);

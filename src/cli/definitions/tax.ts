@@ -1,6 +1,6 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PRECHECK_MODES, PROVIDERS } from '../../tax/enums.js';
-import type { Runner } from '../action.js';
+import type { OptionsOf, Runner } from '../action.js';
 import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
@@ -18,22 +18,25 @@ const precheckOption = (description: string) =>
 const frequencyOption = <Usage extends string>(flags: Usage, description: string) =>
   choiceOption(flags, description, FREQUENCIES, upper);
 
-/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
-export function defineTaxCommands(program: Command, run: Runner): void {
-  const load = async () => import('../commands/tax.js');
-  const matching = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
-    cmd: Command<A, O, G>,
-  ) =>
-    cmd
-      .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
-      .addOption(new Option('--street <street>', 'address: street'))
-      .addOption(new Option('--postal-code <code>', 'address: postal code'))
-      .addOption(new Option('--city <city>', 'address: city'))
-      .addOption(new Option('--region <region>', 'address: region'))
-      .addOption(new Option('--address-country <cc>', 'address: country code'))
-      .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
-      .addOption(choiceOption('--provider <provider>', 'pin a registry', PROVIDERS, upper));
+/** The matching options, shared by `validate` and `schedules create`. */
+const matching = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) =>
+  cmd
+    .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
+    .addOption(new Option('--street <street>', 'address: street'))
+    .addOption(new Option('--postal-code <code>', 'address: postal code'))
+    .addOption(new Option('--city <city>', 'address: city'))
+    .addOption(new Option('--region <region>', 'address: region'))
+    .addOption(new Option('--address-country <cc>', 'address: country code'))
+    .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
+    .addOption(choiceOption('--provider <provider>', 'pin a registry', PROVIDERS, upper));
 
+/** The matching options of `validate` and `schedules create`. */
+export type MatchingOptions = OptionsOf<typeof matching<[], Record<never, never>, Record<never, never>>>;
+
+/** `svc validate`, before its action. */
+export const validateCommand = (program: Command) =>
   matching(
     program
       .command('validate')
@@ -55,24 +58,13 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     .addOption(new Option('--wait', 'wait for a PENDING result (webhook listener, then the result endpoint)'))
     .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('60'))
     .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
-    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
-    .action(run(async () => (await load()).validate));
+    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'));
 
-  program
-    .command('precheck')
-    .description('check the format and check digit of a tax ID offline (no network)')
-    .argument('<countryCode>')
-    .argument('<rawValue>')
-    .action(run(async () => (await load()).precheckCommand));
+/** The options of `svc validate`. */
+export type ValidateOptions = OptionsOf<typeof validateCommand>;
 
-  const results = program.command('results').description('stored validation results');
-  results
-    .command('get')
-    .description('fetch one stored validation result')
-    .argument('<validationResultId>')
-    .action(run(async () => (await load()).resultsGet));
-
-  const schedules = program.command('schedules').description('recurring validations');
+/** `svc schedules create`, before its action. */
+export const schedulesCreateCommand = (schedules: Command) =>
   matching(
     schedules
       .command('create')
@@ -83,15 +75,13 @@ export function defineTaxCommands(program: Command, run: Runner): void {
   )
     .addOption(new Option('--mode <mode>', 'schedule mode'))
     .addOption(new Option('--no-manual-review', 'do not send automatic failures to manual review'))
-    .addOption(new Option('--disabled', 'create the schedule disabled'))
-    .action(run(async () => (await load()).schedulesCreate));
-  schedules
-    .command('delete')
-    .description('delete a schedule')
-    .argument('<scheduleId>')
-    .action(run(async () => (await load()).schedulesDelete));
+    .addOption(new Option('--disabled', 'create the schedule disabled'));
 
-  const webhooks = program.command('webhooks').description('receive webhook events locally');
+/** The options of `svc schedules create`. */
+export type SchedulesCreateOptions = OptionsOf<typeof schedulesCreateCommand>;
+
+/** `svc webhooks listen`, before its action. */
+export const webhooksListenCommand = (webhooks: Command) =>
   webhooks
     .command('listen')
     .description('listen on 127.0.0.1 for webhook events and print them as NDJSON')
@@ -109,12 +99,44 @@ export function defineTaxCommands(program: Command, run: Runner): void {
         '--forward-to <url>',
         'POST every event, body unchanged, to this URL (your app); a failed forward is answered 502 so the sender retries',
       ),
-    )
-    .action(run(async () => (await load()).webhooksListen));
+    );
+
+/** The options of `svc webhooks listen`. */
+export type WebhooksListenOptions = OptionsOf<typeof webhooksListenCommand>;
+
+/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
+export function defineTaxCommands(program: Command, run: Runner): void {
+  const load = async () => import('../commands/tax.js');
+  validateCommand(program).action(run(async () => (await load()).validate));
+
+  program
+    .command('precheck')
+    .description('check the format and check digit of a tax ID offline (no network)')
+    .argument('<countryCode>')
+    .argument('<rawValue>')
+    .action(run(async () => (await load()).precheckCommand));
+
+  const results = program.command('results').description('stored validation results');
+  results
+    .command('get')
+    .description('fetch one stored validation result')
+    .argument('<validationResultId>')
+    .action(run(async () => (await load()).resultsGet));
+
+  const schedules = program.command('schedules').description('recurring validations');
+  schedulesCreateCommand(schedules).action(run(async () => (await load()).schedulesCreate));
+  schedules
+    .command('delete')
+    .description('delete a schedule')
+    .argument('<scheduleId>')
+    .action(run(async () => (await load()).schedulesDelete));
+
+  const webhooks = program.command('webhooks').description('receive webhook events locally');
+  webhooksListenCommand(webhooks).action(run(async () => (await load()).webhooksListen));
 }
 
-/** `svc batch`. */
-export function defineBatchCommand(program: Command, run: Runner): void {
+/** `svc batch`, before its action. */
+export const batchCommand = (program: Command) =>
   program
     .command('batch')
     .description(
@@ -132,7 +154,10 @@ export function defineBatchCommand(program: Command, run: Runner): void {
     )
     .addOption(new Option('--sheet <name>', 'the sheet of a workbook input (default: the first)'))
     .addOption(
-      new Option('--columns <field=column,...>', 'map columns, e.g. countryCode=Land,rawValue=USt-IdNr'),
+      new Option('--columns <field=column,...>', 'map columns, e.g. countryCode=Land,rawValue=USt-IdNr')
+        // One string: extra-typings reads `,...>` as a list, commander does not (it needs a word
+        // character before `...`); this parser says what commander does.
+        .argParser((value: string) => value),
     )
     .addOption(
       new Option('--delimiter <delimiter>', "CSV results' delimiter: , ; or tab (default: the input's)"),
@@ -185,6 +210,12 @@ export function defineBatchCommand(program: Command, run: Runner): void {
         '--encoding <name>',
         'input encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1... (default: BOM, else UTF-8, else windows-1252)',
       ),
-    )
-    .action(run(async () => (await import('../commands/batch.js')).batch));
+    );
+
+/** The options of `svc batch`. */
+export type BatchOptions = OptionsOf<typeof batchCommand>;
+
+/** `svc batch`. */
+export function defineBatchCommand(program: Command, run: Runner): void {
+  batchCommand(program).action(run(async () => (await import('../commands/batch.js')).batch));
 }
