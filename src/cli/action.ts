@@ -52,7 +52,7 @@ export function lazy<Args extends unknown[]>(
     const ctx = new CommandContext(io, flags(), commandPath(args.at(-1)));
     state.context = ctx;
     // Refuse a bad --output, or one this command does not print (output-contract.ts), before anything is sent.
-    void ctx.format;
+    void ctx.settings.format;
     const handler = await load();
     const code = await handler(ctx, ...args);
     state.exitCode = code ?? EXIT.OK;

@@ -20,7 +20,7 @@ function rate(events: number, ms: number): string {
 
 /** The shared spinner (see progress.ts), fed with export progress. */
 async function progressReporter(ctx: CommandContext, started: number) {
-  const spinner = await startProgress(ctx.io, ctx.quiet, 'exporting audit events');
+  const spinner = await startProgress(ctx.io, ctx.settings.quiet, 'exporting audit events');
   return {
     update: (p: ExportProgress) => {
       const total = p.totalElements === null ? '' : ` of ${p.totalElements}`;
@@ -49,7 +49,7 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
   const streamOut = toStdout || (await isStreamPath(outFlag));
   const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
   const where = toStdout ? 'stdout' : outFlag;
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
   let result: ExportResult;
@@ -57,19 +57,19 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
     result = await client.audit.exportEvents({
       ...range,
       ...(pageSize !== undefined && { pageSize }),
-      output: toStdout ? ctx.dataOut : outFlag,
+      output: toStdout ? ctx.out.dataOut : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
       force: Boolean(flags.force),
       ...(fileMode !== undefined && { fileMode }),
-      signal: ctx.io.signal,
+      signal: ctx.signals.signal,
       onProgress: progress?.update,
     });
   } catch (error) {
     progress?.stop();
-    if (error instanceof AbortError && ctx.io.signal?.aborted) {
+    if (error instanceof AbortError && ctx.signals.signal?.aborted) {
       if (!statePath) throw new AbortError('interrupted; nothing to resume from (no --state file)');
-      ctx.info(`interrupted: state saved to ${statePath}; run the same command again to resume`);
+      ctx.out.info(`interrupted: state saved to ${statePath}; run the same command again to resume`);
       return EXIT.INTERRUPTED;
     }
     throw error;
@@ -78,17 +78,17 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const fetched = result.resumed ? ' (resumed)' : '';
   if (result.alreadyComplete) {
-    ctx.info(`export to ${where} was already complete: ${result.events} events; nothing fetched`);
+    ctx.out.info(`export to ${where} was already complete: ${result.events} events; nothing fetched`);
   } else {
-    ctx.info(
+    ctx.out.info(
       `exported ${result.events} events${fetched} in ${result.pages} pages, ${megabytes(result.bytes)}, to ${where} ` +
         `in ${seconds} s (${rate(result.events - result.previousEvents, Date.now() - started)}); range ${result.from} to ${result.to}`,
     );
   }
-  if (result.duplicatesDropped > 0) ctx.warn(`${result.duplicatesDropped} duplicate events were dropped`);
+  if (result.duplicatesDropped > 0) ctx.out.warn(`${result.duplicatesDropped} duplicate events were dropped`);
   if (statePath) await rm(statePath, { force: true });
   if (!result.countMatches) {
-    ctx.warn(
+    ctx.out.warn(
       `wrote ${result.events} events but the first page reported totalElements ${result.totalElements}; the output may be incomplete`,
     );
     return EXIT.FAILURE;

@@ -19,12 +19,12 @@ function dirFlag(flags: { dir?: string }): string {
  */
 export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): Promise<number> {
   const dir = dirFlag(flags);
-  const json = ctx.format === 'json' && ctx.flags.output === 'json';
+  const json = ctx.settings.format === 'json' && ctx.settings.flags.output === 'json';
   // No archive at DIR is a usage error (2); an archive that cannot be read is a failure (1).
   const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error & { code?: string }) => {
     throw error.code === 'config' ? new UsageError(error.message) : error;
   });
-  if (json) await ctx.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
+  if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
   else {
     for (const gap of gaps) {
       const held =
@@ -37,13 +37,13 @@ export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): P
       const pending = pendingAcks.some((ack) => ack.gap === gap.id)
         ? ' (acknowledged: recorded by the next run)'
         : '';
-      ctx.line(
+      ctx.out.line(
         `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}`,
       );
     }
   }
   const open = gaps.filter((gap) => gap.status === 'open');
-  ctx.info(`${gaps.length} gaps recorded, ${open.length} open`);
+  ctx.out.info(`${gaps.length} gaps recorded, ${open.length} open`);
   return open.length === 0 ? EXIT.OK : EXIT.INCOMPLETE;
 }
 
@@ -61,7 +61,7 @@ export async function auditGapsAck(
       throw error.code === 'config' ? new UsageError(error.message) : error;
     },
   );
-  ctx.info(
+  ctx.out.info(
     `gap ${found.id} (${found.from} to ${found.to}) acknowledged; the next sync run records it in its manifest`,
   );
   return EXIT.OK;

@@ -60,18 +60,18 @@ export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): P
     { name: '--sign-key', path: flags.signKey },
   ]);
   const shared = await syncOptions(flags);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   let result: SyncResult;
   try {
-    result = await client.audit.sync({ ...shared, dir, ...(ctx.io.signal && { signal: ctx.io.signal }) });
+    result = await client.audit.sync({ ...shared, dir, ...ctx.signals.abortable });
   } catch (error) {
-    if (error instanceof AbortError && ctx.io.signal?.aborted) {
-      ctx.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);
+    if (error instanceof AbortError && ctx.signals.signal?.aborted) {
+      ctx.out.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);
       return EXIT.INTERRUPTED;
     }
     throw error;
   }
-  ctx.info(runLine(result));
+  ctx.out.info(runLine(result));
   await announceHead(ctx, dir, result);
   if (result.status === 'up-to-date') return EXIT.OK;
   if (result.status === 'backfilled') {

@@ -40,9 +40,9 @@ export async function auditList(ctx: CommandContext, flags: AuditListOptions): P
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.cursor !== undefined && { cursor: flags.cursor }),
   };
-  const client = await ctx.client();
-  const page = await client.audit.listEvents(params, { signal: ctx.io.signal });
-  await ctx.print(ctx.format === 'ndjson' ? page.content : page, () => ({
+  const client = await ctx.client.get();
+  const page = await client.audit.listEvents(params, { signal: ctx.signals.signal });
+  await ctx.out.print(ctx.settings.format === 'ndjson' ? page.content : page, () => ({
     head: ['id', 'occurredAt', 'type', 'actor', 'subject'],
     rows: page.content.map((e) => [
       e.id,
@@ -52,7 +52,7 @@ export async function auditList(ctx: CommandContext, flags: AuditListOptions): P
       e.subject?.label ?? e.subject?.id ?? '',
     ]),
   }));
-  ctx.info(
+  ctx.out.info(
     `page ${page.page}: ${page.content.length} of ${page.totalElements} events from ${page.from} to ${page.to}` +
       (page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : '; last page'),
   );
@@ -70,15 +70,15 @@ export async function auditTail(ctx: CommandContext, flags: AuditTailOptions): P
     ...(flags.since !== undefined && { since: parseTimestampOption(flags.since, '--since') }),
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.maxPolls !== undefined && { maxPolls: parseIntOption(flags.maxPolls, '--max-polls') }),
-    signal: ctx.io.signal,
+    signal: ctx.signals.signal,
   };
   if (options.intervalMs < MIN_TAIL_INTERVAL_MS) {
     throw new UsageError(
       `--interval must be at least ${MIN_TAIL_INTERVAL_MS / 1000} s, got ${flags.interval} (a shorter pause polls the service non-stop)`,
     );
   }
-  const client = await ctx.client();
-  ctx.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
-  for await (const event of client.audit.tail(options)) await ctx.data(`${jsonForTerminal(event)}\n`);
+  const client = await ctx.client.get();
+  ctx.out.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
+  for await (const event of client.audit.tail(options)) await ctx.out.data(`${jsonForTerminal(event)}\n`);
   return EXIT.OK;
 }

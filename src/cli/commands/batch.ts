@@ -111,23 +111,23 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
   // requests in this process) leave more garbage that lives just long enough to be promoted.
   const workbook = [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name));
   await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
-  const client = await ctx.client();
-  const sandbox = flags.wait ? await ctx.sandbox() : undefined;
-  const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');
+  const client = await ctx.client.get();
+  const sandbox = flags.wait ? await ctx.client.sandbox() : undefined;
+  const progress = await startProgress(ctx.io, ctx.settings.quiet, 'batch: starting');
   let shownTenth = 0;
   const onProgress = (event: BatchFileEvent) => {
     if (event.type === 'columns') {
       if (event.ignored.length)
-        ctx.warn(`ignoring column(s) not part of a request: ${event.ignored.join(', ')}`);
+        ctx.out.warn(`ignoring column(s) not part of a request: ${event.ignored.join(', ')}`);
       for (const [from, to] of event.renamed)
-        ctx.info(`metadata column ${from} is sent as key ${to} (keys use a-z, 0-9, _ and -)`);
+        ctx.out.info(`metadata column ${from} is sent as key ${to} (keys use a-z, 0-9, _ and -)`);
       if (event.countryFromPrefix)
-        ctx.info('no country column: the country is taken from each VAT ID prefix');
+        ctx.out.info('no country column: the country is taken from each VAT ID prefix');
     } else if (event.type === 'listening') {
       if (!event.registered)
-        ctx.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
+        ctx.out.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
     } else if (event.type === 'encoding') {
-      ctx.warn(
+      ctx.out.warn(
         `input is not valid UTF-8 (byte ${event.invalidAt}) and has no BOM: reading it as ${event.encoding}; use --encoding to choose`,
       );
     } else if (event.type === 'row') {
@@ -136,7 +136,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
       // Every row already answered (refused locally, or answered at once by the service): nothing to say.
       if (event.outstanding > 0)
         progress.print(() =>
-          ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
+          ctx.out.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
         );
     } else if (event.type === 'outcomes') {
       // On a terminal the display shows it; otherwise one line per tenth of the rows awaited.
@@ -145,7 +145,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
         const tenth = Math.floor((event.done * 10) / event.awaited);
         if (tenth > shownTenth) {
           shownTenth = tenth;
-          ctx.info(waitingText(event));
+          ctx.out.info(waitingText(event));
         }
       }
     } else if (event.type === 'reconciling') {
@@ -155,7 +155,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
         timeout: `--wait-timeout of ${waitTimeoutMs / 1000} s is up`,
       }[event.reason];
       progress.print(() =>
-        ctx.info(
+        ctx.out.info(
           `asking the service about ${event.rows} row(s) without an outcome (${why}); nothing is validated twice`,
         ),
       );
@@ -171,8 +171,8 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
       ...(columns && { columns }),
       ...(delimiter && { delimiter }),
       ...(flags.bom !== undefined && { bom: flags.bom }),
-      output: out ?? ctx.dataOut,
-      format: ctx.format === 'csv' ? 'csv' : 'ndjson',
+      output: out ?? ctx.out.dataOut,
+      format: ctx.settings.format === 'csv' ? 'csv' : 'ndjson',
       rejects: flags.rejects,
       state: flags.state,
       resume: flags.resume,
@@ -189,13 +189,13 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
         quietMs,
         register: sandbox ? (url) => sandbox.admin.addWebhookEndpoint(url) : flags.register,
       },
-      signal: ctx.io.signal,
+      signal: ctx.signals.signal,
       onProgress,
     });
   } catch (error) {
     progress.stop();
     if (error instanceof BatchInterruptedError) {
-      ctx.info(
+      ctx.out.info(
         `interrupted after row ${error.rowsDone}; ${error.statePath ? `state saved to ${error.statePath}; run again with --resume` : 'no state kept (use --out FILE)'}`,
       );
       return error.statePath ? EXIT.INTERRUPTED : EXIT.FAILURE;
@@ -215,15 +215,15 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
     .sort()
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  ctx.info(
+  ctx.out.info(
     `batch: ${result.rowsDone} rows (${summary || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
   );
   if (result.workbookCellsReplaced > 0)
-    ctx.warn(
+    ctx.out.warn(
       `${out}: ${result.workbookCellsReplaced} cell(s) had characters a workbook cannot hold; replaced with U+FFFD`,
     );
   if (flags.wait && result.outstanding > 0) {
-    ctx.warn(
+    ctx.out.warn(
       `${result.outstanding} row(s) still pending after ${waitTimeoutMs / 1000} s${out ? '; run the same command with --resume to finish them' : ''}`,
     );
     return EXIT.FAILURE;

@@ -10,20 +10,20 @@ import { fieldsView } from '../output.js';
  * token, outcome}`. The deprecated access token is a secret and never printed.
  */
 export async function captchaToken(ctx: CommandContext, flags: CaptchaTokenOptions): Promise<number> {
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const created = await createDevVerification(client, {
     outcome: flags.outcome,
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   const shown = { verificationId: created.verificationId, token: created.token, outcome: flags.outcome };
-  if (ctx.flags.output === undefined) {
-    ctx.line(shown.token);
-    ctx.info(
+  if (ctx.settings.flags.output === undefined) {
+    ctx.out.line(shown.token);
+    ctx.out.info(
       `verification ${shown.verificationId}, outcome ${flags.outcome}: ${DEV_OUTCOME_DESCRIPTIONS[flags.outcome]}`,
     );
     return 0;
   }
-  await ctx.print(shown, () =>
+  await ctx.out.print(shown, () =>
     fieldsView([
       ['verificationId', shown.verificationId],
       ['token', shown.token],

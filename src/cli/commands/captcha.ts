@@ -95,7 +95,7 @@ function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaOptions) 
     const token = decodeVerificationToken(idOrToken);
     verificationId = token.verificationId;
     if (token.apiEndpoint !== undefined) {
-      ctx.debugLine(
+      ctx.out.debug(
         'the token names an apiEndpoint; it is deprecated and ignored: the configured base URL is used',
       );
     }
@@ -130,7 +130,7 @@ async function report(
   evaluation: Evaluation,
   rows: Array<[string, unknown]>,
 ): Promise<number> {
-  await ctx.print({ result, decision: evaluation.decision, reasons: evaluation.reasons }, () =>
+  await ctx.out.print({ result, decision: evaluation.decision, reasons: evaluation.reasons }, () =>
     fieldsView([
       ['verdict', result.verificationPassed ? 'passed' : 'not passed'],
       ['score', result.score],
@@ -148,10 +148,10 @@ export async function captchaResult(
   flags: CaptchaOptions,
 ): Promise<number> {
   const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const result = await client.botCheck.getResult(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   return report(ctx, result, decide(result, verificationId, policy, binding), [
     ['verificationId', result.verificationId],
@@ -176,15 +176,15 @@ export async function captchaLegacy(
 ): Promise<number> {
   const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
   if (flags.accessToken !== undefined) {
-    ctx.warn(
+    ctx.out.warn(
       '--access-token is deprecated (oldest widget versions only); use the API key of the captcha instead',
     );
   }
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const result = await client.legacyBotCheck.getAssessment(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
     ...(flags.accessToken !== undefined && { accessToken: flags.accessToken }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   // The parsed times are the library's reading of the zone-less fields: for the table only, so
   // JSON keeps the API object unchanged.

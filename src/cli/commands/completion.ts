@@ -275,6 +275,6 @@ export async function completion(
 ): Promise<number> {
   let program = command;
   while (program.parent) program = program.parent;
-  await ctx.data(completionScript(shell, program));
+  await ctx.out.data(completionScript(shell, program));
   return EXIT.OK;
 }

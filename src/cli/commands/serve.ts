@@ -25,7 +25,7 @@ export async function serve(ctx: CommandContext, opts: ServeOptions): Promise<nu
     throw error;
   }
   server.admin.seedDemoData(seed === undefined ? {} : { auditEvents: seed });
-  ctx.line(`svc reference server listening on ${server.url}`);
+  ctx.out.line(`svc reference server listening on ${server.url}`);
   const keys: Array<[string, string]> = [
     [DEMO.projectKey, 'project demo, every feature'],
     [DEMO.agencyKey, 'agency demo-agency (audit log, Auditor role)'],
@@ -43,14 +43,9 @@ export async function serve(ctx: CommandContext, opts: ServeOptions): Promise<nu
     `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
     'stop with Ctrl-C',
   ])
-    ctx.line(line);
-  const signal = ctx.io.signal;
-  if (signal && !signal.aborted) {
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-  } else if (!signal) {
-    await new Promise<void>(() => {});
-  }
+    ctx.out.line(line);
+  await ctx.signals.untilInterrupted();
   await server.close();
-  ctx.info('reference server stopped');
+  ctx.out.info('reference server stopped');
   return 0;
 }

@@ -33,7 +33,7 @@ export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenO
   if (out) ctx.onClose(() => out.close());
   const forwarder = forwarderFor(flags.forwardTo);
   if (forwarder) ctx.onClose(() => forwarder.close());
-  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client('tax') : undefined;
+  const client = flags.confirm || ctx.settings.flags.sandbox ? await ctx.client.get('tax') : undefined;
   let count = 0;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -45,16 +45,16 @@ export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenO
     onEvent: async (event, raw, delivery) => {
       const line = `${jsonForTerminal(JSON.parse(raw))}\n`;
       if (out) await out.write(line);
-      else await ctx.data(line);
+      else await ctx.out.data(line);
       const completed = event.known && event.eventType !== 'taxvalidation.validation.manual-review-required';
       if (client && flags.confirm && completed) {
         const { validationResultId: id, outcome } = event as { validationResultId: string; outcome: string };
         try {
           const result = await client.tax.getResult(id);
-          if (result.outcome === outcome) ctx.info(`confirmed ${id}: ${result.outcome}`);
-          else ctx.warn(`${id}: event says ${outcome}, API says ${result.outcome}`);
+          if (result.outcome === outcome) ctx.out.info(`confirmed ${id}: ${result.outcome}`);
+          else ctx.out.warn(`${id}: event says ${outcome}, API says ${result.outcome}`);
         } catch (error) {
-          ctx.warn(`could not confirm ${id}: ${(error as Error).message}`);
+          ctx.out.warn(`could not confirm ${id}: ${(error as Error).message}`);
         }
       }
       if (forwarder) {
@@ -62,7 +62,7 @@ export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenO
           await forwarder.forward(delivery);
         } catch (error) {
           // Answered 502 so the sender delivers the event again later.
-          ctx.warn(
+          ctx.out.warn(
             `forwarding a ${event.eventType} event failed: ${(error as Error).message}; answered 502 (the sender retries)`,
           );
           throw new WebhookRejection(502, 'forward failed');
@@ -73,23 +73,16 @@ export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenO
     },
   });
   ctx.onClose(() => listener.close());
-  const sandbox = await ctx.sandbox();
+  const sandbox = await ctx.client.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(listener.url);
   if (flags.register) await registerWebhookEndpoint(flags.register, listener.url);
   const register = flags.register;
   // The endpoint registered here is removed when the listener ends (before the listener closes).
   if (register) ctx.onClose(() => unregisterWebhookEndpoint(register, listener.url));
   if (sandbox) ctx.onClose(async () => void sandbox.admin.removeWebhookEndpoint(listener.url));
-  ctx.notice(`svc webhooks listening on ${listener.url}`);
-  if (forwarder) ctx.info(`forwarding events to ${forwarder.target}`);
-  const signal = ctx.io.signal;
-  await Promise.race([
-    stopped,
-    new Promise<void>((resolve) => {
-      if (signal?.aborted) resolve();
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-    }),
-  ]);
-  ctx.info(`received ${count} event(s)`);
+  ctx.out.notice(`svc webhooks listening on ${listener.url}`);
+  if (forwarder) ctx.out.info(`forwarding events to ${forwarder.target}`);
+  await Promise.race([stopped, ctx.signals.untilInterrupted()]);
+  ctx.out.info(`received ${count} event(s)`);
   return EXIT.OK;
 }
