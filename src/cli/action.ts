@@ -1,3 +1,4 @@
+import type { OptionValues } from '@commander-js/extra-typings';
 import { CommandContext } from './context.js';
 import { EXIT } from './exit-codes.js';
 import type { GlobalFlags } from './global-options.js';
@@ -13,10 +14,23 @@ export type Handler<Args extends unknown[]> = (
   ...args: Args
 ) => Promise<number | undefined> | number | undefined;
 
-/** Turns a lazy handler loader into a commander action with the handler's parameter types. */
+/**
+ * Turns a lazy handler loader into a commander action. `Args` is inferred from the definition
+ * only (the action commander expects there: arguments, options, command), never from the
+ * handler, so a handler whose parameters do not match its definition fails to compile.
+ */
 export type Runner = <Args extends unknown[]>(
-  load: () => Promise<Handler<Args>>,
+  load: NoInfer<() => Promise<Handler<Args>>>,
 ) => (...args: Args) => Promise<void>;
+
+/**
+ * The options of the command a definition builds, as `@commander-js/extra-typings` infers them
+ * from its `.option`/`.addOption` calls: the one source of a handler's option types (no handler
+ * copies them by hand). `Define` is the function that builds the command, before its `.action`.
+ */
+export type OptionsOf<Define extends (...args: never[]) => { opts(): OptionValues }> = ReturnType<
+  ReturnType<Define>['opts']
+>;
 
 /** Holds what one run produced, so `main` can map it to an exit code. */
 export interface RunState {
@@ -38,7 +52,7 @@ export function lazy<Args extends unknown[]>(
     const ctx = new CommandContext(io, flags(), commandPath(args.at(-1)));
     state.context = ctx;
     // Refuse a bad --output, or one this command does not print (output-contract.ts), before anything is sent.
-    void ctx.format;
+    void ctx.settings.format;
     const handler = await load();
     const code = await handler(ctx, ...args);
     state.exitCode = code ?? EXIT.OK;

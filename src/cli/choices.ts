@@ -1,5 +1,5 @@
+import { Option } from '@commander-js/extra-typings';
 import { DECISIONS } from '../botcheck/evaluate.js';
-import { Option } from './commander.js';
 import { UsageError } from './usage-error.js';
 
 /** The values `svc completion` writes a script for. */

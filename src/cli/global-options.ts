@@ -1,5 +1,4 @@
-import type { Command } from '@commander-js/extra-typings';
-import { Option } from './commander.js';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { OUTPUT_FORMATS, parseOutputFormat } from './output-format.js';
 
 /** Adds the global options of `svc` to the root command; they apply to every command. */

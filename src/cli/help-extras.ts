@@ -1,6 +1,5 @@
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
-import { Command } from './commander.js';
 import { examplesFor } from './help-examples.js';
 
 /** Commander's own "unknown command 'x' (Did you mean y?)" error, for a name under `parent`. */

@@ -1,15 +1,12 @@
 import { CommanderError } from 'commander';
-import { AbortError } from '../core/errors/error-classes.js';
 import { redact } from '../core/redact.js';
 import { keepYoungGenerationSmall, streamsAuditPages } from './bulk-memory.js';
 import { debugDetails, describeError } from './error-line.js';
 import { EXIT } from './exit-codes.js';
 import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
+import { abortOnSignals, interruptedExitCode } from './signals.js';
 import { writeHumanLine } from './terminal-safe.js';
-
-/** Exit code of an interrupt that left nothing to resume (as a shell reports SIGINT), and of a second interrupt. */
-const INTERRUPTED_NOTHING_SAVED = 130;
 
 /**
  * Runs `svc` with `args` (without `node` and the script) and returns the exit code; never throws
@@ -32,18 +29,17 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
       }
       if (error.code === 'commander.executeSubCommandAsync' || error.exitCode === 0) return EXIT.OK;
     }
-    const described = describeError(error, state.context?.secrets ?? []);
+    const described = describeError(error, state.context?.settings.secrets ?? []);
     const { line } = described;
     // Interrupted with nothing to resume from (e.g. `token decode -`): the shell's own 130.
-    const code =
-      error instanceof AbortError && io.signal?.aborted ? INTERRUPTED_NOTHING_SAVED : described.code;
+    const code = interruptedExitCode(error, io.signal, described.code);
     writeHumanLine(io.stderr, `svc: ${line}`);
-    if (state.context?.debug) {
-      for (const detail of debugDetails(error, state.context.secrets))
+    if (state.context?.settings.debug) {
+      for (const detail of debugDetails(error, state.context.settings.secrets))
         writeHumanLine(io.stderr, `[debug] ${detail}`);
     }
-    if (state.context?.debug && error instanceof Error && error.stack) {
-      for (const frame of redact(error.stack, state.context.secrets).split('\n'))
+    if (state.context?.settings.debug && error instanceof Error && error.stack) {
+      for (const frame of redact(error.stack, state.context.settings.secrets).split('\n'))
         writeHumanLine(io.stderr, frame);
     }
     return code;
@@ -59,20 +55,12 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
  */
 export async function main(): Promise<void> {
   if (streamsAuditPages(process.argv.slice(2))) await keepYoungGenerationSmall();
-  const controller = new AbortController();
-  let signals = 0;
-  const onSignal = () => {
-    signals += 1;
-    if (signals > 1) process.exit(INTERRUPTED_NOTHING_SAVED);
-    controller.abort();
-  };
+  const signal = abortOnSignals();
   // A closed pipe (`svc ... | head`) ends the command quietly, as other Unix tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const code = await runCli(process.argv.slice(2), processIO(controller.signal));
+  const code = await runCli(process.argv.slice(2), processIO(signal));
   process.exitCode = code;
   // Exit once stdout has drained, so lingering handles cannot keep a finished command alive.
   process.stdout.write('', () => process.exit(code));

@@ -1,7 +1,6 @@
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { VERSION } from '../version.js';
 import type { RunState } from './action.js';
-import { Command } from './commander.js';
 import { defineCommands } from './definitions.js';
 import { addGlobalOptions } from './global-options.js';
 import { applyHelpExtras } from './help-extras.js';

@@ -3,22 +3,12 @@ import type { ExportProgress, ExportResult } from '../../audit/export/export.js'
 import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../core/output-file.js';
 import type { CommandContext } from '../context.js';
+import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags } from './audit.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
-
-interface ExportFlags {
-  from?: string;
-  to?: string;
-  pageSize?: string;
-  out: string;
-  state?: string;
-  gzip?: boolean;
-  force?: boolean;
-  fileMode?: string;
-}
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -30,7 +20,7 @@ function rate(events: number, ms: number): string {
 
 /** The shared spinner (see progress.ts), fed with export progress. */
 async function progressReporter(ctx: CommandContext, started: number) {
-  const spinner = await startProgress(ctx.io, ctx.quiet, 'exporting audit events');
+  const spinner = await startProgress(ctx.io, ctx.settings.quiet, 'exporting audit events');
   return {
     update: (p: ExportProgress) => {
       const total = p.totalElements === null ? '' : ` of ${p.totalElements}`;
@@ -47,7 +37,7 @@ async function progressReporter(ctx: CommandContext, started: number) {
  * `svc audit export`: NDJSON (or gzip) of every event of the range, checkpointed after every
  * page. Interrupted by a signal it exits 75 with the state saved; the same command resumes.
  */
-export async function auditExport(ctx: CommandContext, flags: ExportFlags): Promise<number> {
+export async function auditExport(ctx: CommandContext, flags: AuditExportOptions): Promise<number> {
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
@@ -59,7 +49,7 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
   const streamOut = toStdout || (await isStreamPath(outFlag));
   const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
   const where = toStdout ? 'stdout' : outFlag;
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
   let result: ExportResult;
@@ -67,19 +57,19 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
     result = await client.audit.exportEvents({
       ...range,
       ...(pageSize !== undefined && { pageSize }),
-      output: toStdout ? ctx.dataOut : outFlag,
+      output: toStdout ? ctx.out.dataOut : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
       force: Boolean(flags.force),
       ...(fileMode !== undefined && { fileMode }),
-      signal: ctx.io.signal,
+      signal: ctx.signals.signal,
       onProgress: progress?.update,
     });
   } catch (error) {
     progress?.stop();
-    if (error instanceof AbortError && ctx.io.signal?.aborted) {
+    if (error instanceof AbortError && ctx.signals.signal?.aborted) {
       if (!statePath) throw new AbortError('interrupted; nothing to resume from (no --state file)');
-      ctx.info(`interrupted: state saved to ${statePath}; run the same command again to resume`);
+      ctx.out.info(`interrupted: state saved to ${statePath}; run the same command again to resume`);
       return EXIT.INTERRUPTED;
     }
     throw error;
@@ -88,17 +78,17 @@ export async function auditExport(ctx: CommandContext, flags: ExportFlags): Prom
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const fetched = result.resumed ? ' (resumed)' : '';
   if (result.alreadyComplete) {
-    ctx.info(`export to ${where} was already complete: ${result.events} events; nothing fetched`);
+    ctx.out.info(`export to ${where} was already complete: ${result.events} events; nothing fetched`);
   } else {
-    ctx.info(
+    ctx.out.info(
       `exported ${result.events} events${fetched} in ${result.pages} pages, ${megabytes(result.bytes)}, to ${where} ` +
         `in ${seconds} s (${rate(result.events - result.previousEvents, Date.now() - started)}); range ${result.from} to ${result.to}`,
     );
   }
-  if (result.duplicatesDropped > 0) ctx.warn(`${result.duplicatesDropped} duplicate events were dropped`);
+  if (result.duplicatesDropped > 0) ctx.out.warn(`${result.duplicatesDropped} duplicate events were dropped`);
   if (statePath) await rm(statePath, { force: true });
   if (!result.countMatches) {
-    ctx.warn(
+    ctx.out.warn(
       `wrote ${result.events} events but the first page reported totalElements ${result.totalElements}; the output may be incomplete`,
     );
     return EXIT.FAILURE;

@@ -1,5 +1,6 @@
 import { acknowledgeAuditGap, listAuditGaps } from '../../audit/sync/gaps.js';
 import type { CommandContext } from '../context.js';
+import type { AuditGapsAckOptions, AuditGapsOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { UsageError } from '../usage-error.js';
@@ -16,14 +17,14 @@ function dirFlag(flags: { dir?: string }): string {
  * some are (repair with `sync --backfill` or acknowledge with `gaps ack`), 2 when DIR holds no
  * archive, 1 when a manifest or the sync state cannot be read (one line naming it).
  */
-export async function auditGaps(ctx: CommandContext, options: unknown): Promise<number> {
-  const dir = dirFlag(options as { dir?: string });
-  const json = ctx.format === 'json' && ctx.flags.output === 'json';
+export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): Promise<number> {
+  const dir = dirFlag(flags);
+  const json = ctx.settings.format === 'json' && ctx.settings.flags.output === 'json';
   // No archive at DIR is a usage error (2); an archive that cannot be read is a failure (1).
   const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error & { code?: string }) => {
     throw error.code === 'config' ? new UsageError(error.message) : error;
   });
-  if (json) await ctx.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
+  if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
   else {
     for (const gap of gaps) {
       const held =
@@ -36,32 +37,31 @@ export async function auditGaps(ctx: CommandContext, options: unknown): Promise<
       const pending = pendingAcks.some((ack) => ack.gap === gap.id)
         ? ' (acknowledged: recorded by the next run)'
         : '';
-      ctx.line(
+      ctx.out.line(
         `${gap.id} ${gap.status}${by}${pending}: ${gap.cause}, ${gap.from} to ${gap.to}, ${gap.events ?? 'unknown'} events${held}`,
       );
     }
   }
   const open = gaps.filter((gap) => gap.status === 'open');
-  ctx.info(`${gaps.length} gaps recorded, ${open.length} open`);
+  ctx.out.info(`${gaps.length} gaps recorded, ${open.length} open`);
   return open.length === 0 ? EXIT.OK : EXIT.INCOMPLETE;
 }
 
 /** `svc audit gaps ack GAP --reason TEXT --dir DIR`: recorded in the next run's manifest. Exit 0, or 2 for an unknown gap. */
 export async function auditGapsAck(
   ctx: CommandContext,
-  gap: unknown,
-  options: unknown,
+  gap: string,
+  flags: AuditGapsAckOptions,
   command?: { parent?: { opts(): { dir?: string } } | null },
 ): Promise<number> {
-  const flags = options as { dir?: string; reason: string };
   // `--dir` after `ack` is parsed by `gaps`, which takes the same option.
   const dir = dirFlag({ dir: flags.dir ?? command?.parent?.opts().dir });
-  const found = await acknowledgeAuditGap(dir, String(gap), flags.reason).catch(
+  const found = await acknowledgeAuditGap(dir, gap, flags.reason).catch(
     (error: Error & { code?: string }) => {
       throw error.code === 'config' ? new UsageError(error.message) : error;
     },
   );
-  ctx.info(
+  ctx.out.info(
     `gap ${found.id} (${found.from} to ${found.to}) acknowledged; the next sync run records it in its manifest`,
   );
   return EXIT.OK;

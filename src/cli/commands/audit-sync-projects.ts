@@ -86,9 +86,9 @@ async function readProjects(ctx: CommandContext, path: string): Promise<AuditPro
       throw new UsageError(`--projects: ${entry.name}: the directory ${entry.dir} is used twice`);
     names.add(entry.name);
     dirs.add(dir);
-    const apiKey = ctx.io.env[entry.keyEnv]?.trim();
+    const apiKey = ctx.settings.env(entry.keyEnv)?.trim();
     if (!apiKey) throw new UsageError(`--projects: ${entry.name}: the variable ${entry.keyEnv} holds no key`);
-    ctx.addSecret(apiKey);
+    ctx.settings.addSecret(apiKey);
     // The value is never shown: it may be a secret of another kind that a mistake put there.
     if (!API_KEY_SHAPE.test(apiKey))
       throw new UsageError(
@@ -120,7 +120,7 @@ export async function auditSyncProjects(
       { name: '--sign-key', path: signKeyPath },
     ]);
   }
-  const { apiKey: _key, auditApiKey: _audit, ...clientOptions } = await ctx.clientOptions();
+  const { apiKey: _key, auditApiKey: _audit, ...clientOptions } = await ctx.client.options();
   const { SvcClient } = await import('../../client.js');
   const codes: number[] = [];
   const heads: Array<Promise<void>> = [];
@@ -129,22 +129,22 @@ export async function auditSyncProjects(
     client: (project) =>
       new SvcClient({ ...clientOptions, apiKey: project.apiKey, auditApiKey: project.apiKey }),
     parallel,
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
     onProject: (ended) => {
       const prefix = `${ended.name}: `;
       if (ended.result) {
-        ctx.info(`${prefix}${runLine(ended.result)}`);
+        ctx.out.info(`${prefix}${runLine(ended.result)}`);
         codes.push(ended.result.status === 'up-to-date' ? EXIT.OK : runCode(ctx, ended.result, prefix));
         heads.push(announceHead(ctx, ended.dir, ended.result, ended.name));
       } else if (ended.outcome === 'interrupted') {
-        ctx.info(`${prefix}interrupted: rerun to resume it`);
+        ctx.out.info(`${prefix}interrupted: rerun to resume it`);
       } else {
-        ctx.warn(`${prefix}failed: ${ended.error}`);
+        ctx.out.warn(`${prefix}failed: ${ended.error}`);
       }
     },
   });
   await Promise.all(heads);
-  ctx.info(
+  ctx.out.info(
     `${total.projects} projects: ${total.ok} ok, ${total.incomplete} not whole, ${total.failed} failed${total.interrupted ? `, ${total.interrupted} interrupted` : ''}`,
   );
   if (total.interrupted > 0) return EXIT.INTERRUPTED;

@@ -9,22 +9,22 @@ import { EXIT } from '../exit-codes.js';
 function reportHoles(ctx: CommandContext, result: SyncResult, prefix = ''): boolean {
   const gap = result.retentionGap;
   if (gap) {
-    ctx.warn(
+    ctx.out.warn(
       `${prefix}retention gap: the API no longer returns events the archive ended with; events between ${gap.from} and ${gap.to} may have expired unarchived (recorded in ${result.manifest}; see svc audit gaps)`,
     );
   }
   for (const hole of result.lateEvents) {
     const missing = (hole.apiCount ?? 0) - (hole.archivedCount ?? 0);
-    ctx.warn(
+    ctx.out.warn(
       `${prefix}${missing} late events between ${hole.from} and ${hole.to} arrived after the overlap and are not in the archive (recorded in ${result.manifest}); svc audit sync --backfill fetches them, a longer --overlap catches them`,
     );
   }
   if (result.outOfRange > 0)
-    ctx.warn(
+    ctx.out.warn(
       `${prefix}the API returned ${result.outOfRange} events outside the range asked (${result.from} to ${result.to}): not archived, counted in ${result.manifest}`,
     );
   if (result.conflicts > 0)
-    ctx.warn(
+    ctx.out.warn(
       `${prefix}${result.conflicts} events came with an id the archive holds but other content: kept in ${result.conflictsFile}, not in the data file`,
     );
   return gap !== null || result.lateEvents.length > 0 || result.conflicts > 0;
@@ -33,7 +33,7 @@ function reportHoles(ctx: CommandContext, result: SyncResult, prefix = ''): bool
 /** The exit code of a finished run: 5 when not whole, 1 when the count did not match, else 0. */
 export function runCode(ctx: CommandContext, result: SyncResult, prefix = ''): number {
   if (!result.countMatches && result.totalElements !== null) {
-    ctx.warn(
+    ctx.out.warn(
       `${prefix}the API counted ${result.totalElements} events for the range, the archive holds ${result.events + result.alreadyArchived + result.conflicts}`,
     );
   }
@@ -50,11 +50,11 @@ export async function announceHead(
 ): Promise<void> {
   if (!result.head) return;
   const line = `head sha256:${result.head.sha256} ${result.head.manifest}${name ? ` ${name}` : ''}`;
-  ctx.line(line);
-  const summary = ctx.io.env.GITHUB_STEP_SUMMARY;
+  ctx.out.line(line);
+  const summary = ctx.settings.env('GITHUB_STEP_SUMMARY');
   if (!summary) return;
   const entry = `- audit archive \`${dir}\`${name ? ` (${name})` : ''}: head \`sha256:${result.head.sha256}\` (${result.head.manifest})\n`;
-  await appendFile(summary, entry).catch(() => ctx.warn('cannot append the head to GITHUB_STEP_SUMMARY'));
+  await appendFile(summary, entry).catch(() => ctx.out.warn('cannot append the head to GITHUB_STEP_SUMMARY'));
 }
 
 /** The one line that says what a run did. */

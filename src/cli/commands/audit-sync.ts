@@ -3,25 +3,11 @@ import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import type { CommandContext } from '../context.js';
+import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
 import { parseFileMode } from './output-flags.js';
-
-interface SyncFlags {
-  dir?: string;
-  projects?: string;
-  parallel?: string;
-  backfill?: boolean;
-  since?: string;
-  lag: string;
-  overlap: string;
-  gzip?: boolean;
-  signKey?: string;
-  pageSize?: string;
-  force?: boolean;
-  fileMode?: string;
-}
 
 async function readKeyFile(path: string, option: string): Promise<string> {
   try {
@@ -32,7 +18,7 @@ async function readKeyFile(path: string, option: string): Promise<string> {
 }
 
 /** The options every sync of this command shares, from the flags. */
-async function syncOptions(flags: SyncFlags): Promise<Omit<SyncOptions, 'dir'>> {
+async function syncOptions(flags: AuditSyncOptions): Promise<Omit<SyncOptions, 'dir'>> {
   const since = flags.since === undefined ? undefined : parseTimestampOption(flags.since, '--since');
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
@@ -57,8 +43,7 @@ async function syncOptions(flags: SyncFlags): Promise<Omit<SyncOptions, 'dir'>> 
  * but the archive is not whole (gaps, conflicts), 75 when interrupted (rerun to resume), 1 on
  * failure. With `--projects FILE`, every project of the file (see audit-sync-projects.ts).
  */
-export async function auditSync(ctx: CommandContext, options: unknown): Promise<number> {
-  const flags = options as SyncFlags;
+export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): Promise<number> {
   if (flags.projects !== undefined) {
     if (flags.dir !== undefined)
       throw new UsageError('--dir and --projects exclude each other: the file names each directory');
@@ -75,18 +60,18 @@ export async function auditSync(ctx: CommandContext, options: unknown): Promise<
     { name: '--sign-key', path: flags.signKey },
   ]);
   const shared = await syncOptions(flags);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   let result: SyncResult;
   try {
-    result = await client.audit.sync({ ...shared, dir, ...(ctx.io.signal && { signal: ctx.io.signal }) });
+    result = await client.audit.sync({ ...shared, dir, ...ctx.signals.abortable });
   } catch (error) {
-    if (error instanceof AbortError && ctx.io.signal?.aborted) {
-      ctx.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);
+    if (error instanceof AbortError && ctx.signals.signal?.aborted) {
+      ctx.out.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);
       return EXIT.INTERRUPTED;
     }
     throw error;
   }
-  ctx.info(runLine(result));
+  ctx.out.info(runLine(result));
   await announceHead(ctx, dir, result);
   if (result.status === 'up-to-date') return EXIT.OK;
   if (result.status === 'backfilled') {

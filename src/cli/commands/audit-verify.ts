@@ -1,36 +1,33 @@
 import { readFile } from 'node:fs/promises';
 import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive/verify.js';
 import type { CommandContext } from '../context.js';
+import type { AuditVerifyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseDurationOption, UsageError } from '../usage-error.js';
-
-interface VerifyFlags {
-  publicKey?: string;
-  maxAge?: string;
-  head?: string;
-}
 
 /** What a run of verify says on stderr after the problems: coverage, gaps resolved, the head. */
 function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boolean): void {
   const first = result.chain.find((run) => run.kind === 'run');
   const last = result.head;
-  if (first && last) ctx.info(`covers ${first.from} to ${last.to}`);
+  if (first && last) ctx.out.info(`covers ${first.from} to ${last.to}`);
   for (const hole of result.holes)
-    ctx.info(`hole: nothing covers ${hole.from} to ${hole.to} (before ${hole.after})`);
+    ctx.out.info(`hole: nothing covers ${hole.from} to ${hole.to} (before ${hole.after})`);
   for (const gap of result.gaps) {
     if (gap.status === 'repaired')
-      ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) repaired by ${gap.resolvedBy}`);
+      ctx.out.info(`gap ${gap.id} (${gap.from} to ${gap.to}) repaired by ${gap.resolvedBy}`);
     if (gap.status === 'acknowledged')
-      ctx.info(`gap ${gap.id} (${gap.from} to ${gap.to}) acknowledged in ${gap.resolvedBy}: ${gap.reason}`);
+      ctx.out.info(
+        `gap ${gap.id} (${gap.from} to ${gap.to}) acknowledged in ${gap.resolvedBy}: ${gap.reason}`,
+      );
   }
-  if (last) ctx.info(`head ${last.manifest} sha256:${last.sha256}`);
+  if (last) ctx.out.info(`head ${last.manifest} sha256:${last.sha256}`);
   if (result.ok) {
-    ctx.info(
+    ctx.out.info(
       `archive whole: ${result.runs} runs, ${result.events} events${signed ? ', every manifest signed' : ''}`,
     );
   } else {
-    ctx.info(`archive not whole: ${result.problems.length} problems in ${result.runs} runs`);
+    ctx.out.info(`archive not whole: ${result.problems.length} problems in ${result.runs} runs`);
   }
 }
 
@@ -39,10 +36,13 @@ function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boole
  * one JSON object); exit 0 only when the archive is whole, 1 when any problem was found or a file
  * cannot be read, 2 on a usage error, 130 when interrupted.
  */
-export async function auditVerify(ctx: CommandContext, dir: unknown, options: unknown): Promise<number> {
-  const flags = options as VerifyFlags;
+export async function auditVerify(
+  ctx: CommandContext,
+  dir: string,
+  flags: AuditVerifyOptions,
+): Promise<number> {
   // Plain lines unless JSON is asked for with -o (held to the output contract either way).
-  const json = ctx.format === 'json' && ctx.flags.output === 'json';
+  const json = ctx.settings.format === 'json' && ctx.settings.flags.output === 'json';
   const maxAgeMs = flags.maxAge === undefined ? undefined : parseDurationOption(flags.maxAge, '--max-age');
   const head = flags.head
     ?.trim()
@@ -62,10 +62,10 @@ export async function auditVerify(ctx: CommandContext, dir: unknown, options: un
     ...(publicKey !== undefined && { publicKey }),
     ...(maxAgeMs !== undefined && { maxAgeMs }),
     ...(head !== undefined && { head }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
-  if (json) await ctx.data(`${jsonForTerminal(result, 2)}\n`);
-  else for (const problem of result.problems) ctx.line(problem.message);
+  if (json) await ctx.out.data(`${jsonForTerminal(result, 2)}\n`);
+  else for (const problem of result.problems) ctx.out.line(problem.message);
   summary(ctx, result, publicKey !== undefined);
   return result.ok ? EXIT.OK : EXIT.FAILURE;
 }

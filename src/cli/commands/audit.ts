@@ -1,25 +1,10 @@
 import { isOrderedRange } from '../../audit/query.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import type { CommandContext } from '../context.js';
+import type { AuditListOptions, AuditTailOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
-
-interface ListFlags {
-  from?: string;
-  to?: string;
-  page?: string;
-  pageSize?: string;
-  cursor?: string;
-}
-
-interface TailFlags {
-  interval: string;
-  overlap: string;
-  since?: string;
-  pageSize?: string;
-  maxPolls?: string;
-}
 
 /** Parses a duration in seconds (fractions allowed) into milliseconds. */
 export function parseSecondsOption(value: string, option: string): number {
@@ -48,16 +33,16 @@ export function actorLabel(actor: AuditEvent['actor']): string {
 }
 
 /** `svc audit list`: one page. */
-export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<number> {
+export async function auditList(ctx: CommandContext, flags: AuditListOptions): Promise<number> {
   const params = {
     ...rangeFlags(flags),
     ...(flags.page !== undefined && { page: parseIntOption(flags.page, '--page') }),
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.cursor !== undefined && { cursor: flags.cursor }),
   };
-  const client = await ctx.client();
-  const page = await client.audit.listEvents(params, { signal: ctx.io.signal });
-  await ctx.print(ctx.format === 'ndjson' ? page.content : page, () => ({
+  const client = await ctx.client.get();
+  const page = await client.audit.listEvents(params, { signal: ctx.signals.signal });
+  await ctx.out.print(ctx.settings.format === 'ndjson' ? page.content : page, () => ({
     head: ['id', 'occurredAt', 'type', 'actor', 'subject'],
     rows: page.content.map((e) => [
       e.id,
@@ -67,7 +52,7 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
       e.subject?.label ?? e.subject?.id ?? '',
     ]),
   }));
-  ctx.info(
+  ctx.out.info(
     `page ${page.page}: ${page.content.length} of ${page.totalElements} events from ${page.from} to ${page.to}` +
       (page.nextCursor ? `; next page: --cursor ${page.nextCursor}` : '; last page'),
   );
@@ -78,22 +63,22 @@ export async function auditList(ctx: CommandContext, flags: ListFlags): Promise<
 const MIN_TAIL_INTERVAL_MS = 1000;
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
-export async function auditTail(ctx: CommandContext, flags: TailFlags): Promise<number> {
+export async function auditTail(ctx: CommandContext, flags: AuditTailOptions): Promise<number> {
   const options = {
     intervalMs: parseSecondsOption(flags.interval, '--interval'),
     overlapMs: parseSecondsOption(flags.overlap, '--overlap'),
     ...(flags.since !== undefined && { since: parseTimestampOption(flags.since, '--since') }),
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.maxPolls !== undefined && { maxPolls: parseIntOption(flags.maxPolls, '--max-polls') }),
-    signal: ctx.io.signal,
+    signal: ctx.signals.signal,
   };
   if (options.intervalMs < MIN_TAIL_INTERVAL_MS) {
     throw new UsageError(
       `--interval must be at least ${MIN_TAIL_INTERVAL_MS / 1000} s, got ${flags.interval} (a shorter pause polls the service non-stop)`,
     );
   }
-  const client = await ctx.client();
-  ctx.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
-  for await (const event of client.audit.tail(options)) await ctx.data(`${jsonForTerminal(event)}\n`);
+  const client = await ctx.client.get();
+  ctx.out.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
+  for await (const event of client.audit.tail(options)) await ctx.out.data(`${jsonForTerminal(event)}\n`);
   return EXIT.OK;
 }

@@ -54,16 +54,16 @@ export function batchProgress(
   return (event) => {
     if (event.type === 'columns') {
       if (event.ignored.length)
-        ctx.warn(`ignoring column(s) not part of a request: ${event.ignored.join(', ')}`);
+        ctx.out.warn(`ignoring column(s) not part of a request: ${event.ignored.join(', ')}`);
       for (const [from, to] of event.renamed)
-        ctx.info(`metadata column ${from} is sent as key ${to} (keys use a-z, 0-9, _ and -)`);
+        ctx.out.info(`metadata column ${from} is sent as key ${to} (keys use a-z, 0-9, _ and -)`);
       if (event.countryFromPrefix)
-        ctx.info('no country column: the country is taken from each VAT ID prefix');
+        ctx.out.info('no country column: the country is taken from each VAT ID prefix');
     } else if (event.type === 'listening') {
       if (!event.registered)
-        ctx.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
+        ctx.out.info(`waiting for webhooks on ${event.url} (register it as the project's webhook endpoint)`);
     } else if (event.type === 'encoding') {
-      ctx.warn(
+      ctx.out.warn(
         `input is not valid UTF-8 (byte ${event.invalidAt}) and has no BOM: reading it as ${event.encoding}; use --encoding to choose`,
       );
     } else if (event.type === 'row') {
@@ -72,7 +72,7 @@ export function batchProgress(
       // Every row already answered (refused locally, or answered at once by the service): nothing to say.
       if (event.outstanding > 0)
         progress.print(() =>
-          ctx.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
+          ctx.out.info(`waiting for ${event.outstanding} completion(s), at most ${event.timeoutMs / 1000} s`),
         );
     } else if (event.type === 'outcomes') {
       // On a terminal the display shows it; otherwise one line per tenth of the rows awaited.
@@ -81,7 +81,7 @@ export function batchProgress(
         const tenth = Math.floor((event.done * 10) / event.awaited);
         if (tenth > shownTenth) {
           shownTenth = tenth;
-          ctx.info(waitingText(event));
+          ctx.out.info(waitingText(event));
         }
       }
     } else if (event.type === 'reconciling') {
@@ -91,7 +91,7 @@ export function batchProgress(
         timeout: `--wait-timeout of ${limits.waitTimeoutMs / 1000} s is up`,
       }[event.reason];
       progress.print(() =>
-        ctx.info(
+        ctx.out.info(
           `asking the service about ${event.rows} row(s) without an outcome (${why}); nothing is validated twice`,
         ),
       );

@@ -6,7 +6,7 @@ import {
 import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
-import type { BatchFlags } from '../definitions/batch-options.js';
+import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
@@ -50,7 +50,7 @@ function parseListen(value: string): { host: string; port: number } {
 }
 
 /** The flags, checked and turned into the library's options (all but the input, output and callbacks). */
-function runOptions(flags: BatchFlags) {
+function runOptions(flags: BatchOptions) {
   // Checked in this order, so that of several bad flags the same one is named as always.
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
   const concurrency = parseIntOption(flags.concurrency, '--concurrency', 1, 64);
@@ -82,7 +82,7 @@ function runOptions(flags: BatchFlags) {
 }
 
 /** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
-export async function batch(ctx: CommandContext, file: string, flags: BatchFlags): Promise<number> {
+export async function batch(ctx: CommandContext, file: string, flags: BatchOptions): Promise<number> {
   const { options, listen, waitTimeoutMs, quietMs } = runOptions(flags);
   const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
@@ -94,23 +94,23 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchFlags
   // requests in this process) leave more garbage that lives just long enough to be promoted.
   const workbook = [file, out].some((name) => typeof name === 'string' && /\.xlsx$/i.test(name));
   await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
-  const client = await ctx.client();
-  const sandbox = flags.wait ? await ctx.sandbox() : undefined;
-  const progress = await startProgress(ctx.io, ctx.quiet, 'batch: starting');
+  const client = await ctx.client.get();
+  const sandbox = flags.wait ? await ctx.client.sandbox() : undefined;
+  const progress = await startProgress(ctx.io, ctx.settings.quiet, 'batch: starting');
   let result: BatchFileResult;
   try {
     result = await client.tax.runBatchFile({
       ...options,
       input: file === '-' ? ctx.io.stdin : String(file),
-      output: out ?? ctx.dataOut,
-      format: ctx.format === 'csv' ? 'csv' : 'ndjson',
+      output: out ?? ctx.out.dataOut,
+      format: ctx.settings.format === 'csv' ? 'csv' : 'ndjson',
       wait: flags.wait && {
         ...listen,
         timeoutMs: waitTimeoutMs,
         quietMs,
         register: sandbox ? (url) => sandbox.admin.addWebhookEndpoint(url) : flags.register,
       },
-      signal: ctx.io.signal,
+      signal: ctx.signals.signal,
       onProgress: batchProgress(ctx, progress, { waitTimeoutMs, quietMs }),
     });
   } catch (error) {
@@ -124,7 +124,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchFlags
 /** An interrupted run's exit code; any other error with how to resume it, rethrown for the error line. */
 function stopped(ctx: CommandContext, error: unknown): number {
   if (error instanceof BatchInterruptedError) {
-    ctx.info(
+    ctx.out.info(
       `interrupted after row ${error.rowsDone}; ${error.statePath ? `state saved to ${error.statePath}; run again with --resume` : 'no state kept (use --out FILE)'}`,
     );
     return error.statePath ? EXIT.INTERRUPTED : EXIT.FAILURE;
@@ -138,7 +138,7 @@ function stopped(ctx: CommandContext, error: unknown): number {
 /** The summary line on stderr, and the exit code of a finished run. */
 function summary(
   ctx: CommandContext,
-  flags: BatchFlags,
+  flags: BatchOptions,
   out: string | undefined,
   result: BatchFileResult,
   waitTimeoutMs: number,
@@ -148,15 +148,15 @@ function summary(
     .sort()
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  ctx.info(
+  ctx.out.info(
     `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
   );
   if (result.workbookCellsReplaced > 0)
-    ctx.warn(
+    ctx.out.warn(
       `${out}: ${result.workbookCellsReplaced} cell(s) had characters a workbook cannot hold; replaced with U+FFFD`,
     );
   if (flags.wait && result.outstanding > 0) {
-    ctx.warn(
+    ctx.out.warn(
       `${result.outstanding} row(s) still pending after ${waitTimeoutMs / 1000} s${out ? '; run the same command with --resume to finish them' : ''}`,
     );
     return EXIT.FAILURE;

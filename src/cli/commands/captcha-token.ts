@@ -1,6 +1,7 @@
-import { DEV_OUTCOME_DESCRIPTIONS, type DevOutcome } from '../../botcheck/dev-outcomes.js';
+import { DEV_OUTCOME_DESCRIPTIONS } from '../../botcheck/dev-outcomes.js';
 import { createDevVerification } from '../../botcheck/dev-verification.js';
 import type { CommandContext } from '../context.js';
+import type { CaptchaTokenOptions } from '../definitions/captcha.js';
 import { fieldsView } from '../output.js';
 
 /**
@@ -8,21 +9,21 @@ import { fieldsView } from '../output.js';
  * holds the token alone, for `$(svc captcha token)`; `-o json|ndjson` prints `{verificationId,
  * token, outcome}`. The deprecated access token is a secret and never printed.
  */
-export async function captchaToken(ctx: CommandContext, flags: { outcome: DevOutcome }): Promise<number> {
-  const client = await ctx.client();
+export async function captchaToken(ctx: CommandContext, flags: CaptchaTokenOptions): Promise<number> {
+  const client = await ctx.client.get();
   const created = await createDevVerification(client, {
     outcome: flags.outcome,
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   const shown = { verificationId: created.verificationId, token: created.token, outcome: flags.outcome };
-  if (ctx.flags.output === undefined) {
-    ctx.line(shown.token);
-    ctx.info(
+  if (ctx.settings.flags.output === undefined) {
+    ctx.out.line(shown.token);
+    ctx.out.info(
       `verification ${shown.verificationId}, outcome ${flags.outcome}: ${DEV_OUTCOME_DESCRIPTIONS[flags.outcome]}`,
     );
     return 0;
   }
-  await ctx.print(shown, () =>
+  await ctx.out.print(shown, () =>
     fieldsView([
       ['verificationId', shown.verificationId],
       ['token', shown.token],

@@ -8,18 +8,10 @@ import { isVerificationId } from '../../botcheck/schemas.js';
 import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
 import { choiceRefusal, FAILOVER_DECISIONS } from '../choices.js';
 import type { CommandContext } from '../context.js';
+import type { CaptchaLegacyOptions, CaptchaOptions } from '../definitions/captcha.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-
-interface CaptchaFlags {
-  policy: string;
-  onFailover: string;
-  wait?: string;
-  accessToken?: string;
-  expectOrigin?: string[];
-  maxAge?: string;
-}
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -34,7 +26,7 @@ function parseDurationOption(text: string, option: string): number {
   return ms;
 }
 
-function parseBinding(flags: CaptchaFlags): BindingOptions {
+function parseBinding(flags: CaptchaOptions): BindingOptions {
   const binding: BindingOptions = {};
   if (flags.expectOrigin !== undefined) {
     for (const url of flags.expectOrigin) {
@@ -92,7 +84,7 @@ const EXIT_BY_DECISION: Record<Decision, number> = {
 };
 
 /** Checks flags and the id or token before any request (bad input exits 2 and sends nothing). */
-function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaFlags) {
+function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaOptions) {
   const policy = parsePolicyOption(flags.policy, flags.onFailover);
   const binding = parseBinding(flags);
   const wait: WaitWhileNotFinished | undefined =
@@ -103,7 +95,7 @@ function prepare(ctx: CommandContext, idOrToken: string, flags: CaptchaFlags) {
     const token = decodeVerificationToken(idOrToken);
     verificationId = token.verificationId;
     if (token.apiEndpoint !== undefined) {
-      ctx.debugLine(
+      ctx.out.debug(
         'the token names an apiEndpoint; it is deprecated and ignored: the configured base URL is used',
       );
     }
@@ -138,7 +130,7 @@ async function report(
   evaluation: Evaluation,
   rows: Array<[string, unknown]>,
 ): Promise<number> {
-  await ctx.print({ result, decision: evaluation.decision, reasons: evaluation.reasons }, () =>
+  await ctx.out.print({ result, decision: evaluation.decision, reasons: evaluation.reasons }, () =>
     fieldsView([
       ['verdict', result.verificationPassed ? 'passed' : 'not passed'],
       ['score', result.score],
@@ -153,13 +145,13 @@ async function report(
 export async function captchaResult(
   ctx: CommandContext,
   idOrToken: string,
-  flags: CaptchaFlags,
+  flags: CaptchaOptions,
 ): Promise<number> {
   const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const result = await client.botCheck.getResult(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   return report(ctx, result, decide(result, verificationId, policy, binding), [
     ['verificationId', result.verificationId],
@@ -180,19 +172,19 @@ const isoOf = (date: Date | undefined) => date?.toISOString();
 export async function captchaLegacy(
   ctx: CommandContext,
   idOrToken: string,
-  flags: CaptchaFlags,
+  flags: CaptchaLegacyOptions,
 ): Promise<number> {
   const { policy, binding, wait, verificationId } = prepare(ctx, idOrToken, flags);
   if (flags.accessToken !== undefined) {
-    ctx.warn(
+    ctx.out.warn(
       '--access-token is deprecated (oldest widget versions only); use the API key of the captcha instead',
     );
   }
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const result = await client.legacyBotCheck.getAssessment(verificationId, {
     ...(wait && { waitWhileNotFinished: wait }),
     ...(flags.accessToken !== undefined && { accessToken: flags.accessToken }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   // The parsed times are the library's reading of the zone-less fields: for the table only, so
   // JSON keeps the API object unchanged.

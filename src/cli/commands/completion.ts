@@ -1,4 +1,4 @@
-import type { CommandUnknownOpts } from '@commander-js/extra-typings';
+import type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 import { VERSION } from '../../version.js';
 import type { CompletionShell } from '../choices.js';
 import type { CommandContext } from '../context.js';
@@ -270,11 +270,11 @@ function completionScript(shell: CompletionShell, program: CommandUnknownOpts): 
 export async function completion(
   ctx: CommandContext,
   shell: CompletionShell,
-  _options: unknown,
+  _options: OptionValues,
   command: CommandUnknownOpts,
 ): Promise<number> {
   let program = command;
   while (program.parent) program = program.parent;
-  await ctx.data(completionScript(shell, program));
+  await ctx.out.data(completionScript(shell, program));
   return EXIT.OK;
 }

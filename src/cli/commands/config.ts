@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, type ConfigKey, configFile, isSecretKey, shownValue } from '../config-store.js';
+import { CONFIG_KEYS, type ConfigKey, isSecretKey, shownValue } from '../config-store.js';
 import type { CommandContext } from '../context.js';
 import { readHidden } from '../hidden-prompt.js';
 import { readAll } from '../io.js';
@@ -38,10 +38,10 @@ async function readSecret(ctx: CommandContext, key: ConfigKey): Promise<string> 
     ? await readHidden({
         input: io.stdin,
         output: io.stderr,
-        prompt: `${key} for profile '${ctx.profileName}' (input hidden, Enter to save): `,
-        signal: io.signal,
+        prompt: `${key} for profile '${ctx.settings.profileName}' (input hidden, Enter to save): `,
+        signal: ctx.signals.signal,
       })
-    : await readAll(io.stdin, io.signal);
+    : await readAll(io.stdin, ctx.signals.signal);
   return text.trim();
 }
 
@@ -56,44 +56,46 @@ export async function configSet(
 ): Promise<number> {
   if (value === undefined && !isSecretKey(key)) throw new UsageError(`a value is required for ${key}`);
   if (value !== undefined && isSecretKey(key)) {
-    ctx.warn(
+    ctx.out.warn(
       `a key given on the command line may stay in shell history; pipe it instead: svc config set ${key}`,
     );
   }
   // Opened first: a broken config file is reported before a key is typed in vain.
-  const store = await ctx.config();
+  const store = await ctx.settings.config();
   const text = value ?? (await readSecret(ctx, key));
-  store.set(ctx.profileName, key, checkValue(key, text));
-  ctx.info(`Saved ${key} = ${shownValue(key, text)} in profile '${ctx.profileName}' (${store.path})`);
+  store.set(ctx.settings.profileName, key, checkValue(key, text));
+  ctx.out.info(
+    `Saved ${key} = ${shownValue(key, text)} in profile '${ctx.settings.profileName}' (${store.path})`,
+  );
   return 0;
 }
 
 /** `svc config get <key>`: one value; keys masked. */
 export async function configGet(ctx: CommandContext, key: ConfigKey): Promise<number> {
-  const store = await ctx.config();
-  const value = store.get(ctx.profileName, key);
+  const store = await ctx.settings.config();
+  const value = store.get(ctx.settings.profileName, key);
   if (value === undefined) {
-    ctx.info(
-      store.has(ctx.profileName)
-        ? `${key} is not set in profile '${ctx.profileName}'`
-        : `profile '${ctx.profileName}' does not exist (svc config list shows the profiles)`,
+    ctx.out.info(
+      store.has(ctx.settings.profileName)
+        ? `${key} is not set in profile '${ctx.settings.profileName}'`
+        : `profile '${ctx.settings.profileName}' does not exist (svc config list shows the profiles)`,
     );
     return 1;
   }
-  ctx.line(shownValue(key, value));
+  ctx.out.line(shownValue(key, value));
   return 0;
 }
 
 /** `svc config unset <key>`. */
 export async function configUnset(ctx: CommandContext, key: ConfigKey): Promise<number> {
-  const removed = (await ctx.config()).unset(ctx.profileName, key);
-  ctx.info(removed ? `Removed ${key} from profile '${ctx.profileName}'` : `${key} was not set`);
+  const removed = (await ctx.settings.config()).unset(ctx.settings.profileName, key);
+  ctx.out.info(removed ? `Removed ${key} from profile '${ctx.settings.profileName}'` : `${key} was not set`);
   return 0;
 }
 
 /** `svc config list`: every profile, keys masked. */
 export async function configList(ctx: CommandContext): Promise<number> {
-  const profiles = (await ctx.config()).profiles();
+  const profiles = (await ctx.settings.config()).profiles();
   const rows: Array<{ profile: string; key: string; value: string }> = [];
   for (const [profile, values] of Object.entries(profiles)) {
     for (const key of CONFIG_KEYS) {
@@ -101,7 +103,7 @@ export async function configList(ctx: CommandContext): Promise<number> {
       if (value !== undefined) rows.push({ profile, key, value: shownValue(key, value) });
     }
   }
-  await ctx.print(rows, () => ({
+  await ctx.out.print(rows, () => ({
     head: ['profile', 'setting', 'value'],
     rows: rows.map((r) => [r.profile, r.key, r.value]),
   }));
@@ -110,6 +112,6 @@ export async function configList(ctx: CommandContext): Promise<number> {
 
 /** `svc config path`: works even when the file is broken (the fix for that starts here). */
 export async function configPath(ctx: CommandContext): Promise<number> {
-  ctx.line(configFile(ctx.io.env));
+  ctx.out.line(ctx.settings.configPath);
   return 0;
 }

@@ -1,8 +1,9 @@
 import type { ApiDiagnosis } from '../../doctor.js';
 import type { ConfigKey } from '../config-store.js';
-import { type CommandContext, SANDBOX_KEY } from '../context.js';
+import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { TableView } from '../output-format.js';
+import { SANDBOX_KEY } from '../settings.js';
 
 /** One resolved setting: its value as shown (never a key) and where it came from. */
 interface Setting {
@@ -20,19 +21,23 @@ const KEY_SETTINGS: ReadonlyArray<[ConfigKey, string]> = [
 
 /** The settings doctor reports, each with its origin: flag, env, profile, sandbox or default. */
 async function settings(ctx: CommandContext, baseUrl: string | undefined): Promise<Setting[]> {
-  const profile = await ctx.loadProfile();
-  const sandbox = Boolean(ctx.flags.sandbox);
+  const profile = await ctx.settings.loadProfile();
+  const sandbox = Boolean(ctx.settings.flags.sandbox);
   const out: Setting[] = [
     {
       name: 'base-url',
       value: baseUrl ?? 'not set',
-      source: sandbox ? 'sandbox' : (ctx.settingSource(ctx.flags.baseUrl, 'SVC_BASE_URL', 'base-url') ?? '-'),
+      source: sandbox
+        ? 'sandbox'
+        : (ctx.settings.settingSource(ctx.settings.flags.baseUrl, 'SVC_BASE_URL', 'base-url') ?? '-'),
     },
   ];
   for (const [key, env] of KEY_SETTINGS) {
-    const flag = key === 'api-key' ? ctx.flags.apiKey : undefined;
+    const flag = key === 'api-key' ? ctx.settings.flags.apiKey : undefined;
     let source =
-      sandbox && key === 'api-key' && flag === undefined ? 'sandbox' : ctx.settingSource(flag, env, key);
+      sandbox && key === 'api-key' && flag === undefined
+        ? 'sandbox'
+        : ctx.settings.settingSource(flag, env, key);
     if (sandbox && key !== 'api-key') source = undefined;
     const isSet = source !== undefined;
     out.push({
@@ -48,17 +53,22 @@ async function settings(ctx: CommandContext, baseUrl: string | undefined): Promi
     });
   }
   for (const [key, env, flag, fallback] of [
-    ['timeout', 'SVC_TIMEOUT', ctx.flags.timeout, 'client default'],
-    ['max-retries', 'SVC_MAX_RETRIES', ctx.flags.maxRetries, 'client default'],
+    ['timeout', 'SVC_TIMEOUT', ctx.settings.flags.timeout, 'client default'],
+    ['max-retries', 'SVC_MAX_RETRIES', ctx.settings.flags.maxRetries, 'client default'],
   ] as const) {
-    const source = ctx.settingSource(flag, env, key);
-    const value = flag ?? (ctx.io.env[env] || undefined) ?? profile[key];
+    const source = ctx.settings.settingSource(flag, env, key);
+    const value = flag ?? ctx.settings.env(env) ?? profile[key];
     out.push({ name: key, value: source && value ? value : fallback, source: source ?? 'default' });
   }
   out.push({
     name: 'profile',
-    value: ctx.profileName,
-    source: ctx.flags.profile !== undefined ? 'flag' : ctx.io.env.SVC_PROFILE ? 'env SVC_PROFILE' : 'default',
+    value: ctx.settings.profileName,
+    source:
+      ctx.settings.flags.profile !== undefined
+        ? 'flag'
+        : ctx.settings.env('SVC_PROFILE')
+          ? 'env SVC_PROFILE'
+          : 'default',
   });
   return out;
 }
@@ -82,10 +92,10 @@ function view(settingsList: Setting[], apis: ApiDiagnosis[]): TableView {
  * each setting came from. Exit 0 when every API is fine, 1 otherwise.
  */
 export async function doctor(ctx: CommandContext): Promise<number> {
-  const options = await ctx.clientOptions();
+  const options = await ctx.client.options();
   const list = await settings(ctx, options.baseUrl === undefined ? undefined : String(options.baseUrl));
   const { diagnose } = await import('../../doctor.js');
-  const report = await diagnose({ ...options, ...(ctx.io.signal && { signal: ctx.io.signal }) });
-  await ctx.print({ ok: report.ok, apis: report.apis, settings: list }, () => view(list, report.apis));
+  const report = await diagnose({ ...options, ...ctx.signals.abortable });
+  await ctx.out.print({ ok: report.ok, apis: report.apis, settings: list }, () => view(list, report.apis));
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

@@ -10,6 +10,6 @@ export async function openapi(ctx: CommandContext, opts: { admin?: boolean } = {
   const document = opts.admin
     ? (await import('../../server/admin-openapi.js')).buildAdminOpenApiDocument()
     : buildOpenApiDocument();
-  await ctx.data(`${JSON.stringify(document, null, 2)}\n`);
+  await ctx.out.data(`${JSON.stringify(document, null, 2)}\n`);
   return EXIT.OK;
 }

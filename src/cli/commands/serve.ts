@@ -1,13 +1,11 @@
 import { DEMO, TEST_KEY } from '../../server/fixtures.js';
 import { createReferenceServer } from '../../server/reference-server.js';
 import type { CommandContext } from '../context.js';
+import type { ServeOptions } from '../definitions/serve.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 
 /** `svc serve`: the reference server until SIGINT/SIGTERM. First stdout line is the contract. */
-export async function serve(
-  ctx: CommandContext,
-  opts: { host: string; port: string; seedAuditEvents?: string },
-): Promise<number> {
+export async function serve(ctx: CommandContext, opts: ServeOptions): Promise<number> {
   const port = parseIntOption(opts.port, '--port', 0, 65535);
   const seed =
     opts.seedAuditEvents === undefined
@@ -27,7 +25,7 @@ export async function serve(
     throw error;
   }
   server.admin.seedDemoData(seed === undefined ? {} : { auditEvents: seed });
-  ctx.line(`svc reference server listening on ${server.url}`);
+  ctx.out.line(`svc reference server listening on ${server.url}`);
   const keys: Array<[string, string]> = [
     [DEMO.projectKey, 'project demo, every feature'],
     [DEMO.agencyKey, 'agency demo-agency (audit log, Auditor role)'],
@@ -45,14 +43,9 @@ export async function serve(
     `admin API: ${server.url}/__admin (loopback only; lists every route, docs/reference-server.md)`,
     'stop with Ctrl-C',
   ])
-    ctx.line(line);
-  const signal = ctx.io.signal;
-  if (signal && !signal.aborted) {
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-  } else if (!signal) {
-    await new Promise<void>(() => {});
-  }
+    ctx.out.line(line);
+  await ctx.signals.untilInterrupted();
   await server.close();
-  ctx.info('reference server stopped');
+  ctx.out.info('reference server stopped');
   return 0;
 }

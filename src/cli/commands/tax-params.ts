@@ -1,19 +1,7 @@
 import type { ValidateParams } from '../../tax/client.js';
-import type { KnownProvider } from '../../tax/enums.js';
 import type { PrecheckMode } from '../../tax/precheck-mode.js';
+import type { MatchingOptions } from '../definitions/tax.js';
 import { UsageError } from '../usage-error.js';
-
-/** Matching options shared by `validate` and `schedules create`. */
-export interface MatchingFlags {
-  companyName?: string;
-  street?: string;
-  postalCode?: string;
-  city?: string;
-  region?: string;
-  addressCountry?: string;
-  requesterVatId?: string;
-  provider?: KnownProvider;
-}
 
 /** `--metadata k=v` pairs as an object; a pair without `=` or a repeated key is a usage error. */
 export function parseMetadata(pairs: readonly string[] | undefined): Record<string, string> | undefined {
@@ -30,7 +18,7 @@ export function parseMetadata(pairs: readonly string[] | undefined): Record<stri
 }
 
 /** The matching fields of a request from CLI flags (absent flags stay absent). */
-export function matchingFields(flags: MatchingFlags): Partial<ValidateParams> {
+export function matchingFields(flags: MatchingOptions): Partial<ValidateParams> {
   const address = {
     ...(flags.street !== undefined && { street: flags.street }),
     ...(flags.postalCode !== undefined && { postalCode: flags.postalCode }),
@@ -47,7 +35,7 @@ export function matchingFields(flags: MatchingFlags): Partial<ValidateParams> {
 }
 
 /** `--precheck MODE` / `--no-precheck`. */
-export function precheckMode(value: unknown): PrecheckMode {
+export function precheckMode(value: PrecheckMode | false | undefined): PrecheckMode {
   if (value === false) return 'off';
   const mode = String(value ?? 'structural');
   if (mode !== 'off' && mode !== 'structural' && mode !== 'strict') {
@@ -57,15 +45,15 @@ export function precheckMode(value: unknown): PrecheckMode {
 }
 
 /** A country code argument, upper-cased; anything but two letters is a usage error. */
-export function countryArg(value: unknown): string {
-  const cc = String(value).trim().toUpperCase();
+export function countryArg(value: string): string {
+  const cc = value.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(cc))
-    throw new UsageError(`countryCode must be a 2-letter country code, got '${String(value)}'`);
+    throw new UsageError(`countryCode must be a 2-letter country code, got '${value}'`);
   return cc;
 }
 
 /** `--wait-timeout` in seconds (decimals allowed, 0 = do not wait) as milliseconds. */
-export function waitTimeoutMs(value: unknown): number {
+export function waitTimeoutMs(value: string | undefined): number {
   const text = String(value ?? '60').trim();
   if (!/^\d+(\.\d+)?$/.test(text))
     throw new UsageError(`--wait-timeout takes seconds, e.g. 60 or 0.5, got '${String(value)}'`);
@@ -73,7 +61,7 @@ export function waitTimeoutMs(value: unknown): number {
 }
 
 /** `--listen HOST:PORT` (IPv6 hosts in brackets); an empty host means 127.0.0.1. */
-export function listenArg(value: unknown): { host: string; port: number } {
+export function listenArg(value: string | undefined): { host: string; port: number } {
   const match = /^(.*):(\d+)$/.exec(String(value ?? '127.0.0.1:0'));
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new UsageError(`--listen takes HOST:PORT, got '${String(value)}'`);

@@ -1,33 +1,19 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
-import type { Frequency } from '../../tax/enums.js';
 import { precheck } from '../../tax/precheck/index.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import type { CommandContext } from '../context.js';
+import type { SchedulesCreateOptions, ValidateOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { fieldsView } from '../output.js';
 import {
   countryArg,
   listenArg,
-  type MatchingFlags,
   matchingFields,
   parseMetadata,
   precheckMode,
   waitTimeoutMs,
 } from './tax-params.js';
 import { pendingView, precheckView, resultView } from './tax-views.js';
-
-interface ValidateFlags extends MatchingFlags {
-  metadata?: string[];
-  idempotencyKey?: string;
-  correlationId?: string;
-  schedule?: Frequency;
-  precheck?: string | false;
-  exitStatus?: boolean;
-  wait?: boolean;
-  waitTimeout?: string;
-  listen?: string;
-  register?: string;
-}
 
 /**
  * `--exit-status`, like `git diff --exit-code`: 0 VALID, 3 INVALID, 4 anything not conclusive
@@ -41,11 +27,11 @@ function outcomeExitCode(outcome: ValidateOutcome): number {
 }
 
 /** Starts the completion listener of `--wait` and registers it (sandbox, `--register`, or by hand). */
-async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: number) {
-  const client = await ctx.client();
+async function startWait(ctx: CommandContext, flags: ValidateOptions, timeoutMs: number) {
+  const client = await ctx.client.get();
   const watch = await client.tax.watchCompletions(listenArg(flags.listen));
   ctx.onClose(() => watch.close());
-  const sandbox = await ctx.sandbox();
+  const sandbox = await ctx.client.sandbox();
   const register = flags.register;
   if (sandbox) sandbox.admin.addWebhookEndpoint(watch.url);
   else if (register) {
@@ -53,7 +39,9 @@ async function startWait(ctx: CommandContext, flags: ValidateFlags, timeoutMs: n
     // Removed at exit (before the listener closes), so the server stops sending to it.
     ctx.onClose(() => unregisterWebhookEndpoint(register, watch.url));
   } else
-    ctx.info(`a PENDING result is awaited on ${watch.url} (register it as the project's webhook endpoint)`);
+    ctx.out.info(
+      `a PENDING result is awaited on ${watch.url} (register it as the project's webhook endpoint)`,
+    );
   return { watch, timeoutMs };
 }
 
@@ -62,7 +50,7 @@ export async function validate(
   ctx: CommandContext,
   cc: string,
   raw: string,
-  flags: ValidateFlags,
+  flags: ValidateOptions,
 ): Promise<number> {
   const metadata = parseMetadata(flags.metadata);
   const params: ValidateParams = {
@@ -76,22 +64,23 @@ export async function validate(
   };
   const mode = precheckMode(flags.precheck);
   const timeoutMs = waitTimeoutMs(flags.waitTimeout);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const wait = flags.wait ? await startWait(ctx, flags, timeoutMs) : undefined;
   const outcome = await client.tax.validate(params, {
     precheck: mode,
     ...(wait && { wait }),
-    ...(ctx.io.signal && { signal: ctx.io.signal }),
+    ...ctx.signals.abortable,
   });
   if (outcome.replay) {
-    ctx.info(
+    ctx.out.info(
       `replay: idempotency key ${outcome.idempotencyKey} was already processed (HTTP 200); nothing was validated again`,
     );
   }
   if (outcome.kind === 'pending') {
-    if (outcome.timedOut) ctx.warn(`no result after ${timeoutMs / 1000} s; the validation is still PENDING`);
-    await ctx.print(outcome.pending, () => pendingView(outcome.pending, outcome.replay));
-  } else await ctx.print(outcome.result, () => resultView(outcome.result, outcome.replay));
+    if (outcome.timedOut)
+      ctx.out.warn(`no result after ${timeoutMs / 1000} s; the validation is still PENDING`);
+    await ctx.out.print(outcome.pending, () => pendingView(outcome.pending, outcome.replay));
+  } else await ctx.out.print(outcome.result, () => resultView(outcome.result, outcome.replay));
   return flags.exitStatus ? outcomeExitCode(outcome) : EXIT.OK;
 }
 
@@ -99,23 +88,16 @@ export async function validate(
 export async function precheckCommand(ctx: CommandContext, cc: string, raw: string): Promise<number> {
   const countryCode = countryArg(cc);
   const result = precheck(countryCode, raw);
-  await ctx.print(result, () => precheckView(countryCode, result));
+  await ctx.out.print(result, () => precheckView(countryCode, result));
   return result.valid ? EXIT.OK : EXIT.USAGE;
 }
 
 /** `svc results get <validationResultId>`. */
 export async function resultsGet(ctx: CommandContext, id: string): Promise<number> {
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const result = await client.tax.getResult(id);
-  await ctx.print(result, () => resultView(result));
+  await ctx.out.print(result, () => resultView(result));
   return EXIT.OK;
-}
-
-interface ScheduleFlags extends MatchingFlags {
-  frequency: Frequency;
-  mode?: string;
-  manualReview?: boolean;
-  disabled?: boolean;
 }
 
 /** `svc schedules create <countryCode> <rawValue> --frequency F`. */
@@ -123,10 +105,10 @@ export async function schedulesCreate(
   ctx: CommandContext,
   cc: string,
   raw: string,
-  flags: ScheduleFlags,
+  flags: SchedulesCreateOptions,
 ): Promise<number> {
   const { customerMetadata: _none, ...matching } = matchingFields(flags);
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const created = await client.tax.createSchedule({
     countryCode: countryArg(cc),
     rawValue: raw,
@@ -136,16 +118,16 @@ export async function schedulesCreate(
     ...(flags.manualReview === false && { manualReviewOnAutomaticFailure: false }),
     ...(flags.disabled && { isEnabled: false }),
   });
-  await ctx.print(created, () => fieldsView(Object.entries(created)));
+  await ctx.out.print(created, () => fieldsView(Object.entries(created)));
   return EXIT.OK;
 }
 
 /** `svc schedules delete <scheduleId>`. */
 export async function schedulesDelete(ctx: CommandContext, id: string): Promise<number> {
-  const client = await ctx.client();
+  const client = await ctx.client.get();
   const deleted = await client.tax.deleteSchedule(id);
   const data = { scheduleId: deleted.scheduleId, deleted: true };
-  await ctx.print(data, () =>
+  await ctx.out.print(data, () =>
     fieldsView([
       ['scheduleId', deleted.scheduleId],
       ['deleted', 'yes'],

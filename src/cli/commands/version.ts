@@ -4,6 +4,6 @@ import { EXIT } from '../exit-codes.js';
 
 /** `svc version`: prints the package version on stdout, as `svc --version` does. */
 export function version(ctx: CommandContext): number {
-  ctx.line(VERSION);
+  ctx.out.line(VERSION);
   return EXIT.OK;
 }

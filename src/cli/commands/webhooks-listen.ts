@@ -4,21 +4,11 @@ import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook
 import { listenForWebhooks } from '../../tax/webhook-listener.js';
 import { WebhookRejection } from '../../tax/webhook-rejection.js';
 import type { CommandContext } from '../context.js';
+import type { WebhooksListenOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
-
-interface ListenFlags {
-  host: string;
-  port: string;
-  out?: string;
-  confirm?: boolean;
-  register?: string;
-  maxEvents?: string;
-  fileMode?: string;
-  forwardTo?: string;
-}
 
 /** The `--forward-to` target; a URL that is not http(s) is a usage error. */
 function forwarderFor(target: string | undefined): WebhookForwarder | undefined {
@@ -31,7 +21,7 @@ function forwarderFor(target: string | undefined): WebhookForwarder | undefined 
 }
 
 /** `svc webhooks listen`: events as NDJSON lines, one per event, exactly as received. */
-export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): Promise<number> {
+export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenOptions): Promise<number> {
   const port = parseIntOption(flags.port, '--port', 0, 65535);
   const maxEvents =
     flags.maxEvents === undefined ? undefined : parseIntOption(flags.maxEvents, '--max-events', 1);
@@ -43,7 +33,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
   if (out) ctx.onClose(() => out.close());
   const forwarder = forwarderFor(flags.forwardTo);
   if (forwarder) ctx.onClose(() => forwarder.close());
-  const client = flags.confirm || ctx.flags.sandbox ? await ctx.client('tax') : undefined;
+  const client = flags.confirm || ctx.settings.flags.sandbox ? await ctx.client.get('tax') : undefined;
   let count = 0;
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -55,16 +45,16 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
     onEvent: async (event, raw, delivery) => {
       const line = `${jsonForTerminal(JSON.parse(raw))}\n`;
       if (out) await out.write(line);
-      else await ctx.data(line);
+      else await ctx.out.data(line);
       const completed = event.known && event.eventType !== 'taxvalidation.validation.manual-review-required';
       if (client && flags.confirm && completed) {
         const { validationResultId: id, outcome } = event as { validationResultId: string; outcome: string };
         try {
           const result = await client.tax.getResult(id);
-          if (result.outcome === outcome) ctx.info(`confirmed ${id}: ${result.outcome}`);
-          else ctx.warn(`${id}: event says ${outcome}, API says ${result.outcome}`);
+          if (result.outcome === outcome) ctx.out.info(`confirmed ${id}: ${result.outcome}`);
+          else ctx.out.warn(`${id}: event says ${outcome}, API says ${result.outcome}`);
         } catch (error) {
-          ctx.warn(`could not confirm ${id}: ${(error as Error).message}`);
+          ctx.out.warn(`could not confirm ${id}: ${(error as Error).message}`);
         }
       }
       if (forwarder) {
@@ -72,7 +62,7 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
           await forwarder.forward(delivery);
         } catch (error) {
           // Answered 502 so the sender delivers the event again later.
-          ctx.warn(
+          ctx.out.warn(
             `forwarding a ${event.eventType} event failed: ${(error as Error).message}; answered 502 (the sender retries)`,
           );
           throw new WebhookRejection(502, 'forward failed');
@@ -83,23 +73,16 @@ export async function webhooksListen(ctx: CommandContext, flags: ListenFlags): P
     },
   });
   ctx.onClose(() => listener.close());
-  const sandbox = await ctx.sandbox();
+  const sandbox = await ctx.client.sandbox();
   if (sandbox) sandbox.admin.addWebhookEndpoint(listener.url);
   if (flags.register) await registerWebhookEndpoint(flags.register, listener.url);
   const register = flags.register;
   // The endpoint registered here is removed when the listener ends (before the listener closes).
   if (register) ctx.onClose(() => unregisterWebhookEndpoint(register, listener.url));
   if (sandbox) ctx.onClose(async () => void sandbox.admin.removeWebhookEndpoint(listener.url));
-  ctx.notice(`svc webhooks listening on ${listener.url}`);
-  if (forwarder) ctx.info(`forwarding events to ${forwarder.target}`);
-  const signal = ctx.io.signal;
-  await Promise.race([
-    stopped,
-    new Promise<void>((resolve) => {
-      if (signal?.aborted) resolve();
-      signal?.addEventListener('abort', () => resolve(), { once: true });
-    }),
-  ]);
-  ctx.info(`received ${count} event(s)`);
+  ctx.out.notice(`svc webhooks listening on ${listener.url}`);
+  if (forwarder) ctx.out.info(`forwarding events to ${forwarder.target}`);
+  await Promise.race([stopped, ctx.signals.untilInterrupted()]);
+  ctx.out.info(`received ${count} event(s)`);
   return EXIT.OK;
 }

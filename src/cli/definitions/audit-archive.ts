@@ -1,10 +1,9 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
-import { Option } from '../commander.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { OptionsOf, Runner } from '../action.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
-/** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */
-export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
+/** `svc audit sync`, before its action. */
+export const auditSyncCommand = (audit: Command) =>
   audit
     .command('sync')
     .description(
@@ -45,9 +44,13 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     .addOption(new Option('--sign-key <file>', 'Ed25519 private key (PEM) to sign each manifest'))
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
     .addOption(forceOption("a run's file or manifest in DIR"))
-    .addOption(fileModeOption())
-    .action(run(async () => (await import('../commands/audit-sync.js')).auditSync));
+    .addOption(fileModeOption());
 
+/** The options of `svc audit sync`. */
+export type AuditSyncOptions = OptionsOf<typeof auditSyncCommand>;
+
+/** `svc audit verify DIR`, before its action. */
+export const auditVerifyCommand = (audit: Command) =>
   audit
     .command('verify')
     .description(
@@ -68,17 +71,25 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
         '--head <sha256>',
         'fail unless the chain ends at the manifest with this sha256 (the head a sync printed)',
       ),
-    )
-    .action(run(async () => (await import('../commands/audit-verify.js')).auditVerify));
+    );
 
-  const gaps = audit
+/** The options of `svc audit verify`. */
+export type AuditVerifyOptions = OptionsOf<typeof auditVerifyCommand>;
+
+/** `svc audit gaps`, before its action. */
+export const auditGapsCommand = (audit: Command) =>
+  audit
     .command('gaps')
     .description(
       'the gaps a sync archive recorded: range, cause, whether the API may still hold them, status',
     )
-    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync` (required)'))
-    .action(run(async () => (await import('../commands/audit-gaps.js')).auditGaps));
+    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync` (required)'));
 
+/** The options of `svc audit gaps`. */
+export type AuditGapsOptions = OptionsOf<typeof auditGapsCommand>;
+
+/** `svc audit gaps ack GAP`, before its action. */
+export const auditGapsAckCommand = (gaps: Command) =>
   gaps
     .command('ack')
     .description(
@@ -86,6 +97,19 @@ export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     )
     .argument('<gap>', 'the gap, as svc audit gaps lists it (e.g. run3.late1)')
     .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync`'))
-    .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory())
-    .action(run(async () => (await import('../commands/audit-gaps.js')).auditGapsAck));
+    .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory());
+
+/** The options of `svc audit gaps ack`. */
+export type AuditGapsAckOptions = OptionsOf<typeof auditGapsAckCommand>;
+
+/** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */
+export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
+  auditSyncCommand(audit).action(run(async () => (await import('../commands/audit-sync.js')).auditSync));
+  auditVerifyCommand(audit).action(
+    run(async () => (await import('../commands/audit-verify.js')).auditVerify),
+  );
+  const gaps = auditGapsCommand(audit).action(
+    run(async () => (await import('../commands/audit-gaps.js')).auditGaps),
+  );
+  auditGapsAckCommand(gaps).action(run(async () => (await import('../commands/audit-gaps.js')).auditGapsAck));
 }

@@ -1,16 +1,14 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
-import { Option } from '../commander.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { OptionsOf, Runner } from '../action.js';
 import { defineAuditArchiveCommands } from './audit-archive.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
-/** `svc audit list|export|tail`. */
-export function defineAuditCommands(program: Command, run: Runner): void {
-  const audit = program.command('audit').description('read, export and follow the audit log');
-  const from = () =>
-    new Option('--from <timestamp>', 'start of the range, ISO 8601 (default: 24 hours before --to)');
-  const to = () => new Option('--to <timestamp>', 'end of the range, ISO 8601 (default: now)');
+const from = () =>
+  new Option('--from <timestamp>', 'start of the range, ISO 8601 (default: 24 hours before --to)');
+const to = () => new Option('--to <timestamp>', 'end of the range, ISO 8601 (default: now)');
 
+/** `svc audit list`, before its action. */
+export const auditListCommand = (audit: Command) =>
   audit
     .command('list')
     .description('one page of audit events, newest first')
@@ -18,9 +16,13 @@ export function defineAuditCommands(program: Command, run: Runner): void {
     .addOption(to())
     .addOption(new Option('--page <n>', 'zero-based page index; ignored with --cursor'))
     .addOption(new Option('--page-size <n>', 'events per page, 1 to 1000 (default 100)'))
-    .addOption(new Option('--cursor <cursor>', 'continue after a previous page (its nextCursor)'))
-    .action(run(async () => (await import('../commands/audit.js')).auditList));
+    .addOption(new Option('--cursor <cursor>', 'continue after a previous page (its nextCursor)'));
 
+/** The options of `svc audit list`. */
+export type AuditListOptions = OptionsOf<typeof auditListCommand>;
+
+/** `svc audit export`, before its action. */
+export const auditExportCommand = (audit: Command) =>
   audit
     .command('export')
     .description('every event of the range as NDJSON, newest first, exactly as received; resumable')
@@ -36,9 +38,13 @@ export function defineAuditCommands(program: Command, run: Runner): void {
     )
     .addOption(new Option('--gzip', 'write gzip (one member per page, readable with zcat)'))
     .addOption(forceOption('an --out file'))
-    .addOption(fileModeOption())
-    .action(run(async () => (await import('../commands/audit-export.js')).auditExport));
+    .addOption(fileModeOption());
 
+/** The options of `svc audit export`. */
+export type AuditExportOptions = OptionsOf<typeof auditExportCommand>;
+
+/** `svc audit tail`, before its action. */
+export const auditTailCommand = (audit: Command) =>
   audit
     .command('tail')
     .description('follow new audit events, oldest first, as NDJSON')
@@ -48,8 +54,18 @@ export function defineAuditCommands(program: Command, run: Runner): void {
       new Option('--since <timestamp>', 'print events since this time first (default: only new ones)'),
     )
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
-    .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp())
-    .action(run(async () => (await import('../commands/audit.js')).auditTail));
+    .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp());
 
+/** The options of `svc audit tail`. */
+export type AuditTailOptions = OptionsOf<typeof auditTailCommand>;
+
+/** `svc audit list|export|tail`, and the archive commands (audit-archive.ts). */
+export function defineAuditCommands(program: Command, run: Runner): void {
+  const audit = program.command('audit').description('read, export and follow the audit log');
+  auditListCommand(audit).action(run(async () => (await import('../commands/audit.js')).auditList));
+  auditExportCommand(audit).action(
+    run(async () => (await import('../commands/audit-export.js')).auditExport),
+  );
+  auditTailCommand(audit).action(run(async () => (await import('../commands/audit.js')).auditTail));
   defineAuditArchiveCommands(audit, run);
 }

@@ -1,12 +1,10 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
-import { Option } from '../commander.js';
 import { fileModeOption, forceOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
 
 /**
- * The options of `svc batch`, in the order help shows them. Its own module, so the handler can
- * take its options' type from here ({@link BatchFlags}) without importing the command tree.
+ * The options of `svc batch`, in the order help shows them (their type: `BatchOptions` in tax.ts).
  */
 export const addBatchOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
   cmd: Command<A, O, G>,
@@ -79,7 +77,3 @@ export const addBatchOptions = <A extends unknown[], O extends OptionValues, G e
         'input encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1... (default: BOM, else UTF-8, else windows-1252)',
       ),
     );
-
-/** `svc batch`'s options as commander parses them, typed from {@link addBatchOptions}. */
-// biome-ignore lint/complexity/noBannedTypes: no options before these: commander's own empty start.
-export type BatchFlags = ReturnType<ReturnType<typeof addBatchOptions<[string], {}, {}>>['opts']>;

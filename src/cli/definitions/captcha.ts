@@ -1,48 +1,48 @@
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
-import type { Runner } from '../action.js';
+import type { OptionsOf, Runner } from '../action.js';
 import { choiceOption, FAILOVER_DECISIONS } from '../choices.js';
-import { Option } from '../commander.js';
 
 const POLICY_HELP =
   'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +
   '(extra check from LOW, reject from HIGH; default 0.4,0.8) | pow-only';
 
-/** `svc captcha result|legacy|token`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
-export function defineCaptchaCommands(program: Command, run: Runner): void {
-  const load = async () => import('../commands/captcha.js');
-  const captcha = program
-    .command('captcha')
-    .description('fetch and evaluate bot-check results (exit 0 accept, 3 reject, 4 extra check, 1 error)');
-  const common = (cmd: Command) =>
-    cmd
-      .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
-      .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
-      .addOption(
-        choiceOption(
-          '--on-failover <decision>',
-          'decision for a failover result',
-          FAILOVER_DECISIONS,
-        ).default('challenge' as const),
-      )
-      .addOption(
-        new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),
-      )
-      .addOption(
-        new Option('--expect-origin <url>', 'reject unless solved on this origin (repeatable)').argParser(
-          (value: string, previous: string[] = []) => [...previous, value],
-        ),
-      )
-      .addOption(new Option('--max-age <duration>', 'reject a result older than this, e.g. 90s, 5m, 2h'));
-
-  common(
-    captcha.command('result').description('current API: fetch a result (consumes it) and decide'),
-  ).action(run(async () => (await load()).captchaResult));
-  common(captcha.command('legacy').description('legacy API: fetch an assessment (consumes it) and decide'))
+/** What `captcha result` and `captcha legacy` share: the id or token, the decision options. */
+const decisionCommand = (cmd: Command) =>
+  cmd
+    .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
+    .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
     .addOption(
-      new Option('--access-token <token>', 'deprecated: send this access token instead of the API key'),
+      choiceOption('--on-failover <decision>', 'decision for a failover result', FAILOVER_DECISIONS).default(
+        'challenge' as const,
+      ),
     )
-    .action(run(async () => (await load()).captchaLegacy));
+    .addOption(
+      new Option('--wait <ms>', 'keep asking while the verification is not finished (423), up to ms'),
+    )
+    .addOption(
+      new Option('--expect-origin <url>', 'reject unless solved on this origin (repeatable)').argParser(
+        (value: string, previous: string[] = []) => [...previous, value],
+      ),
+    )
+    .addOption(new Option('--max-age <duration>', 'reject a result older than this, e.g. 90s, 5m, 2h'));
+
+/** The options of `svc captcha result`, which `captcha legacy` has too. */
+export type CaptchaOptions = OptionsOf<typeof decisionCommand>;
+
+/** `svc captcha legacy`, before its action. */
+export const captchaLegacyCommand = (captcha: Command) =>
+  decisionCommand(
+    captcha.command('legacy').description('legacy API: fetch an assessment (consumes it) and decide'),
+  ).addOption(
+    new Option('--access-token <token>', 'deprecated: send this access token instead of the API key'),
+  );
+
+/** The options of `svc captcha legacy`. */
+export type CaptchaLegacyOptions = OptionsOf<typeof captchaLegacyCommand>;
+
+/** `svc captcha token`, before its action. */
+export const captchaTokenCommand = (captcha: Command) =>
   captcha
     .command('token')
     .description(
@@ -54,8 +54,24 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
         'what its result says (docs/reference-server.md)',
         DEV_OUTCOMES,
       ).default('pass' as const),
-    )
-    .action(run(async () => (await import('../commands/captcha-token.js')).captchaToken));
+    );
+
+/** The options of `svc captcha token`. */
+export type CaptchaTokenOptions = OptionsOf<typeof captchaTokenCommand>;
+
+/** `svc captcha result|legacy|token`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
+export function defineCaptchaCommands(program: Command, run: Runner): void {
+  const load = async () => import('../commands/captcha.js');
+  const captcha = program
+    .command('captcha')
+    .description('fetch and evaluate bot-check results (exit 0 accept, 3 reject, 4 extra check, 1 error)');
+  decisionCommand(
+    captcha.command('result').description('current API: fetch a result (consumes it) and decide'),
+  ).action(run(async () => (await load()).captchaResult));
+  captchaLegacyCommand(captcha).action(run(async () => (await load()).captchaLegacy));
+  captchaTokenCommand(captcha).action(
+    run(async () => (await import('../commands/captcha-token.js')).captchaToken),
+  );
 
   program
     .command('token')

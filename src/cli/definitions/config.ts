@@ -1,6 +1,5 @@
-import type { Command } from '@commander-js/extra-typings';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import type { Runner } from '../action.js';
-import { Argument } from '../commander.js';
 import { asConfigKey, CONFIG_KEYS } from '../config-store.js';
 
 /** `<key>`: one of the settings a profile holds. */

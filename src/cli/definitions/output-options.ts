@@ -1,4 +1,4 @@
-import { Option } from '../commander.js';
+import { Option } from '@commander-js/extra-typings';
 
 /** `--force`: replace an existing output that is not this run's own. */
 export const forceOption = (what: string) =>

@@ -1,23 +1,34 @@
-import type { Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
-import { Option } from '../commander.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { OptionsOf, Runner } from '../action.js';
 
-/** `svc serve`. */
-export function defineServeCommand(program: Command, run: Runner): void {
+/** `svc serve`, before its action. */
+export const serveCommand = (program: Command) =>
   program
     .command('serve')
     .description('run the in-memory reference server of the four APIs')
     .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
     .addOption(new Option('--port <port>', 'port (0 picks a free one)').default('4010'))
-    .addOption(new Option('--seed-audit-events <n>', 'generate N audit events for the demo project'))
-    .action(run(async () => (await import('../commands/serve.js')).serve));
+    .addOption(new Option('--seed-audit-events <n>', 'generate N audit events for the demo project'));
+
+/** The options of `svc serve`. */
+export type ServeOptions = OptionsOf<typeof serveCommand>;
+
+/** `svc serve`. */
+export function defineServeCommand(program: Command, run: Runner): void {
+  serveCommand(program).action(run(async () => (await import('../commands/serve.js')).serve));
 }
 
-/** `svc openapi`. */
-export function defineOpenApiCommand(program: Command, run: Runner): void {
+/** `svc openapi`, before its action. */
+export const openApiCommand = (program: Command) =>
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the four APIs (JSON)')
-    .addOption(new Option('--admin', "print the reference server's admin API document instead"))
-    .action(run(async () => (await import('../commands/openapi.js')).openapi));
+    .addOption(new Option('--admin', "print the reference server's admin API document instead"));
+
+/** The options of `svc openapi`. */
+export type OpenApiOptions = OptionsOf<typeof openApiCommand>;
+
+/** `svc openapi`. */
+export function defineOpenApiCommand(program: Command, run: Runner): void {
+  openApiCommand(program).action(run(async () => (await import('../commands/openapi.js')).openapi));
 }

@@ -1,8 +1,7 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PROVIDERS } from '../../tax/enums.js';
-import type { Runner } from '../action.js';
+import type { OptionsOf, Runner } from '../action.js';
 import { choiceOption } from '../choices.js';
-import { Option } from '../commander.js';
 import { addBatchOptions } from './batch-options.js';
 import { fileModeOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
@@ -17,22 +16,25 @@ const upper = (value: string) => value.toUpperCase();
 const frequencyOption = <Usage extends string>(flags: Usage, description: string) =>
   choiceOption(flags, description, FREQUENCIES, upper);
 
-/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
-export function defineTaxCommands(program: Command, run: Runner): void {
-  const load = async () => import('../commands/tax.js');
-  const matching = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
-    cmd: Command<A, O, G>,
-  ) =>
-    cmd
-      .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
-      .addOption(new Option('--street <street>', 'address: street'))
-      .addOption(new Option('--postal-code <code>', 'address: postal code'))
-      .addOption(new Option('--city <city>', 'address: city'))
-      .addOption(new Option('--region <region>', 'address: region'))
-      .addOption(new Option('--address-country <cc>', 'address: country code'))
-      .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
-      .addOption(choiceOption('--provider <provider>', 'pin a registry', PROVIDERS, upper));
+/** The matching options, shared by `validate` and `schedules create`. */
+const matching = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  cmd: Command<A, O, G>,
+) =>
+  cmd
+    .addOption(new Option('--company-name <name>', 'company name to match against the registry'))
+    .addOption(new Option('--street <street>', 'address: street'))
+    .addOption(new Option('--postal-code <code>', 'address: postal code'))
+    .addOption(new Option('--city <city>', 'address: city'))
+    .addOption(new Option('--region <region>', 'address: region'))
+    .addOption(new Option('--address-country <cc>', 'address: country code'))
+    .addOption(new Option('--requester-vat-id <id>', "the requester's own VAT ID"))
+    .addOption(choiceOption('--provider <provider>', 'pin a registry', PROVIDERS, upper));
 
+/** The matching options of `validate` and `schedules create`. */
+export type MatchingOptions = OptionsOf<typeof matching<[], Record<never, never>, Record<never, never>>>;
+
+/** `svc validate`, before its action. */
+export const validateCommand = (program: Command) =>
   matching(
     program
       .command('validate')
@@ -54,24 +56,13 @@ export function defineTaxCommands(program: Command, run: Runner): void {
     .addOption(new Option('--wait', 'wait for a PENDING result (webhook listener, then the result endpoint)'))
     .addOption(new Option('--wait-timeout <seconds>', 'how long --wait waits').default('60'))
     .addOption(new Option('--listen <host:port>', 'where --wait listens for webhooks').default('127.0.0.1:0'))
-    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'))
-    .action(run(async () => (await load()).validate));
+    .addOption(new Option('--register <baseUrl>', 'register the --wait listener with a reference server'));
 
-  program
-    .command('precheck')
-    .description('check the format and check digit of a tax ID offline (no network)')
-    .argument('<countryCode>')
-    .argument('<rawValue>')
-    .action(run(async () => (await load()).precheckCommand));
+/** The options of `svc validate`. */
+export type ValidateOptions = OptionsOf<typeof validateCommand>;
 
-  const results = program.command('results').description('stored validation results');
-  results
-    .command('get')
-    .description('fetch one stored validation result')
-    .argument('<validationResultId>')
-    .action(run(async () => (await load()).resultsGet));
-
-  const schedules = program.command('schedules').description('recurring validations');
+/** `svc schedules create`, before its action. */
+export const schedulesCreateCommand = (schedules: Command) =>
   matching(
     schedules
       .command('create')
@@ -82,15 +73,13 @@ export function defineTaxCommands(program: Command, run: Runner): void {
   )
     .addOption(new Option('--mode <mode>', 'schedule mode'))
     .addOption(new Option('--no-manual-review', 'do not send automatic failures to manual review'))
-    .addOption(new Option('--disabled', 'create the schedule disabled'))
-    .action(run(async () => (await load()).schedulesCreate));
-  schedules
-    .command('delete')
-    .description('delete a schedule')
-    .argument('<scheduleId>')
-    .action(run(async () => (await load()).schedulesDelete));
+    .addOption(new Option('--disabled', 'create the schedule disabled'));
 
-  const webhooks = program.command('webhooks').description('receive webhook events locally');
+/** The options of `svc schedules create`. */
+export type SchedulesCreateOptions = OptionsOf<typeof schedulesCreateCommand>;
+
+/** `svc webhooks listen`, before its action. */
+export const webhooksListenCommand = (webhooks: Command) =>
   webhooks
     .command('listen')
     .description('listen on 127.0.0.1 for webhook events and print them as NDJSON')
@@ -108,20 +97,60 @@ export function defineTaxCommands(program: Command, run: Runner): void {
         '--forward-to <url>',
         'POST every event, body unchanged, to this URL (your app); a failed forward is answered 502 so the sender retries',
       ),
-    )
-    .action(run(async () => (await load()).webhooksListen));
+    );
+
+/** The options of `svc webhooks listen`. */
+export type WebhooksListenOptions = OptionsOf<typeof webhooksListenCommand>;
+
+/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
+export function defineTaxCommands(program: Command, run: Runner): void {
+  const load = async () => import('../commands/tax.js');
+  validateCommand(program).action(run(async () => (await load()).validate));
+
+  program
+    .command('precheck')
+    .description('check the format and check digit of a tax ID offline (no network)')
+    .argument('<countryCode>')
+    .argument('<rawValue>')
+    .action(run(async () => (await load()).precheckCommand));
+
+  const results = program.command('results').description('stored validation results');
+  results
+    .command('get')
+    .description('fetch one stored validation result')
+    .argument('<validationResultId>')
+    .action(run(async () => (await load()).resultsGet));
+
+  const schedules = program.command('schedules').description('recurring validations');
+  schedulesCreateCommand(schedules).action(run(async () => (await load()).schedulesCreate));
+  schedules
+    .command('delete')
+    .description('delete a schedule')
+    .argument('<scheduleId>')
+    .action(run(async () => (await load()).schedulesDelete));
+
+  const webhooks = program.command('webhooks').description('receive webhook events locally');
+  webhooksListenCommand(webhooks).action(run(async () => (await load()).webhooksListen));
 }
+
+/** `svc batch`, before its action (its options in batch-options.ts). */
+export const batchCommand = (program: Command) =>
+  addBatchOptions(
+    program
+      .command('batch')
+      .description(
+        'validate every row of a CSV file or Excel workbook (or - for stdin), resumably and exactly once',
+      )
+      .argument(
+        '<file>',
+        'CSV or .xlsx with a header row: country (Land, Pays...), VAT ID (USt-IdNr, TVA...), other fields, metadata.<key>',
+      ),
+  );
+
+/** The options of `svc batch`. */
+export type BatchOptions = OptionsOf<typeof batchCommand>;
 
 /** `svc batch`. */
 export function defineBatchCommand(program: Command, run: Runner): void {
-  const command = program
-    .command('batch')
-    .description(
-      'validate every row of a CSV file or Excel workbook (or - for stdin), resumably and exactly once',
-    )
-    .argument(
-      '<file>',
-      'CSV or .xlsx with a header row: country (Land, Pays...), VAT ID (USt-IdNr, TVA...), other fields, metadata.<key>',
-    );
-  addBatchOptions(command).action(run(async () => (await import('../commands/batch.js')).batch));
+  batchCommand(program).action(run(async () => (await import('../commands/batch.js')).batch));
 }

@@ -1,0 +1,266 @@
+import type { SvcClientOptions } from '../client-options.js';
+import {
+  ConfigFileError,
+  type ConfigKey,
+  type ConfigStore,
+  configFile,
+  openConfig,
+  type Profiles,
+  type ProfileValues,
+  profileOf,
+  readProfiles,
+  securePermissions,
+  trimmedValue,
+} from './config-store.js';
+import type { GlobalFlags } from './global-options.js';
+import type { CliIO } from './io.js';
+import { resolveOutputFormat } from './output-contract.js';
+import { type OutputFormat, parseOutputFormat } from './output-format.js';
+import { parseIntOption, UsageError } from './usage-error.js';
+
+/** The demo key the sandbox uses. */
+export const SANDBOX_KEY = 'ak_demo_project';
+
+/** The variables that may hold a key, redacted from every line. */
+const KEY_VARIABLES = ['SVC_API_KEY', 'SVC_AUDIT_API_KEY', 'SVC_CAPTCHA_API_KEY', 'SVC_LEGACY_API_KEY'];
+
+/** The profile settings that hold a key. */
+const KEY_SETTINGS: ConfigKey[] = ['api-key', 'audit-api-key', 'captcha-api-key', 'legacy-api-key'];
+
+/**
+ * The settings of one run, resolved as flag > env > profile: the one place that reads the
+ * environment and the config file. Warnings (a config file too open, broken or skipped) go to
+ * `warn`, which the output part writes.
+ */
+export class Settings {
+  readonly flags: GlobalFlags;
+  /** The command's path (`audit list`), by which the output contract is looked up. */
+  readonly command: string | undefined;
+  private readonly io: CliIO;
+  private readonly warn: (line: string) => void;
+  private profileValues: ProfileValues | undefined;
+  /** The config file when it is broken and was skipped (flags and env may still suffice). */
+  private brokenConfig: ConfigFileError | undefined;
+  private brokenConfigWarned = false;
+  /** Keys a command read from elsewhere (a projects file's variables), redacted like the others. */
+  private readonly extraSecrets: string[] = [];
+
+  constructor(io: CliIO, flags: GlobalFlags, command: string | undefined, warn: (line: string) => void) {
+    this.io = io;
+    this.flags = flags;
+    this.command = command;
+    this.warn = warn;
+  }
+
+  get debug(): boolean {
+    return Boolean(this.flags.debug);
+  }
+
+  get quiet(): boolean {
+    return Boolean(this.flags.quiet);
+  }
+
+  get color(): boolean {
+    return this.flags.color !== false && !this.io.env.NO_COLOR && this.io.stdoutIsTTY;
+  }
+
+  /** An environment variable as set (empty counts as unset), for what a command reads by name. */
+  env(name: string): string | undefined {
+    return this.io.env[name] || undefined;
+  }
+
+  /** The config file's path. */
+  get configPath(): string {
+    return configFile(this.io.env);
+  }
+
+  /** The profile name: flag > env `SVC_PROFILE` > `default`. */
+  get profileName(): string {
+    return this.flags.profile ?? (this.io.env.SVC_PROFILE || undefined) ?? 'default';
+  }
+
+  /** Whether the profile was asked for (flag or `SVC_PROFILE`) rather than the implicit default. */
+  private get profileAsked(): boolean {
+    return this.flags.profile !== undefined || Boolean(this.io.env.SVC_PROFILE);
+  }
+
+  /**
+   * Loads the profile from the config file, read only (a plain run writes nothing). A file more
+   * open than 0600 is tightened with a warning. A broken file is kept aside: it is named in a
+   * warning when flags and env suffice, and in the error when they do not. A profile asked for
+   * that does not exist is an error listing those that do; `default` needs no file.
+   */
+  async loadProfile(): Promise<ProfileValues> {
+    if (this.profileValues) return this.profileValues;
+    const name = this.profileName;
+    let profiles: Profiles | undefined;
+    try {
+      securePermissions(this.io.env, (line) => this.warn(line));
+      profiles = readProfiles(configFile(this.io.env));
+    } catch (error) {
+      // A profile asked for by name cannot come from a broken file: that stops the run.
+      if (!(error instanceof ConfigFileError) || this.profileAsked) throw error;
+      this.brokenConfig = error;
+    }
+    const values = profiles ? profileOf(profiles, name) : undefined;
+    if (values === undefined && this.profileAsked && !(name === 'default' && profiles === undefined)) {
+      throw new UsageError(this.missingProfileLine(name, profiles));
+    }
+    const trimmed: ProfileValues = {};
+    for (const [key, value] of Object.entries(values ?? {}) as Array<[ConfigKey, string]>) {
+      const kept = trimmedValue(value);
+      if (kept !== undefined) trimmed[key] = kept;
+    }
+    this.profileValues = trimmed;
+    return trimmed;
+  }
+
+  private missingProfileLine(name: string, profiles: Profiles | undefined): string {
+    const file = configFile(this.io.env);
+    if (profiles === undefined)
+      return `profile '${name}' does not exist: there is no config file (${file}); create it with \`svc --profile ${name} config set api-key\``;
+    const names = Object.keys(profiles).sort();
+    if (names.length === 0) return `profile '${name}' does not exist: ${file} holds no profiles`;
+    const shown = names.slice(0, 20).map((n) => `'${n}'`);
+    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+    return `profile '${name}' does not exist; profiles in ${file}: ${shown.join(', ')}${more}`;
+  }
+
+  /** What to add to an error when a broken config file was skipped (its settings might have helped). */
+  brokenConfigNote(): string {
+    const broken = this.brokenConfig;
+    return broken
+      ? `; config file ${broken.path} ${broken.reason} and was not read: ${ConfigFileError.fix()}`
+      : '';
+  }
+
+  /** Says once that a broken config file was skipped, when the run goes on without it. */
+  warnBrokenConfig(): void {
+    const broken = this.brokenConfig;
+    if (!broken || this.brokenConfigWarned) return;
+    this.brokenConfigWarned = true;
+    this.warn(`ignoring config file ${broken.path}: it ${broken.reason} (${ConfigFileError.fix()})`);
+  }
+
+  /** The config store, for `svc config`; permissions tightened with a warning. */
+  config(): Promise<ConfigStore> {
+    return openConfig(this.io.env, { warn: (line) => this.warn(line) });
+  }
+
+  /**
+   * A setting resolved as flag > env > profile. Values lose surrounding white space (a key read
+   * from a file or `$(cat key)` with its line break); an empty value counts as unset.
+   */
+  private pick(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
+    return trimmedValue(flag) ?? trimmedValue(this.io.env[envName]) ?? this.profileValues?.[key];
+  }
+
+  /** Where {@link pick} finds a setting: 'flag', 'env' (with the variable), 'profile', or undefined. */
+  settingSource(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
+    if (flag !== undefined) return 'flag';
+    if (trimmedValue(this.io.env[envName])) return `env ${envName}`;
+    return this.profileValues?.[key] !== undefined ? `profile ${this.profileName}` : undefined;
+  }
+
+  /** A setting as the user wrote it, for an error about its value: `--timeout`, `SVC_TIMEOUT` or `timeout (profile work)`. */
+  private settingLabel(flag: string | undefined, envName: string, key: ConfigKey): string {
+    const source = this.settingSource(flag, envName, key);
+    if (source === `env ${envName}`) return envName;
+    if (source?.startsWith('profile ')) return `${key} (${source})`;
+    return `--${key}`;
+  }
+
+  /**
+   * Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise, held to
+   * the command's output contract (output-contract.ts): a flag the command does not honour is a
+   * usage error; a preference it does not honour gives way to the command's own default.
+   */
+  get format(): OutputFormat {
+    const preference = this.pick(undefined, 'SVC_OUTPUT', 'output');
+    return resolveOutputFormat(this.command, {
+      flag: this.flags.output,
+      preference: preference === undefined ? undefined : parseOutputFormat(preference),
+      stdoutIsTTY: this.io.stdoutIsTTY,
+    });
+  }
+
+  /** Width a table must fit: the terminal's, when stdout is one (else tables are not cut). */
+  get tableWidth(): number | undefined {
+    if (!this.io.stdoutIsTTY) return undefined;
+    const columns = this.io.columns ?? Number(this.io.env.COLUMNS);
+    return Number.isInteger(columns) && columns > 0 ? columns : undefined;
+  }
+
+  /** Adds a key to {@link secrets}, so no output line shows it. */
+  addSecret(key: string): void {
+    this.extraSecrets.push(key);
+  }
+
+  /** Every key this run knows, for redaction (as sent: trimmed). */
+  get secrets(): string[] {
+    const profile = this.profileValues ?? {};
+    return [
+      ...this.extraSecrets,
+      this.flags.apiKey,
+      ...KEY_VARIABLES.map((name) => this.io.env[name]),
+      ...KEY_SETTINGS.map((key) => profile[key]),
+    ]
+      .map(trimmedValue)
+      .filter((k): k is string => typeof k === 'string' && k.length > 0);
+  }
+
+  /**
+   * Client options from flags, env and profile (the profile is loaded first); with `sandboxUrl`,
+   * that server and its demo key unless `--api-key` is given. No key is required here: the client
+   * part checks the key of each API before its first use.
+   */
+  async clientOptions(sandboxUrl: string | undefined): Promise<SvcClientOptions> {
+    await this.loadProfile();
+    const options: SvcClientOptions = {
+      baseUrl: sandboxUrl ?? this.pick(this.flags.baseUrl, 'SVC_BASE_URL', 'base-url'),
+      userAgentSuffix: 'svc-cli',
+    };
+    if (sandboxUrl) options.apiKey = trimmedValue(this.flags.apiKey) ?? SANDBOX_KEY;
+    else Object.assign(options, this.keys());
+    if (!options.baseUrl) {
+      throw new UsageError(
+        `no base URL: use --base-url, SVC_BASE_URL, \`svc config set base-url URL\`, or --sandbox${this.brokenConfigNote()}`,
+      );
+    }
+    return { ...options, ...this.limits() };
+  }
+
+  /** The key of each API: `--api-key` or the shared key, and each API's own key. */
+  private keys(): Pick<SvcClientOptions, 'apiKey' | 'auditApiKey' | 'captchaApiKey' | 'legacyApiKey'> {
+    const key = (k: ConfigKey, env: string) => this.pick(undefined, env, k);
+    return {
+      apiKey: this.pick(this.flags.apiKey, 'SVC_API_KEY', 'api-key'),
+      auditApiKey: key('audit-api-key', 'SVC_AUDIT_API_KEY'),
+      captchaApiKey: key('captcha-api-key', 'SVC_CAPTCHA_API_KEY'),
+      legacyApiKey: key('legacy-api-key', 'SVC_LEGACY_API_KEY'),
+    };
+  }
+
+  /** `--timeout` and `--max-retries` (or their env and profile settings), checked. */
+  private limits(): Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries'> {
+    const timeout = this.pick(this.flags.timeout, 'SVC_TIMEOUT', 'timeout');
+    const retries = this.pick(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries');
+    return {
+      ...(timeout !== undefined && {
+        timeoutMs: parseIntOption(
+          timeout,
+          this.settingLabel(this.flags.timeout, 'SVC_TIMEOUT', 'timeout'),
+          1,
+        ),
+      }),
+      ...(retries !== undefined && {
+        maxRetries: parseIntOption(
+          retries,
+          this.settingLabel(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries'),
+          0,
+          10,
+        ),
+      }),
+    };
+  }
+}
