@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cursorAtTail } from '../../src/audit/export/cursor-at-tail.js';
 import { EarlyPageFetcher, type PageQuery } from '../../src/audit/export/page-prefetch.js';
-import { cursorAtTail } from '../../src/audit/export/raw-page.js';
 import { SvcClient } from '../../src/client.js';
 import { useLocalServers } from '../core/local-servers.js';
 

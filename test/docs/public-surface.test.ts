@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import * as adapter from '../../src/botcheck/verify-request.js';
 import * as botcheck from '../../src/botcheck/index.js';
+import * as adapter from '../../src/botcheck/verify-request.js';
 import * as root from '../../src/index.js';
 
 const names = (module: object) => Object.keys(module).sort();

@@ -1,4 +1,4 @@
-import { cursorAtTail } from './raw-page.js';
+import { cursorAtTail } from './cursor-at-tail.js';
 
 /** The fixed part of an export's page query plus the cursor of the page asked for. */
 export interface PageQuery {

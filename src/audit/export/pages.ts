@@ -1,7 +1,8 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { parseResponse } from '../../core/schema.js';
 import { AuditPageEnvelope, RawEventPage } from '../schemas.js';
-import { LineBreaks, type RawEvent, scanEventPage } from './raw-page.js';
+import { LineBreaks } from './line-breaks.js';
+import { type RawEvent, scanEventPage } from './raw-page.js';
 
 // The pages `client.audit.exportEvents` hands to the exporter (export.ts), loaded with it at the call.
 

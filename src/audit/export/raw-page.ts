@@ -14,6 +14,16 @@
  */
 import { MalformedResponseError } from '../../core/errors/error-classes.js';
 import { nodeBuiltin } from '../../core/node-builtin.js';
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-bytes.js';
 
 // Node's native UTF-8 check, looked up on the first page (not when the package loads).
 let isUtf8: ((bytes: Uint8Array) => boolean) | undefined;
@@ -34,14 +44,6 @@ export interface ScannedPage {
   events: RawEvent[];
 }
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const COLON = 58;
-const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const OPEN_ARRAY = 91;
-const CLOSE_ARRAY = 93;
 const decoder = new TextDecoder();
 
 // Results of the last scan, kept in module state so the hot loop allocates nothing.
@@ -247,29 +249,6 @@ const text = (t: Uint8Array, start: number, end: number): string =>
 const json = (t: Uint8Array, start: number, end: number): unknown =>
   JSON.parse(decoder.decode(t.subarray(start, end)));
 
-/**
- * Finds the line breaks (LF, CR) of a page with native searches, so a compact page (none at all)
- * costs two searches. A line break can only be whitespace between tokens (inside a string it must
- * be escaped), so an event holding one was pretty-printed.
- */
-export class LineBreaks {
-  /** The next LF and CR at or after the last `start` asked about; -1 once there is none. */
-  private lf: number;
-  private cr: number;
-
-  constructor(private readonly t: Buffer) {
-    this.lf = t.indexOf(10);
-    this.cr = t.indexOf(13);
-  }
-
-  /** Whether `t[start..end)` holds a line break. Ask in ascending order of `start`. */
-  within(start: number, end: number): boolean {
-    if (this.lf >= 0 && this.lf < start) this.lf = this.t.indexOf(10, start);
-    if (this.cr >= 0 && this.cr < start) this.cr = this.t.indexOf(13, start);
-    return (this.lf >= 0 && this.lf < end) || (this.cr >= 0 && this.cr < end);
-  }
-}
-
 function invalid(t: Uint8Array, at: number, events: number): MalformedResponseError {
   const where =
     at >= t.length
@@ -354,48 +333,3 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
   if (after !== t.length) throw invalid(t, after, events.length);
   return sawContent && shaped ? { bytes: t, envelope, events } : undefined;
 }
-
-const NEXT_CURSOR_KEY = new TextEncoder().encode('"nextCursor"');
-
-/**
- * A guess at a page's `nextCursor`, read from its last bytes without scanning the page: the value
- * when the body ends with a `"nextCursor"` member holding a plain string (no escapes, no control
- * characters), `null` when it ends with `"nextCursor": null`, undefined for anything else. Only a
- * guess: a hostile page can put these bytes inside a string; {@link scanEventPage} has the truth.
- */
-export function cursorAtTail(t: Uint8Array): string | null | undefined {
-  let i = t.length - 1;
-  while (i >= 0 && isSpace(t[i])) i--;
-  if (t[i] !== CLOSE_OBJECT) return undefined;
-  i--;
-  while (i >= 0 && isSpace(t[i])) i--;
-  let value: string | null;
-  let valueStart: number;
-  if (t[i] === QUOTE) {
-    const end = i;
-    i--;
-    while (i >= 0 && t[i] !== QUOTE) {
-      const c = t[i] as number;
-      if (c === BACKSLASH || c < 0x20) return undefined;
-      i--;
-    }
-    if (i < 0) return undefined;
-    valueStart = i;
-    value = Buffer.from(t.buffer, t.byteOffset + i + 1, end - i - 1).toString('utf8');
-  } else if (i >= 3 && t[i] === 108 && t[i - 1] === 108 && t[i - 2] === 117 && t[i - 3] === 110) {
-    valueStart = i - 3;
-    value = null;
-  } else return undefined;
-  i = valueStart - 1;
-  while (i >= 0 && isSpace(t[i])) i--;
-  if (t[i] !== COLON) return undefined;
-  i--;
-  while (i >= 0 && isSpace(t[i])) i--;
-  const keyStart = i - NEXT_CURSOR_KEY.length + 1;
-  if (keyStart < 0) return undefined;
-  for (let k = 0; k < NEXT_CURSOR_KEY.length; k++)
-    if (t[keyStart + k] !== NEXT_CURSOR_KEY[k]) return undefined;
-  return value;
-}
-
-const isSpace = (c: number | undefined): boolean => c === 32 || c === 10 || c === 13 || c === 9;

@@ -1,14 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
-import { DeliveryQueue, MAX_KINDS, type QueuedDelivery } from './delivery-queue.js';
+import { MAX_KINDS, type QueuedDelivery } from './delivery-queue.js';
 import {
   Delivery,
   DeliveryLog,
   type DeliveryState,
   type WebhookDeliveryRecord,
 } from './webhook-deliveries.js';
+import { EndpointQueue, post } from './webhook-endpoint.js';
 
 /**
  * The retry schedule: the wait before the 2nd, 3rd, ... attempt of a delivery whose attempt
@@ -56,98 +55,6 @@ export interface WebhookRetrySettings {
  * validation at that position); undefined when there is nothing left to build it from.
  */
 export type WebhookPayloadBuilder = (ref: number) => Readonly<Record<string, unknown>> | undefined;
-
-/**
- * One endpoint's deliveries: the queue of events not yet tried (numbers, unbounded: nothing is
- * dropped), the retries that are due (served first), and a keep-alive agent whose socket count
- * equals the number of deliveries allowed in flight, so sockets and descriptors stay bounded.
- */
-class EndpointQueue {
-  readonly agent: HttpAgent;
-  readonly queued = new DeliveryQueue();
-  /** Retries whose wait is over, and redeliveries: sent before the queue. */
-  private ready: Delivery[] = [];
-  active = 0;
-  /** Deliveries waiting for a retry timer. */
-  waiting = 0;
-
-  readonly url: URL;
-
-  constructor(
-    /** The endpoint as registered. */
-    readonly href: string,
-    concurrency: number,
-  ) {
-    this.url = new URL(href);
-    const Agent = this.url.protocol === 'https:' ? HttpsAgent : HttpAgent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  }
-
-  /** Deliveries not yet ended and not in flight. */
-  get pending(): number {
-    return this.queued.length + this.ready.length + this.waiting;
-  }
-
-  /** Deliveries held whole: waiting for a retry or due. */
-  get retrying(): number {
-    return this.ready.length + this.waiting;
-  }
-
-  pushReady(delivery: Delivery): void {
-    this.ready.push(delivery);
-  }
-
-  shiftReady(): Delivery | undefined {
-    return this.ready.shift();
-  }
-
-  clear(): void {
-    this.queued.clear();
-    this.ready = [];
-    this.waiting = 0;
-  }
-}
-
-type AttemptEnd = { status: number } | { error: string };
-
-/** POSTs `body`; resolves with the status once the answer has been read, or with the error. */
-function post(queue: EndpointQueue, body: string, timeoutMs: number, reset = false): Promise<AttemptEnd> {
-  const send = queue.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<AttemptEnd>((resolve) => {
-    const req = send(
-      queue.url,
-      {
-        method: 'POST',
-        agent: queue.agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'svc-reference-server',
-        },
-        signal: AbortSignal.timeout(timeoutMs),
-      },
-      (res) => {
-        res.on('error', (error) => resolve({ error: errorName(error) }));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-        res.resume();
-      },
-    );
-    req.on('error', (error) => resolve({ error: errorName(error) }));
-    if (!reset) {
-      req.end(body);
-      return;
-    }
-    // An injected reset: the endpoint sees half a request, then the connection drops.
-    req.write(body.slice(0, Math.floor(body.length / 2)), () =>
-      setImmediate(() => req.destroy(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))),
-    );
-  });
-}
-
-function errorName(error: Error): string {
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
-  return (error as NodeJS.ErrnoException).code ?? error.name;
-}
 
 /**
  * Delivers webhook events to the endpoints registered with `POST /__admin/webhook-endpoints`, the
