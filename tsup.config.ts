@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 // Five plain builds. What differs between Node and other runtimes is chosen by the package's own
-// `imports` (package.json `#node-only`, condition `node` or `default`), resolved by esbuild's
+// `imports` (package.json `#audit-node-only`, `#tax-node-only`, `#transport-node-only`, condition
+// `node` or `default`), resolved by esbuild's
 // platform as any bundler of the package's users would.
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
@@ -48,7 +49,7 @@ export default defineConfig([
   },
   {
     // For Workers, edge routes and browsers (export conditions workerd, worker, edge-light,
-    // browser): `#node-only` is the variant that throws unsupported_runtime, zod stays an import
+    // browser): each `#...-node-only` is the variant that throws unsupported_runtime, zod stays an import
     // the app's bundler shakes, and the schemas' descriptions (for the OpenAPI document) are
     // folded away.
     entry: libraryEntries,

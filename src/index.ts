@@ -12,11 +12,15 @@ export type {
   VerifyArchiveOptions,
   VerifyArchiveResult,
 } from './audit/archive/verify.js';
-export { verifyAuditArchive } from './audit/archive/verify-entry.js';
+export {
+  type ArchiveGaps,
+  acknowledgeAuditGap,
+  listAuditGaps,
+  verifyAuditArchive,
+} from './audit/archive-functions.js';
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
 export { isActorType } from './audit/schemas.js';
-export { type ArchiveGaps, acknowledgeAuditGap, listAuditGaps } from './audit/sync/gaps.js';
 export type { SyncOptions, SyncResult } from './audit/sync/options.js';
 export {
   type AuditProject,
@@ -26,7 +30,7 @@ export {
   type SyncProjectsOptions,
   type SyncProjectsSummary,
   syncAuditProjects,
-} from './audit/sync/projects.js';
+} from './audit/sync-projects.js';
 export type { TailOptions } from './audit/tail.js';
 export {
   DEV_OUTCOMES,
@@ -44,7 +48,6 @@ export {
 export * from './botcheck/public.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
-export type { SyncPolicy } from './core/checkpoint.js';
 export { CheckpointError } from './core/errors/error-classes.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';
@@ -59,22 +62,23 @@ export {
   diagnose,
   type KeyVerdict,
 } from './doctor.js';
+export type { SyncPolicy } from './node/checkpoint.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export type * from './public-types.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
-export {
-  BatchFileFailedError,
-  BatchFileStoppedError,
-  BatchInputError,
-  BatchInterruptedError,
-} from './tax/batch-file/errors.js';
 export type {
   BatchFileEvent,
   BatchFileOptions,
   BatchFileResult,
   BatchFileWaitOptions,
 } from './tax/batch-file/options.js';
+export {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './tax/batch-file-errors.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,

@@ -1,4 +1,4 @@
-import { loadAuditExport, loadAuditSync } from '#node-only';
+import { loadAuditExport, loadAuditSync } from '#audit-node-only';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';

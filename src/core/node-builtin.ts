@@ -50,3 +50,13 @@ export function leftOutOfWebBuild(feature: string): SvcError {
     'unsupported_runtime',
   );
 }
+
+/**
+ * A loader of a Node-only feature for the builds without Node (the `*-node-only-web.ts` files
+ * package.json `imports` picks there): it rejects with {@link leftOutOfWebBuild} at the call,
+ * never at import.
+ */
+export const leftOutLoader =
+  (feature: string) =>
+  (..._args: unknown[]): Promise<never> =>
+    Promise.reject(leftOutOfWebBuild(feature));

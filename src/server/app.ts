@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
-import { closeHttp, listenHttp } from '../core/listen.js';
 import { maskKey } from '../core/redact.js';
+import { closeHttp, listenHttp } from '../node/listen.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
 import { answerPreflight, applyLoopbackCors, checkDevMutation, isDevPath } from './dev-guard.js';

@@ -1,4 +1,4 @@
-import { loadBatchFile } from '#node-only';
+import { loadBatchFile } from '#tax-node-only';
 import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
-import { closeHttp, listenHttp } from '../core/listen.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
 import { readNodeBody } from '../core/request-body.js';
+import { closeHttp, listenHttp } from '../node/listen.js';
 import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
 import { WebhookRejection } from './webhook-rejection.js';
 import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';

@@ -1,3 +1,4 @@
+import { loadWebhookListener } from '#tax-node-only';
 import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
 
 export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
@@ -10,6 +11,6 @@ export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from '.
  */
 export async function listenForWebhooks(options: WebhookListenerOptions): Promise<WebhookListener> {
   // Loaded on use: the server code (node:http, host guard, connection bounds) is not on the import path.
-  const { startWebhookListener } = await import('./webhook-listener-server.js');
+  const { startWebhookListener } = await loadWebhookListener();
   return startWebhookListener(options);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { countryOfPrefix, headerKey, mapColumns } from '../../src/tax/batch-file/columns.js';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
+import { BatchInputError } from '../../src/tax/batch-file-errors.js';
 import { validDe } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { failure, useTestClients } from '../helpers/client.js';

@@ -5,8 +5,8 @@ import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { detectEncoding, encodingName, inspectInput } from '../../src/tax/batch-file/encoding.js';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
 import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
+import { BatchInputError } from '../../src/tax/batch-file-errors.js';
 import { validDe } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { readStateFile } from '../../core/checkpoint.js';
 import { lazySchema } from '../../core/lazy-schema.js';
+import { readStateFile } from '../../node/checkpoint.js';
 import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './fields.js';
 import { EventWindow, idKey } from './window.js';
 import { writeFileAtomic } from './writes.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replaceFileAtomic } from '../../core/atomic-file.js';
-import { DEFAULT_FILE_MODE } from '../../core/output-file.js';
+import { replaceFileAtomic } from '../../node/atomic-file.js';
+import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 
 /** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
 export const TMP_SUFFIX = '.svc-tmp';

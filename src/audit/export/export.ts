@@ -1,10 +1,10 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { Checkpointer, DurableOutput, type SyncPolicy } from '../../core/checkpoint.js';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import type { WritableLike } from '../../core/node-shapes.js';
-import { DEFAULT_FILE_MODE } from '../../core/output-file.js';
+import { Checkpointer, DurableOutput, type SyncPolicy } from '../../node/checkpoint.js';
+import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 import { followCursors, PageGuard } from '../paginate.js';
 import { resolveRange } from '../query.js';
 import { LineBuffer } from './line-buffer.js';

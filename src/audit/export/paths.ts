@@ -1,6 +1,6 @@
-import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { OutputPathError } from '../../core/errors/error-classes.js';
-import { checkStatePath, inspectOutput } from '../../core/output-file.js';
+import { checkDistinctPaths } from '../../node/distinct-paths.js';
+import { checkStatePath, inspectOutput } from '../../node/output-file.js';
 
 /**
  * Checks the files of an export before anything is written: output and state are distinct files,

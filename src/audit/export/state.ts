@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { readStateFile } from '../../core/checkpoint.js';
 import { lazySchema } from '../../core/lazy-schema.js';
+import { readStateFile } from '../../node/checkpoint.js';
 
 /**
  * The state file of an export, replaced atomically at each checkpoint (see core/checkpoint.ts). `bytes` and `events` count

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError, OutputPathError, SvcError } from '../../core/errors/error-classes.js';
-import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../../core/output-file.js';
+import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../../node/output-file.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {

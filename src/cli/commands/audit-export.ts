@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { ExportProgress, ExportResult } from '../../audit/export/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { isStreamPath } from '../../core/output-file.js';
+import { isStreamPath } from '../../node/output-file.js';
 import type { CommandContext } from '../context.js';
 import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';

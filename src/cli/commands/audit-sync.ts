@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
-import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { AbortError } from '../../core/errors/error-classes.js';
+import { checkDistinctPaths } from '../../node/distinct-paths.js';
 import type { CommandContext } from '../context.js';
 import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,9 +1,9 @@
+import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInterruptedError,
-} from '../../tax/batch-file/errors.js';
-import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
+} from '../../tax/batch-file-errors.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import type { BatchOptions } from '../definitions/tax.js';

@@ -1,4 +1,4 @@
-import { openAppendOutput } from '../../core/output-file.js';
+import { openAppendOutput } from '../../node/output-file.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
 import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook-forwarder.js';
 import { listenForWebhooks } from '../../tax/webhook-listener.js';

@@ -1,5 +1,5 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
-import { loadNodeHttp } from '#node-only';
+import { loadNodeHttp } from '#transport-node-only';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';

@@ -1,5 +1,5 @@
 import type { Agent, Dispatcher } from 'undici';
-import { loadUndici } from '#node-only';
+import { loadUndici } from '#transport-node-only';
 
 /** What the undici transport uses of undici: its keep-alive `Agent` and `request` on a dispatcher. */
 export interface UndiciParts {

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
 import type { ReadableLike } from '../../core/node-shapes.js';
-import { isStreamPath } from '../../core/output-file.js';
+import { isStreamPath } from '../../node/output-file.js';
+import { BatchInputError } from '../batch-file-errors.js';
 import { encodingName } from './encoding.js';
-import { BatchInputError } from './errors.js';
 import type { BatchFileOptions, BatchFileWaitOptions } from './options.js';
 import { checkBatchPaths } from './paths.js';
 import type { RowFormat } from './row-output.js';

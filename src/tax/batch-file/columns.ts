@@ -1,8 +1,8 @@
 import { type RowReject, rowReject } from '../batch/types.js';
+import { BatchInputError } from '../batch-file-errors.js';
 import { lookupCountry } from '../precheck/countries.js';
 import { normalizeTaxId } from '../precheck/index.js';
 import type { ValidationRequest } from '../request-schemas.js';
-import { BatchInputError } from './errors.js';
 
 /**
  * Header names people give each request field, in English, German, French, Spanish, Italian and

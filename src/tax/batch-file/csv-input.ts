@@ -1,7 +1,7 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { BatchInputError } from '../batch-file-errors.js';
 import { decodeBytes, decodingStream, type InputEncoding } from './encoding.js';
-import { BatchInputError } from './errors.js';
 import { type InputTable, isBlank, rowsOf, type TableRow } from './input-table.js';
 
 /** UTF-8, with or without a BOM (csv-parse drops it): the default reading. */

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 
 type Iconv = typeof import('iconv-lite');
 let iconvModule: Iconv | undefined;

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { fileFault } from '../../core/file-faults.js';
 import type { ReadableLike } from '../../core/node-shapes.js';
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 
 /** The input as a file on disk, its size, and the hash of its bytes (the default run id). */
 export interface InputFile {

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
+import { BatchInputError } from '../batch-file-errors.js';
 import { openCsv } from './csv-input.js';
 import { inspectInput } from './encoding.js';
-import { BatchInputError } from './errors.js';
 import type { InputTable } from './input-table.js';
 
 /** An opened input and what was learnt about it on the way. */

@@ -1,6 +1,6 @@
-import type { SyncPolicy } from '../../core/checkpoint.js';
 import type { RequestOptions } from '../../core/http.js';
 import type { ReadableLike, WritableLike } from '../../core/node-shapes.js';
+import type { SyncPolicy } from '../../node/checkpoint.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import type { WaitProgress } from './wait-phase.js';
 

@@ -1,8 +1,8 @@
 import { access } from 'node:fs/promises';
-import { checkDistinctPaths } from '../../core/distinct-paths.js';
 import { OutputPathError } from '../../core/errors/error-classes.js';
 import type { ReadableLike } from '../../core/node-shapes.js';
-import { checkStatePath, preflightOutput } from '../../core/output-file.js';
+import { checkDistinctPaths } from '../../node/distinct-paths.js';
+import { checkStatePath, preflightOutput } from '../../node/output-file.js';
 
 /** The paths of a batch file run, once resolved. */
 export interface BatchPaths {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { DurableOutput, replaceFileAtomic } from '../../core/checkpoint.js';
+import { DurableOutput, replaceFileAtomic } from '../../node/checkpoint.js';
 import type { RunPlan } from './check-phase.js';
 import type { Scratch } from './outcome-journal.js';
 import type { RowOutput } from './row-output.js';

@@ -1,5 +1,5 @@
-import { Checkpointer, DurableOutput } from '../../core/checkpoint.js';
-import { DEFAULT_FILE_MODE } from '../../core/output-file.js';
+import { Checkpointer, DurableOutput } from '../../node/checkpoint.js';
+import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 import type { RunBatchOptions } from '../batch/types.js';
 import { checkRun, type RunPlan } from './check-phase.js';
 import { type InputFile, prepareInput } from './input-file.js';

@@ -1,4 +1,4 @@
-import type { Checkpointer, DurableOutput } from '../../core/checkpoint.js';
+import type { Checkpointer, DurableOutput } from '../../node/checkpoint.js';
 import type { BatchSender, RunBatchOptions } from '../batch/types.js';
 import type { ResultFetcher } from './completion-joiner.js';
 import type { BatchFileOptions } from './options.js';

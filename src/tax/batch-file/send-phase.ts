@@ -2,13 +2,13 @@ import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { BatchStoppedError } from '../batch/batch-stopped-error.js';
 import { runBatchSegments } from '../batch/runner.js';
 import type { SentRowResult } from '../batch/types.js';
-import type { CompletionJoiner } from './completion-joiner.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
-} from './errors.js';
+} from '../batch-file-errors.js';
+import type { CompletionJoiner } from './completion-joiner.js';
 import type { InputRows } from './read-phase.js';
 import { rejectLine } from './row-output.js';
 import type { RunContext } from './run-context.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { readStateFile } from '../../core/checkpoint.js';
 import { lazySchema } from '../../core/lazy-schema.js';
-import { BatchInputError } from './errors.js';
+import { readStateFile } from '../../node/checkpoint.js';
+import { BatchInputError } from '../batch-file-errors.js';
 
 /** What a batch file run records at each checkpoint, so a resumed run can continue it. */
 export const BatchFileState = lazySchema(() =>

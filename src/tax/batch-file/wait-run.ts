@@ -1,7 +1,7 @@
-import { writeStateFile } from '../../core/checkpoint.js';
+import { writeStateFile } from '../../node/checkpoint.js';
+import { BatchInterruptedError } from '../batch-file-errors.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
-import { BatchInterruptedError } from './errors.js';
 import { mergeOutcomes } from './merge-outcomes.js';
 import type { BatchFileOptions, BatchFileWaitOptions } from './options.js';
 import type { OutcomeJournal } from './outcome-journal.js';

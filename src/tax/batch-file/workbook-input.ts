@@ -1,4 +1,4 @@
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 import { batchesOf, type InputTable, isBlank, type TableRow } from './input-table.js';
 import { checkWorkbookArchive } from './zip-limits.js';
 

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { createAtomicFile } from '../../core/atomic-file.js';
+import { createAtomicFile } from '../../node/atomic-file.js';
 import { inputColumnNames, NUMBER_COLUMNS, OUTPUT_COLUMNS } from './row-output.js';
 import { WorkbookCells } from './workbook-text.js';
 

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createInflateRaw } from 'node:zlib';
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 import { markerGaps } from './marker-gaps.js';
 import type { ZipEntry } from './zip-directory.js';
 

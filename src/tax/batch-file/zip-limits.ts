@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { BatchInputError } from './errors.js';
+import { BatchInputError } from '../batch-file-errors.js';
 import { markerGaps } from './marker-gaps.js';
 import { readZipDirectory, type ZipEntry } from './zip-directory.js';
 import { readEntryData, unpackEntry } from './zip-entry-data.js';

@@ -4,8 +4,8 @@ import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SvcError } from './errors/error-classes.js';
-import { fileFault } from './file-faults.js';
+import { SvcError } from '../core/errors/error-classes.js';
+import { fileFault } from '../core/file-faults.js';
 import { DEFAULT_FILE_MODE } from './output-file.js';
 
 /**

@@ -2,8 +2,8 @@ import { linkSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkDistinctPaths } from '../../src/core/distinct-paths.js';
 import { OutputPathError } from '../../src/core/errors/index.js';
+import { checkDistinctPaths } from '../../src/node/distinct-paths.js';
 
 let dir: string;
 beforeEach(() => {

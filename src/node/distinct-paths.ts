@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { OutputPathError } from './errors/error-classes.js';
+import { OutputPathError } from '../core/errors/error-classes.js';
 
 /** A path a run reads or writes, named as the user knows it (`--out`, `output`, `the input`). */
 export interface NamedPath {

@@ -9,7 +9,7 @@ import {
   DurableOutput,
   readStateFile,
   replaceFileAtomic,
-} from '../../src/core/checkpoint.js';
+} from '../../src/node/checkpoint.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'svc-checkpoint-'));
 

@@ -1,6 +1,28 @@
-import { loadAuditArchive as archive } from '#node-only';
-import { SvcError } from '../../core/errors/error-classes.js';
-import type { ArchiveGap } from '../archive/gaps.js';
+import { loadAuditArchive as archive, loadArchiveVerifier } from '#audit-node-only';
+import { SvcError } from '../core/errors/error-classes.js';
+import type { ArchiveGap } from './archive/gaps.js';
+import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify.js';
+
+// The public functions of a sync archive on disk (gaps, acknowledgements, verify): each loads the
+// archive code at its call (`#audit-node-only`), so importing the package reads no file.
+
+/**
+ * Verifies an archive written by `client.audit.sync`: re-hashes every file, recounts its events,
+ * walks the manifest chain, checks that runs meet and that counts matched, and with
+ * `options.publicKey` every Ed25519 signature. `ok` is true only when no problem was found; each
+ * problem has a one-line message. The verifier loads on first use.
+ *
+ * @example
+ * const { ok, problems } = await verifyAuditArchive('audit-archive', { publicKey: pem });
+ * for (const problem of problems) console.log(problem.message);
+ */
+export async function verifyAuditArchive(
+  dir: string,
+  options: VerifyArchiveOptions = {},
+): Promise<VerifyArchiveResult> {
+  const verifier = await loadArchiveVerifier();
+  return verifier.verifyAuditArchive(dir, options);
+}
 
 /** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
 export interface ArchiveGaps {

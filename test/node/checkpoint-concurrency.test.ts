@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeStateFile } from '../../src/core/checkpoint.js';
+import { writeStateFile } from '../../src/node/checkpoint.js';
 import { ROOT } from '../helpers/build.js';
 
 /**
@@ -36,7 +36,7 @@ let root: string;
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'svc-checkpoint-race-'));
   await build({
-    entryPoints: [join(ROOT, 'src/core/checkpoint.ts')],
+    entryPoints: [join(ROOT, 'src/node/checkpoint.ts')],
     outfile: join(root, 'checkpoint.mjs'),
     bundle: true,
     platform: 'node',

@@ -1,5 +1,5 @@
-import { AbortError, SvcError } from '../../core/errors/error-classes.js';
-import { BatchStoppedError } from '../batch/batch-stopped-error.js';
+import { AbortError, SvcError } from '../core/errors/error-classes.js';
+import { BatchStoppedError } from './batch/batch-stopped-error.js';
 
 /**
  * A batch file run cannot start: the input is unreadable or malformed CSV, the header lacks the

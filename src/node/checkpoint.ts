@@ -13,12 +13,12 @@ import { openOutput, writeFailure } from './output-file.js';
  * a resume truncates them to the recorded sizes and continues, so nothing is repeated or lost.
  */
 
-import { CheckpointError } from './errors/error-classes.js';
+import { CheckpointError } from '../core/errors/error-classes.js';
 
+// Its own module, so the root entry exports it without loading this file's fs machinery.
+export { CheckpointError } from '../core/errors/error-classes.js';
 // The state file is replaced by the one atomic-write module; callers of the checkpoint find it here too.
 export { replaceFileAtomic } from './atomic-file.js';
-// Its own module, so the root entry exports it without loading this file's fs machinery.
-export { CheckpointError } from './errors/error-classes.js';
 
 /** Messages (and the error code) for a state file that exists but cannot be read. */
 export interface StateFileMessages {

@@ -11,14 +11,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DurableOutput } from '../../src/core/checkpoint.js';
 import { OutputPathError, SvcError } from '../../src/core/errors/index.js';
+import { DurableOutput } from '../../src/node/checkpoint.js';
 import {
   checkStatePath,
   DEFAULT_FILE_MODE,
   openAppendOutput,
   openOutput,
-} from '../../src/core/output-file.js';
+} from '../../src/node/output-file.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
-import { AbortError } from '../../core/errors/error-classes.js';
-import type { SyncOptions, SyncResult } from './options.js';
+import { AbortError } from '../core/errors/error-classes.js';
+import type { SyncOptions, SyncResult } from './sync/options.js';
 
 /** Default `parallel` of {@link syncAuditProjects}: projects synced at once. */
 export const DEFAULT_PROJECT_PARALLEL = 4;

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, stat } from 'node:fs/promises';
-import { OutputPathError, SvcError } from './errors/error-classes.js';
-import { fileFault } from './file-faults.js';
+import { OutputPathError, SvcError } from '../core/errors/error-classes.js';
+import { fileFault } from '../core/file-faults.js';
 
 /**
  * Mode of the files a run creates (results, rejects, exports, archives, state): owner only, since

@@ -1,0 +1,20 @@
+// `#audit-node-only` on Node (package.json `imports`, condition `node`): the audit features that
+// need Node's files (export, sync, the archive), each loaded at its feature's first call, so that
+// importing an entry compiles none of them. Every other runtime's build gets node-only-web.ts,
+// which has the same names and rejects with `unsupported_runtime` instead: a bundler building for
+// Workers, edge routes or browsers never reaches node:fs. The audit client loads them only here.
+
+/** The audit exporter (node:fs, node:zlib). */
+export const loadAuditExport = () => import('./export/export.js');
+
+/** The audit sync run (the exporter, its archive files and lock). */
+export const loadAuditSync = () => import('./sync/sync.js');
+
+/** The archive's gap ledger, lock and state files, as one object. */
+export const loadAuditArchive = () =>
+  Promise.all([import('./archive/gaps.js'), import('./sync/lock.js'), import('./archive/state.js')]).then(
+    ([gaps, lock, state]) => ({ ...gaps, ...lock, ...state }),
+  );
+
+/** The archive verifier (re-hashes files, checks signatures with node:crypto). */
+export const loadArchiveVerifier = () => import('./archive/verify.js');
