@@ -1,6 +1,7 @@
 import { resultDetails } from '../batch/types.js';
 import type { ValidationResult } from '../response-schemas.js';
-import { listenForWebhooks, type WebhookListener } from '../webhook-listener.js';
+import type { WebhookListener } from '../webhook-listener-options.js';
+import { startWebhookListener } from '../webhook-listener-server.js';
 import type { RowOutcome } from './outcome-journal.js';
 import { RequestIndex } from './request-index.js';
 
@@ -85,7 +86,7 @@ export class CompletionJoiner {
   }
 
   async listen(host: string, port: number): Promise<string> {
-    this.listener = await listenForWebhooks({
+    this.listener = await startWebhookListener({
       host,
       port,
       onEvent: (event) => {

@@ -2,7 +2,24 @@ import type { RequestOptions } from '../../core/http.js';
 import type { ReadableLike, WritableLike } from '../../core/node-shapes.js';
 import type { SyncPolicy } from '../../node/checkpoint.js';
 import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
-import type { WaitProgress } from './wait-phase.js';
+
+/** What the waiting phase reports while it runs. */
+export type WaitProgress =
+  | {
+      type: 'outcomes';
+      /** Outcomes that arrived of those awaited when the waiting began. */
+      done: number;
+      awaited: number;
+      /** Outcomes per second since the waiting began. */
+      perSecond: number;
+    }
+  | {
+      type: 'reconciling';
+      /** Rows asked about through their idempotency keys. */
+      rows: number;
+      /** What started it: a quiet period, rows of an earlier run, or the end of the wait. */
+      reason: 'quiet' | 'resumed' | 'timeout';
+    };
 
 /** Where `wait` listens for webhooks and how long it waits. */
 export interface BatchFileWaitOptions {

@@ -1,28 +1,11 @@
 import type { CompletionJoiner } from './completion-joiner.js';
+import type { WaitProgress } from './options.js';
 
 /** Default quiet period: reconciliation starts after 10 s without a completion. */
 export const DEFAULT_QUIET_MS = 10_000;
 
 /** How the waiting for outcomes ended. */
 export type WaitEnd = 'done' | 'timeout' | 'aborted';
-
-/** What the waiting phase reports while it runs. */
-export type WaitProgress =
-  | {
-      type: 'outcomes';
-      /** Outcomes that arrived of those awaited when the waiting began. */
-      done: number;
-      awaited: number;
-      /** Outcomes per second since the waiting began. */
-      perSecond: number;
-    }
-  | {
-      type: 'reconciling';
-      /** Rows asked about through their idempotency keys. */
-      rows: number;
-      /** What started it: a quiet period, rows of an earlier run, or the end of the wait. */
-      reason: 'quiet' | 'resumed' | 'timeout';
-    };
 
 /** Options of {@link waitForOutcomes}. */
 export interface WaitPhaseOptions {
