@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OptionsOf, Runner } from '../action.js';
+import type { OptionsOf } from '../action.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
 /** `svc audit sync`, before its action. */
@@ -101,15 +101,3 @@ export const auditGapsAckCommand = (gaps: Command) =>
 
 /** The options of `svc audit gaps ack`. */
 export type AuditGapsAckOptions = OptionsOf<typeof auditGapsAckCommand>;
-
-/** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */
-export function defineAuditArchiveCommands(audit: Command, run: Runner): void {
-  auditSyncCommand(audit).action(run(async () => (await import('../commands/audit-sync.js')).auditSync));
-  auditVerifyCommand(audit).action(
-    run(async () => (await import('../commands/audit-verify.js')).auditVerify),
-  );
-  const gaps = auditGapsCommand(audit).action(
-    run(async () => (await import('../commands/audit-gaps.js')).auditGaps),
-  );
-  auditGapsAckCommand(gaps).action(run(async () => (await import('../commands/audit-gaps.js')).auditGapsAck));
-}

@@ -1,6 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OptionsOf, Runner } from '../action.js';
-import { defineAuditArchiveCommands } from './audit-archive.js';
+import type { OptionsOf } from '../action.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
 const from = () =>
@@ -58,14 +57,3 @@ export const auditTailCommand = (audit: Command) =>
 
 /** The options of `svc audit tail`. */
 export type AuditTailOptions = OptionsOf<typeof auditTailCommand>;
-
-/** `svc audit list|export|tail`, and the archive commands (audit-archive.ts). */
-export function defineAuditCommands(program: Command, run: Runner): void {
-  const audit = program.command('audit').description('read, export and follow the audit log');
-  auditListCommand(audit).action(run(async () => (await import('../commands/audit.js')).auditList));
-  auditExportCommand(audit).action(
-    run(async () => (await import('../commands/audit-export.js')).auditExport),
-  );
-  auditTailCommand(audit).action(run(async () => (await import('../commands/audit.js')).auditTail));
-  defineAuditArchiveCommands(audit, run);
-}

@@ -1,6 +1,6 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
-import type { OptionsOf, Runner } from '../action.js';
+import type { OptionsOf } from '../action.js';
 import { choiceOption, FAILOVER_DECISIONS } from '../choices.js';
 
 const POLICY_HELP =
@@ -8,7 +8,7 @@ const POLICY_HELP =
   '(extra check from LOW, reject from HIGH; default 0.4,0.8) | pow-only';
 
 /** What `captcha result` and `captcha legacy` share: the id or token, the decision options. */
-const decisionCommand = (cmd: Command) =>
+export const decisionCommand = (cmd: Command) =>
   cmd
     .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
     .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
@@ -58,26 +58,3 @@ export const captchaTokenCommand = (captcha: Command) =>
 
 /** The options of `svc captcha token`. */
 export type CaptchaTokenOptions = OptionsOf<typeof captchaTokenCommand>;
-
-/** `svc captcha result|legacy|token`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
-export function defineCaptchaCommands(program: Command, run: Runner): void {
-  const load = async () => import('../commands/captcha.js');
-  const captcha = program
-    .command('captcha')
-    .description('fetch and evaluate bot-check results (exit 0 accept, 3 reject, 4 extra check, 1 error)');
-  decisionCommand(
-    captcha.command('result').description('current API: fetch a result (consumes it) and decide'),
-  ).action(run(async () => (await load()).captchaResult));
-  captchaLegacyCommand(captcha).action(run(async () => (await load()).captchaLegacy));
-  captchaTokenCommand(captcha).action(
-    run(async () => (await import('../commands/captcha-token.js')).captchaToken),
-  );
-
-  program
-    .command('token')
-    .description('verification tokens')
-    .command('decode')
-    .description('decode a verification token offline (no network)')
-    .argument('<token>', "the token, or '-' to read it from stdin")
-    .action(run(async () => (await import('../commands/token.js')).tokenDecode));
-}

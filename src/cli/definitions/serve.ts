@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OptionsOf, Runner } from '../action.js';
+import type { OptionsOf } from '../action.js';
 
 /** `svc serve`, before its action. */
 export const serveCommand = (program: Command) =>
@@ -13,11 +13,6 @@ export const serveCommand = (program: Command) =>
 /** The options of `svc serve`. */
 export type ServeOptions = OptionsOf<typeof serveCommand>;
 
-/** `svc serve`. */
-export function defineServeCommand(program: Command, run: Runner): void {
-  serveCommand(program).action(run(async () => (await import('../commands/serve.js')).serve));
-}
-
 /** `svc openapi`, before its action. */
 export const openApiCommand = (program: Command) =>
   program
@@ -27,8 +22,3 @@ export const openApiCommand = (program: Command) =>
 
 /** The options of `svc openapi`. */
 export type OpenApiOptions = OptionsOf<typeof openApiCommand>;
-
-/** `svc openapi`. */
-export function defineOpenApiCommand(program: Command, run: Runner): void {
-  openApiCommand(program).action(run(async () => (await import('../commands/openapi.js')).openapi));
-}

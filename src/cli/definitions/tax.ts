@@ -1,6 +1,6 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PROVIDERS } from '../../tax/enums.js';
-import type { OptionsOf, Runner } from '../action.js';
+import type { OptionsOf } from '../action.js';
 import { choiceOption } from '../choices.js';
 import { addBatchOptions } from './batch-options.js';
 import { fileModeOption } from './output-options.js';
@@ -102,37 +102,6 @@ export const webhooksListenCommand = (webhooks: Command) =>
 /** The options of `svc webhooks listen`. */
 export type WebhooksListenOptions = OptionsOf<typeof webhooksListenCommand>;
 
-/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
-export function defineTaxCommands(program: Command, run: Runner): void {
-  const load = async () => import('../commands/tax.js');
-  validateCommand(program).action(run(async () => (await load()).validate));
-
-  program
-    .command('precheck')
-    .description('check the format and check digit of a tax ID offline (no network)')
-    .argument('<countryCode>')
-    .argument('<rawValue>')
-    .action(run(async () => (await load()).precheckCommand));
-
-  const results = program.command('results').description('stored validation results');
-  results
-    .command('get')
-    .description('fetch one stored validation result')
-    .argument('<validationResultId>')
-    .action(run(async () => (await load()).resultsGet));
-
-  const schedules = program.command('schedules').description('recurring validations');
-  schedulesCreateCommand(schedules).action(run(async () => (await load()).schedulesCreate));
-  schedules
-    .command('delete')
-    .description('delete a schedule')
-    .argument('<scheduleId>')
-    .action(run(async () => (await load()).schedulesDelete));
-
-  const webhooks = program.command('webhooks').description('receive webhook events locally');
-  webhooksListenCommand(webhooks).action(run(async () => (await load()).webhooksListen));
-}
-
 /** `svc batch`, before its action (its options in batch-options.ts). */
 export const batchCommand = (program: Command) =>
   addBatchOptions(
@@ -149,8 +118,3 @@ export const batchCommand = (program: Command) =>
 
 /** The options of `svc batch`. */
 export type BatchOptions = OptionsOf<typeof batchCommand>;
-
-/** `svc batch`. */
-export function defineBatchCommand(program: Command, run: Runner): void {
-  batchCommand(program).action(run(async () => (await import('../commands/batch.js')).batch));
-}
