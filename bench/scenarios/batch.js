@@ -63,7 +63,7 @@ export async function run({ quick, log }) {
   const count = quick ? 20_000 : 200_000;
   const rounds = quick ? 1 : 3;
   const scenario = `batch ${count.toLocaleString('en-US')} CSV rows`;
-  const goal = `>= 0.9x raw; RSS < ${RSS_LIMIT_MB} MB`;
+  const goal = `>= 0.8x file job; RSS < ${RSS_LIMIT_MB} MB`;
   const missing = await missingCommand(['batch'], ['--out', '--run-id']);
   const { lib, why } = await loadLibrary();
   if (missing || !lib?.precheck) {
@@ -116,20 +116,22 @@ export async function run({ quick, log }) {
         unit: 'rows/s',
       };
       const rows = [
+        // Issue 34's goal: the same file job written by hand is the fair baseline (it parses the CSV
+        // and writes NDJSON too); raw undici, which only POSTs pre-built bodies, is the ceiling.
         ratioRow({
-          scenario: `${scenario}: rate`,
-          ours,
-          baselines: [raw],
-          against: raw,
-          min: 0.9,
-          goal: '>= 0.9x raw',
-        }),
-        reportRow({
           scenario: `${scenario}: rate vs the same file job by hand`,
           ours,
           baselines: [rawFile],
-          ratio: ours.value !== null && rawFile.value ? ours.value / rawFile.value : null,
+          against: rawFile,
+          min: 0.8,
+          goal: '>= 0.8x file job',
           note: 'baselines/raw-batch-file.js: csv-parse, keys, undici, NDJSON out; no checks, retries or checkpoints',
+        }),
+        reportRow({
+          scenario: `${scenario}: rate vs raw undici (the server-bound ceiling)`,
+          ours,
+          baselines: [raw],
+          ratio: ours.value !== null && raw.value ? ours.value / raw.value : null,
         }),
         limitRow({
           scenario: `${scenario}: peak RSS`,

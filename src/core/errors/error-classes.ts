@@ -1,8 +1,7 @@
-// Every error class of the package, in one module. One module because a bundler that splits code
-// (the Node build, tsup/esbuild) puts each module in a chunk by the set of entries that reach it:
-// eleven modules reached by as many different sets were as many files to load at
-// `import('svc-sdk/botcheck')` (~0.4 ms each, most of its cold start); one module is one file.
-// Class definitions only: nothing runs at import, and a bundler drops the classes a bundle never uses.
+// The core error hierarchy: the base class, an API error per status and the factory that picks
+// it, and the errors of the transport, of local validation, of files and of paging. Errors that
+// belong to one area (the bot check's, a batch file's, the archive's) live beside that area's code
+// and extend these. Class definitions only: nothing runs at import.
 
 /** Base class of every error this package throws. Messages never contain an API key. */
 export class SvcError extends Error {

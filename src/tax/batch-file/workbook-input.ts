@@ -84,53 +84,59 @@ function compactSharedStrings(reader: unknown): void {
   }
 }
 
-interface SheetReader extends AsyncIterable<{ number: number; values: unknown }> {
+type SheetRow = { number: number; values: unknown };
+
+interface SheetReader extends AsyncIterable<SheetRow> {
   name?: string;
 }
 
-/**
- * Opens a sheet of an `.xlsx` workbook (the first, or the one named `sheet`) with exceljs'
- * streaming reader: the first row with content is the header, trailing empty header cells are
- * dropped, each row's `line` is its sheet row number. The archive is checked first
- * ({@link checkWorkbookArchive}); every cell becomes text ({@link cellText}).
- */
-export async function openWorkbook(path: string, label: string, sheet?: string): Promise<InputTable> {
-  await checkWorkbookArchive(path, label);
-  const reader = await workbookReader(path);
+/** A workbook that exceljs could not read, as one line naming the file (its words, at most 200 characters). */
+function readFailure(label: string, error: unknown): BatchInputError {
+  if (error instanceof BatchInputError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new BatchInputError(
+    `${label} cannot be read as an Excel workbook: ${message.replace(/\s+/g, ' ').slice(0, 200)}`,
+  );
+}
+
+/** Walks the sheets to the one named `sheet` (case does not matter), or to the first. */
+async function chooseSheet(
+  sheets: AsyncIterator<SheetReader>,
+  label: string,
+  sheet: string | undefined,
+): Promise<{ chosen: SheetReader; name: string }> {
   const names: string[] = [];
-  const fail = (error: unknown): never => {
-    if (error instanceof BatchInputError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new BatchInputError(
-      `${label} cannot be read as an Excel workbook: ${message.replace(/\s+/g, ' ').slice(0, 200)}`,
-    );
-  };
-  const sheets = (reader as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
-  let chosen: SheetReader | undefined;
   try {
     for (;;) {
       const next = await sheets.next();
       if (next.done) break;
       const name = next.value.name ?? `Sheet${names.length + 1}`;
       names.push(name);
-      if (sheet === undefined || name === sheet || name.toLowerCase() === sheet.toLowerCase()) {
-        chosen = next.value;
-        break;
-      }
+      if (sheet === undefined || name === sheet || name.toLowerCase() === sheet.toLowerCase())
+        return { chosen: next.value, name };
     }
   } catch (error) {
-    fail(error);
+    throw readFailure(label, error);
   }
-  if (!chosen) {
-    if (sheet === undefined) throw new BatchInputError(`${label} has no sheet`);
-    throw new BatchInputError(
-      `${label} has no sheet '${sheet}'; sheets: ${names.map((n) => `'${n}'`).join(', ') || 'none'}`,
-    );
-  }
-  compactSharedStrings(reader);
-  const sheetName = chosen.name ?? names[names.length - 1] ?? 'the sheet';
-  let rowIterator: AsyncIterator<{ number: number; values: unknown }> | undefined =
-    chosen[Symbol.asyncIterator]();
+  if (sheet === undefined) throw new BatchInputError(`${label} has no sheet`);
+  throw new BatchInputError(
+    `${label} has no sheet '${sheet}'; sheets: ${names.map((n) => `'${n}'`).join(', ') || 'none'}`,
+  );
+}
+
+/** The rows of one sheet as they come, numbers checked; `close` ends the sheet and the workbook. */
+interface SheetRows {
+  next(): Promise<IteratorResult<SheetRow>>;
+  close(): Promise<void>;
+}
+
+function sheetRows(
+  chosen: SheetReader,
+  sheets: AsyncIterator<SheetReader>,
+  label: string,
+  name: string,
+): SheetRows {
+  let rowIterator: AsyncIterator<SheetRow> | undefined = chosen[Symbol.asyncIterator]();
   // Ends the sheet, then walks the other sheets without reading them: exceljs keeps a temporary
   // copy of a sheet stored before the shared strings, and removes it only when walked past.
   // Then lets go of the reader and its shared strings.
@@ -145,44 +151,63 @@ export async function openWorkbook(path: string, label: string, sheet?: string):
       // A broken archive past the sheet read: nothing more to clean up.
     }
   };
-  const nextRow = async (): Promise<IteratorResult<{ number: number; values: unknown }>> => {
+  const next = async (): Promise<IteratorResult<SheetRow>> => {
     if (!rowIterator) return { done: true, value: undefined };
-    const next = await rowIterator.next().catch(async (error: unknown) => {
+    const row = await rowIterator.next().catch(async (error: unknown) => {
       await close();
-      return fail(error);
+      throw readFailure(label, error);
     });
-    if (next.done) await close();
-    if (!next.done && !(next.value.number >= 1 && next.value.number <= MAX_ROWS))
-      throw new BatchInputError(`${label}: sheet '${sheetName}' has a row numbered beyond ${MAX_ROWS}`);
-    return next;
+    if (row.done) await close();
+    if (!row.done && !(row.value.number >= 1 && row.value.number <= MAX_ROWS))
+      throw new BatchInputError(`${label}: sheet '${name}' has a row numbered beyond ${MAX_ROWS}`);
+    return row;
   };
-  let header: string[] | undefined;
-  let headerLine = 0;
+  return { next, close };
+}
+
+/** The first row with content, trailing empty cells dropped, and its sheet row number. */
+async function readHeader(
+  rows: SheetRows,
+  label: string,
+  name: string,
+): Promise<{ header: string[]; line: number }> {
   try {
     for (;;) {
-      const next = await nextRow();
+      const next = await rows.next();
       if (next.done) break;
       const cells = rowCells(next.value.values);
       if (isBlank(cells)) continue;
       while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-      header = cells;
-      headerLine = next.value.number;
-      break;
+      return { header: cells, line: next.value.number };
     }
   } catch (error) {
-    await close();
-    fail(error);
+    await rows.close();
+    throw readFailure(label, error);
   }
-  if (!header) {
-    await close();
-    throw new BatchInputError(`sheet '${sheetName}' of ${label} is empty: a header row is required`);
-  }
+  await rows.close();
+  throw new BatchInputError(`sheet '${name}' of ${label} is empty: a header row is required`);
+}
+
+/**
+ * Opens a sheet of an `.xlsx` workbook (the first, or the one named `sheet`) with exceljs'
+ * streaming reader: the first row with content is the header, trailing empty header cells are
+ * dropped, each row's `line` is its sheet row number. The archive is checked first
+ * ({@link checkWorkbookArchive}); every cell becomes text ({@link cellText}).
+ */
+export async function openWorkbook(path: string, label: string, sheet?: string): Promise<InputTable> {
+  await checkWorkbookArchive(path, label);
+  const reader = await workbookReader(path);
+  const sheets = (reader as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
+  const { chosen, name } = await chooseSheet(sheets, label, sheet);
+  compactSharedStrings(reader);
+  const source = sheetRows(chosen, sheets, label, name);
+  const { header, line: headerLine } = await readHeader(source, label, name);
   const width = header.length;
   let last = headerLine;
   const rows: AsyncIterator<TableRow> = {
     next: async () => {
       for (;;) {
-        const next = await nextRow();
+        const next = await source.next();
         if (next.done) return { done: true, value: undefined };
         // Rows come in order; a file that repeats or reverses numbers is read in file order.
         const line = next.value.number > last ? next.value.number : last + 1;
@@ -192,7 +217,7 @@ export async function openWorkbook(path: string, label: string, sheet?: string):
       }
     },
     return: async () => {
-      await close();
+      await source.close();
       return { done: true, value: undefined };
     },
   };
