@@ -133,13 +133,15 @@ describe.skipIf(chromiumMissing)('console: live by Server-Sent Events, newest fi
       .verificationId;
     expect((await submit(form)).status).toBe(200);
     const submittedAt = Date.now();
-    await consolePage.waitForFunction(
-      `document.querySelector('[data-verification-id="${verificationId}"][data-state="used"]') !== null &&
-       [...document.querySelectorAll('.panel-requests tbody tr')].some((row) =>
-         row.textContent.includes('/captcha/v2/verifications/${verificationId}/results'))`,
-      undefined,
-      { timeout: 1000 },
-    );
+    // Locator waits, not waitForFunction: the console's CSP (script-src 'self') refuses the eval
+    // that Playwright's polling of a string predicate needs.
+    await consolePage
+      .locator(`[data-verification-id="${verificationId}"][data-state="used"]`)
+      .waitFor({ timeout: 1000 });
+    await consolePage
+      .locator('.panel-requests tbody tr', { hasText: `/captcha/v2/verifications/${verificationId}/results` })
+      .first()
+      .waitFor({ timeout: 1000 });
     expect(Date.now() - submittedAt).toBeLessThan(1000);
     const card = consolePage.locator(`[data-verification-id="${verificationId}"]`);
     expect(await card.textContent()).toContain('0 of 1 fetch left');
@@ -186,10 +188,8 @@ describe.skipIf(chromiumMissing)('console: live by Server-Sent Events, newest fi
     await page.waitForSelector('.connection[data-state="live"]');
     const hostile = '/<img src=x onerror="window.__pwned=1">';
     await fetch(server.url + encodeURI(hostile));
-    await page.waitForFunction(
-      `document.querySelector('.panel-requests tbody tr .path')?.textContent.includes(${JSON.stringify(hostile)})`,
-    );
-    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    await page.locator('.panel-requests tbody tr .path', { hasText: hostile }).first().waitFor();
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.panel-requests img').count()).toBe(0);
     await page.close();
   });
