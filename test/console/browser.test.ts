@@ -189,7 +189,7 @@ describe.skipIf(chromiumMissing)('console: live by Server-Sent Events, newest fi
     const hostile = '/<img src=x onerror="window.__pwned=1">';
     await fetch(server.url + encodeURI(hostile));
     await page.locator('.panel-requests tbody tr .path', { hasText: hostile }).first().waitFor();
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.panel-requests img').count()).toBe(0);
     await page.close();
   });
