@@ -118,3 +118,20 @@ describe('a workbook is read whatever the order of its zip entries', () => {
     }
   });
 });
+
+describe('reading a workbook writes nothing to stderr', () => {
+  it('a workbook of 17 zip entries (as exceljs saves one) is checked and read without a process warning', async () => {
+    const path = join(dir, 'many.xlsx');
+    await writeTestWorkbook(path, { Kunden: KUNDEN, Lieferanten: LIEFERANTEN });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      expect(await allRows(await openWorkbook(path, 'many.xlsx', 'Lieferanten'))).toEqual(LIEFERANTEN);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
+import { fileRange } from './file-range.js';
 import type { WorkbookLayout, WorkbookPart } from './zip-limits.js';
 
 /**
@@ -106,7 +107,7 @@ export function orderedWorkbook(path: string, layout: WorkbookLayout): OrderedWo
     try {
       for (const piece of order) {
         if (Buffer.isBuffer(piece)) yield piece;
-        else yield* handle.createReadStream({ start: piece.start, end: piece.end - 1, autoClose: false });
+        else yield* fileRange(handle, piece.start, piece.end);
       }
       await released;
       yield endRecord();
