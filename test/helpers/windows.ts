@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -184,7 +184,9 @@ function makePrefix(prefix: string, scratch: string): WinePrefix {
       if (child.pid !== undefined) options.started?.(child.pid);
       child.on('error', reject);
       child.on('close', (code) => {
-        const run = { code, stdout: readFileSync(outFile, 'utf8'), stderr: readFileSync(errFile, 'utf8') };
+        // The files are gone when the prefix was removed under a run that outlived its test.
+        const text = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+        const run = { code, stdout: text(outFile), stderr: text(errFile) };
         for (const file of [inFile, outFile, errFile]) rmSync(file, { force: true });
         resolve(run);
       });

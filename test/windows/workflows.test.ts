@@ -1,0 +1,310 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import iconv from 'iconv-lite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
+import { ensureBuilt } from '../helpers/build.js';
+import { libreOfficeCsv, SOFFICE } from '../helpers/libreoffice.js';
+import { useReferenceServer } from '../helpers/server.js';
+import {
+  exeSvc,
+  nodeSvc,
+  type SvcCommand,
+  useWinePrefix,
+  type WineRun,
+  wineMissing,
+  winPath,
+} from '../helpers/windows.js';
+import { readTestWorkbook, writeTestWorkbook } from '../helpers/workbooks.js';
+
+// Issue 36: the main workflows of the built CLI as a Windows user runs them, under Windows Node in
+// Wine, against a reference server in this process (loopback, port 0). Paths are given the
+// Windows way (Z:\... is / under Wine), files are written with CR/LF. The same tests run against
+// svc.exe when `npm run build:exe` made it.
+
+const server = useReferenceServer();
+const wine = useWinePrefix();
+beforeAll(() => ensureBuilt(), 180_000);
+
+const KEY = 'ak_demo_project';
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const GOOD = `DE${validDe(11)}`;
+const BAD = `DE${wrongCheckDigit(validDe(12))}`;
+
+/** Lines of a text whatever its line ends. */
+const linesOf = (text: string) => text.split(/\r?\n/).filter((line) => line !== '');
+
+/** A fresh folder for one test, inside the prefix's scratch folder. */
+function folder(name: string): string {
+  const dir = join(wine().scratch, `${name}-${Math.random().toString(36).slice(2, 8)}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function ok(run: WineRun): WineRun {
+  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
+  return run;
+}
+
+function workflows(command: SvcCommand): void {
+  const svc = (
+    args: string[],
+    options: {
+      env?: Record<string, string>;
+      input?: string;
+      cwd?: string;
+      started?: (pid: number) => void;
+    } = {},
+  ) => wine().svc(command, args, { ...options, env: { SVC_BASE_URL: server().url, ...options.env } });
+
+  it('validate: the result as JSON, the key from SVC_API_KEY', async () => {
+    const run = ok(await svc(['validate', 'DE', GOOD, '-o', 'json'], { env: { SVC_API_KEY: KEY } }));
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      outcome: 'VALID',
+      input: { countryCode: 'DE', normalizedValue: GOOD },
+      responseData: { companyName: expect.any(String) },
+    });
+  });
+
+  it('batch: a Windows-1252 CSV with ; and CR/LF, --wait, every row answered and every umlaut intact', async () => {
+    const dir = folder('csv');
+    const rows = [
+      'Land;USt-IdNr;Firma;Ort',
+      `DE;${GOOD};Müller & Söhne GmbH;Köln`,
+      `DE;${BAD};Bäckerei Größe;Düsseldorf`,
+      'DE;;Leer AG;Jena',
+    ];
+    writeFileSync(join(dir, 'kunden.csv'), iconv.encode(`${rows.join('\r\n')}\r\n`, 'windows-1252'));
+    const run = ok(
+      await svc(
+        [
+          'batch',
+          winPath(join(dir, 'kunden.csv')),
+          '--out',
+          `${winPath(dir)}\\ergebnis.csv`,
+          '--wait',
+          '--register',
+          server().url,
+        ],
+        { env: { SVC_API_KEY: KEY } },
+      ),
+    );
+    expect(run.stderr).toMatch(/batch: 3 rows/);
+    const out = readFileSync(join(dir, 'ergebnis.csv'));
+    expect([...out.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = linesOf(out.subarray(3).toString('utf8'));
+    expect(lines[0]).toMatch(/^Land;USt-IdNr;Firma;Ort;row;line;status;outcome;/);
+    expect(lines[1]).toMatch(new RegExp(`^DE;${GOOD};Müller & Söhne GmbH;Köln;1;2;completed;VALID;`));
+    expect(lines[2]).toMatch(new RegExp(`^DE;${BAD};Bäckerei Größe;Düsseldorf;2;3;completed;INVALID;`));
+    expect(lines[3]).toMatch(/^DE;;Leer AG;Jena;3;4;rejected;.*USt-IdNr is empty$/);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('batch: .xlsx in and .xlsx out with --wait; the output read back by exceljs, every cell', async () => {
+    const dir = folder('xlsx');
+    await writeTestWorkbook(join(dir, 'kunden.xlsx'), {
+      Kunden: [
+        ['Land', 'USt-IdNr', 'Firma'],
+        ['DE', GOOD, 'Müller & Söhne GmbH'],
+        ['DE', BAD, 'Bäckerei Größe'],
+      ],
+    });
+    const run = ok(
+      await svc(
+        [
+          'batch',
+          winPath(join(dir, 'kunden.xlsx')),
+          '--out',
+          winPath(join(dir, 'ergebnis.xlsx')),
+          '--wait',
+          '--register',
+          server().url,
+        ],
+        { env: { SVC_API_KEY: KEY } },
+      ),
+    );
+    expect(run.stderr).toMatch(/batch: 2 rows/);
+    const [sheet] = (await readTestWorkbook(join(dir, 'ergebnis.xlsx'))).worksheets;
+    if (!sheet) throw new Error('ergebnis.xlsx has no sheet');
+    const values = [1, 2, 3].map((r) => (sheet.getRow(r).values as unknown[]).slice(1, 8));
+    expect(values).toEqual([
+      ['Land', 'USt-IdNr', 'Firma', 'row', 'line', 'status', 'outcome'],
+      ['DE', GOOD, 'Müller & Söhne GmbH', 1, 2, 'completed', 'VALID'],
+      ['DE', BAD, 'Bäckerei Größe', 2, 3, 'completed', 'INVALID'],
+    ]);
+  });
+
+  it('Ctrl-C (SIGINT, which Wine hands to the program as a console Ctrl-C) ends a --wait run with 75; --resume finishes it, nothing sent twice', async () => {
+    const dir = folder('interrupt');
+    const rows = Array.from({ length: 1500 }, (_, i) => `DE;DE${validDe(i * 7919)}`);
+    writeFileSync(join(dir, 'gross.csv'), `Land;USt-IdNr\r\n${rows.join('\r\n')}\r\n`);
+    const args = ['batch', 'gross.csv', '--out', 'gross-out.csv', '--wait', '--register', server().url];
+    let pid = 0;
+    const running = svc([...args, '--chunk-size', '10', '--concurrency', '1'], {
+      env: { SVC_API_KEY: KEY },
+      cwd: dir,
+      started: (p) => {
+        pid = p;
+      },
+    });
+    while (server().admin.stats().validationsProcessed < 200) await new Promise((r) => setImmediate(r));
+    process.kill(pid, 'SIGINT');
+    const stopped = await running;
+    expect(stopped.stderr).toMatch(
+      /interrupted after row \d+; state saved to gross-out\.csv\.state\.json; run again with --resume/,
+    );
+    expect(stopped.code).toBe(75);
+    const before = server().admin.stats().validationsProcessed;
+    expect(before).toBeLessThan(1500);
+
+    const resumed = ok(await svc([...args, '--resume'], { env: { SVC_API_KEY: KEY }, cwd: dir }));
+    expect(resumed.stderr).toMatch(/batch: 1500 rows \(completed:VALID 1500\)/);
+    const lines = linesOf(readFileSync(join(dir, 'gross-out.csv'), 'utf8'));
+    expect(lines).toHaveLength(1501);
+    expect(lines.slice(1).map((l) => Number(l.split(';')[2]))).toEqual(
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
+    expect(server().admin.stats().validationsProcessed).toBe(1500);
+  });
+
+  it('taskkill /F ends a run at once (no handler runs); --resume finishes it from its last checkpoint', async () => {
+    const dir = folder('taskkill');
+    const rows = Array.from({ length: 1500 }, (_, i) => `DE;DE${validDe(i * 7907)}`);
+    writeFileSync(join(dir, 'gross.csv'), `Land;USt-IdNr\r\n${rows.join('\r\n')}\r\n`);
+    const args = ['batch', 'gross.csv', '--out', 'gross-out.csv', '--wait', '--register', server().url];
+    const running = svc([...args, '--chunk-size', '10', '--concurrency', '1'], {
+      env: { SVC_API_KEY: KEY },
+      cwd: dir,
+    });
+    while (server().admin.stats().validationsProcessed < 200) await new Promise((r) => setImmediate(r));
+    const image = command.program.split('/').at(-1) ?? 'node.exe';
+    const kill = await wine().exec('taskkill', ['/F', '/IM', image]);
+    expect(kill.stdout).toMatch(/forcibly terminated/);
+    const killed = await running;
+    expect(killed.stderr).not.toMatch(/batch: 1500 rows/);
+    expect(existsSync(join(dir, 'gross-out.csv.state.json'))).toBe(true);
+
+    const resumed = ok(await svc([...args, '--resume'], { env: { SVC_API_KEY: KEY }, cwd: dir }));
+    expect(resumed.stderr).toMatch(/batch: 1500 rows \(completed:VALID 1500\)/);
+    const lines = linesOf(readFileSync(join(dir, 'gross-out.csv'), 'utf8'));
+    expect(lines.slice(1).map((l) => Number(l.split(';')[2]))).toEqual(
+      Array.from({ length: 1500 }, (_, i) => i + 1),
+    );
+  });
+
+  it('config set api-key (from standard input, CR/LF) then a call with no key given: the key from %APPDATA%\\svc\\config.json', async () => {
+    const profile = `win${Math.random().toString(36).slice(2, 8)}`;
+    const set = ok(await svc(['--profile', profile, 'config', 'set', 'api-key'], { input: `${KEY}\r\n` }));
+    expect(set.stderr).toMatch(/AppData\\Roaming\\svc\\config\.json/);
+    const stored = JSON.parse(readFileSync(join(wine().appData(), 'svc', 'config.json'), 'utf8'));
+    expect(stored.profiles[profile]).toEqual({ 'api-key': KEY });
+    const run = ok(await svc(['--profile', profile, 'validate', 'DE', GOOD, '-o', 'json']));
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'VALID' });
+  });
+
+  it('audit sync twice into a Z:\\ folder, then audit verify --head with the head the last run printed', async () => {
+    const dir = folder('archive');
+    const admin = server().admin;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const now = admin.now();
+    admin.addAuditEvents({ count: 30, scope: 'project', from: iso(now - 3 * HOUR), to: iso(now - 2 * HOUR) });
+    const args = ['audit', 'sync', '--dir', winPath(dir)];
+    const first = ok(await svc([...args, '--since', iso(now - 4 * HOUR)], { env: { SVC_API_KEY: KEY } }));
+    expect(first.stdout).toMatch(/^head sha256:[0-9a-f]{64} manifest-000001\.json\r?\n$/);
+    expect(first.stderr).toMatch(/run 1: 30 events to audit-000001\.ndjson/);
+    admin.advanceClock(HOUR);
+    admin.addAuditEvents({
+      count: 5,
+      scope: 'project',
+      from: iso(now + 10 * MINUTE),
+      to: iso(now + 20 * MINUTE),
+    });
+    const second = ok(await svc(args, { env: { SVC_API_KEY: KEY } }));
+    expect(second.stderr).toMatch(/run 2: 5 events to audit-000002\.ndjson/);
+    const head = /^head (sha256:[0-9a-f]{64}) manifest-000002\.json/.exec(second.stdout)?.[1];
+    expect(head).toBeDefined();
+    const verify = await svc(['audit', 'verify', winPath(dir), '--head', head as string]);
+    expect(verify.code).toBe(0);
+    expect(`${verify.stdout}${verify.stderr}`).toMatch(/2 runs?|35 events/);
+  });
+
+  it('captcha token then captcha result: accepted once, the second fetch refused', async () => {
+    const minted = ok(await svc(['captcha', 'token', '--outcome', 'pass']));
+    const token = minted.stdout.trim();
+    expect(token).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const first = ok(await svc(['captcha', 'result', token, '-o', 'json'], { env: { SVC_API_KEY: KEY } }));
+    expect(JSON.parse(first.stdout)).toMatchObject({ decision: 'accept' });
+    const second = await svc(['captcha', 'result', token], { env: { SVC_API_KEY: KEY } });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/fetch limit reached/);
+  });
+
+  it('a two-sheet workbook with shared strings (as Excel writes it) is read ten times in a row; the output .xlsx read back by svc and by LibreOffice', async () => {
+    const dir = folder('two-sheets');
+    const kunden = [
+      ['Land', 'USt-IdNr', 'Firma'],
+      ...Array.from({ length: 5 }, (_, i) => ['DE', `DE${validDe(i + 40)}`, `Kunde ${i} Größe`]),
+    ];
+    const lieferanten = [
+      ['Land', 'USt-IdNr', 'Firma'],
+      ...Array.from({ length: 4 }, (_, i) => ['DE', `DE${validDe(i + 90)}`, `Lieferant ${i} Straße`]),
+    ];
+    await writeTestWorkbook(join(dir, 'zwei.xlsx'), { Kunden: kunden, Lieferanten: lieferanten });
+    for (let n = 0; n < 10; n++) {
+      const sheet = n % 2 === 0 ? 'Lieferanten' : 'Kunden';
+      const run = await svc(
+        ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', sheet, '--out', `read-${n}.csv`, '--wait'],
+        { cwd: dir },
+      );
+      expect(run.stderr, `read ${n}`).toMatch(
+        new RegExp(`batch: ${sheet === 'Kunden' ? 5 : 4} rows \\(completed:VALID`),
+      );
+      const firms = linesOf(readFileSync(join(dir, `read-${n}.csv`), 'utf8'))
+        .slice(1)
+        .map((l) => l.split(',')[2]);
+      expect(firms).toEqual((sheet === 'Kunden' ? kunden : lieferanten).slice(1).map((r) => r[2]));
+    }
+    ok(
+      await svc(
+        ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', 'Lieferanten', '--out', 'aus.xlsx', '--wait'],
+        { cwd: dir },
+      ),
+    );
+    const back = ok(
+      await svc(['--sandbox', 'batch', 'aus.xlsx', '--out', 'zurueck.csv', '--wait'], { cwd: dir }),
+    );
+    expect(back.stderr).toMatch(/batch: 4 rows/);
+    const again = linesOf(readFileSync(join(dir, 'zurueck.csv'), 'utf8')).map((l) =>
+      l.split(',').slice(0, 7),
+    );
+    expect(again.slice(1)).toEqual(
+      lieferanten.slice(1).map((r, i) => [...r, String(i + 1), String(i + 2), 'completed', 'VALID']),
+    );
+    if (SOFFICE) {
+      const records = await libreOfficeCsv(join(dir, 'aus.xlsx'));
+      expect(records.map((r) => r.slice(0, 3))).toEqual(lieferanten);
+      expect(records.slice(1).map((r) => r.slice(5, 7))).toEqual(
+        lieferanten.slice(1).map(() => ['completed', 'VALID']),
+      );
+    }
+  }, 180_000);
+}
+
+describe.skipIf(wineMissing)(
+  'the main workflows of the built CLI under Windows Node (node.exe bin\\svc.js)',
+  () => {
+    workflows(nodeSvc());
+  },
+);
+
+const exe = exeSvc();
+const exeMissing = existsSync(exe.program)
+  ? undefined
+  : `${exe.program} not built (npm run build:exe): svc.exe workflows skipped`;
+if (!wineMissing && exeMissing) console.warn(exeMissing);
+
+describe.skipIf(wineMissing || exeMissing)('the same workflows with svc.exe', () => {
+  workflows(exe);
+});
