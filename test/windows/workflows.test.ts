@@ -191,6 +191,8 @@ function workflows(command: SvcCommand): void {
     expect(lines.slice(1).map((l) => Number(l.split(';')[2]))).toEqual(
       Array.from({ length: 1500 }, (_, i) => i + 1),
     );
+    // Rows sent before the kill are asked for, not sent again.
+    expect(server().admin.stats().validationsProcessed).toBe(1500);
   });
 
   it('config set api-key (from standard input, CR/LF) then a call with no key given: the key from %APPDATA%\\svc\\config.json', async () => {
@@ -228,6 +230,37 @@ function workflows(command: SvcCommand): void {
     const verify = await svc(['audit', 'verify', winPath(dir), '--head', head as string]);
     expect(verify.code).toBe(0);
     expect(`${verify.stdout}${verify.stderr}`).toMatch(/2 runs?|35 events/);
+  });
+
+  it('audit sync --projects: a projects file with CR/LF, a Z:\\ path with backslashes and a relative one', async () => {
+    const dir = folder('projects');
+    const admin = server().admin;
+    const now = admin.now();
+    admin.addAuditEvents({
+      count: 12,
+      scope: 'project',
+      from: new Date(now - 3 * HOUR).toISOString(),
+      to: new Date(now - 2 * HOUR).toISOString(),
+    });
+    const projects = [
+      { name: 'absolute', dir: `${winPath(dir)}\\archive\\absolute`, keyEnv: 'SVC_KEY_A' },
+      { name: 'relative', dir: 'archive\\relative', keyEnv: 'SVC_KEY_B' },
+    ];
+    writeFileSync(join(dir, 'projects.json'), JSON.stringify({ projects }, null, 2).replaceAll('\n', '\r\n'));
+    const run = ok(
+      await svc(
+        ['audit', 'sync', '--projects', 'projects.json', '--since', new Date(now - 4 * HOUR).toISOString()],
+        {
+          env: { SVC_KEY_A: KEY, SVC_KEY_B: KEY },
+          cwd: dir,
+        },
+      ),
+    );
+    expect(run.stderr).toMatch(/2 projects: 2 ok, 0 not whole, 0 failed/);
+    for (const name of ['absolute', 'relative']) {
+      const events = readFileSync(join(dir, 'archive', name, 'audit-000001.ndjson'), 'utf8');
+      expect(linesOf(events), name).toHaveLength(12);
+    }
   });
 
   it('captcha token then captcha result: accepted once, the second fetch refused', async () => {
