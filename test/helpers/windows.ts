@@ -54,6 +54,12 @@ if (wineMissing) {
   console.warn(wineMissing);
 }
 
+/**
+ * Time a Wine test may take: a Windows process starts in about a second alone, but several under
+ * one wineserver while the rest of the suite keeps both cores busy take many times that.
+ */
+export const WINE_TEST_TIMEOUT = 120_000;
+
 /** A Linux path as Windows programs under Wine see it: drive `Z:` is `/`. */
 export function winPath(path: string): string {
   return `Z:${path.replaceAll('/', '\\')}`;

@@ -11,6 +11,7 @@ import {
   nodeSvc,
   type SvcCommand,
   useWinePrefix,
+  WINE_TEST_TIMEOUT,
   type WineRun,
   wineMissing,
   winPath,
@@ -327,6 +328,7 @@ function workflows(command: SvcCommand): void {
 
 describe.skipIf(wineMissing)(
   'the main workflows of the built CLI under Windows Node (node.exe bin\\svc.js)',
+  { timeout: WINE_TEST_TIMEOUT },
   () => {
     workflows(nodeSvc());
   },
@@ -338,6 +340,10 @@ const exeMissing = existsSync(exe.program)
   : `${exe.program} not built (npm run build:exe): svc.exe workflows skipped`;
 if (!wineMissing && exeMissing) console.warn(exeMissing);
 
-describe.skipIf(wineMissing || exeMissing)('the same workflows with svc.exe', () => {
-  workflows(exe);
-});
+describe.skipIf(wineMissing || exeMissing)(
+  'the same workflows with svc.exe',
+  { timeout: WINE_TEST_TIMEOUT },
+  () => {
+    workflows(exe);
+  },
+);
