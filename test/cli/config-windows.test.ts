@@ -123,3 +123,20 @@ describe('file modes are not enforced on Windows: a config file reading back 066
     expect(linux.stderr).toMatch(/config file \S+ was open to other users \(mode 0666\); changed to 0600/);
   });
 });
+
+describe('help promises mode 0600 only where it applies', () => {
+  it('config --help and batch --help name Linux/macOS beside every 0600 and say what holds on Windows', async () => {
+    for (const args of [
+      ['config', '--help'],
+      ['batch', '--help'],
+      ['audit', 'export', '--help'],
+    ]) {
+      const run = await runSvc(args);
+      const text = `${run.stdout}${run.stderr}`.replace(/\s+/g, ' ');
+      const promises = [...text.matchAll(/[^.;(]*\b0?600\b[^.;)]*/g)].map((m) => m[0]);
+      expect(promises.length, args.join(' ')).toBeGreaterThan(0);
+      for (const promise of promises) expect(promise, args.join(' ')).toMatch(/Linux\/macOS/);
+      expect(text, args.join(' ')).toMatch(/Windows/);
+    }
+  });
+});

@@ -8,5 +8,5 @@ export const forceOption = (what: string) =>
 export const fileModeOption = () =>
   new Option(
     '--file-mode <octal>',
-    'mode of the files created, e.g. 640 (default 600, owner-only: they may hold personal data; Linux/macOS only, on Windows files get the folder\'s access rules)',
+    "mode of the files created, e.g. 640 (default 600, owner-only on Linux/macOS: they may hold personal data; Windows applies no modes, a file gets its folder's access rules)",
   );
