@@ -43,6 +43,18 @@ function folder(name: string): string {
   return dir;
 }
 
+/** Waits (yielding, no timer) until the server processed `count` validations, or the run ended first. */
+async function untilValidated(count: number, run: Promise<WineRun>): Promise<void> {
+  let ended = false;
+  void run.finally(() => {
+    ended = true;
+  });
+  while (server().admin.stats().validationsProcessed < count) {
+    if (ended) throw new Error(`the run ended before ${count} validations: ${(await run).stderr}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 function ok(run: WineRun): WineRun {
   if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
   return run;
@@ -149,7 +161,7 @@ function workflows(command: SvcCommand): void {
         pid = p;
       },
     });
-    while (server().admin.stats().validationsProcessed < 200) await new Promise((r) => setImmediate(r));
+    await untilValidated(200, running);
     process.kill(pid, 'SIGINT');
     const stopped = await running;
     expect(stopped.stderr).toMatch(
@@ -178,7 +190,7 @@ function workflows(command: SvcCommand): void {
       env: { SVC_API_KEY: KEY },
       cwd: dir,
     });
-    while (server().admin.stats().validationsProcessed < 200) await new Promise((r) => setImmediate(r));
+    await untilValidated(200, running);
     const image = command.program.split('/').at(-1) ?? 'node.exe';
     const kill = await wine().exec('taskkill', ['/F', '/IM', image]);
     expect(kill.stdout).toMatch(/forcibly terminated/);
