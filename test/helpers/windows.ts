@@ -92,6 +92,13 @@ export function exeSvc(path = join(ROOT, 'dist-exe', 'svc-win-x64.exe')): SvcCom
   return { label: 'svc.exe', program: path, prefix: [] };
 }
 
+/** Why the svc.exe variant of the Windows suite cannot run here, or undefined when it can. */
+export const exeMissing: string | undefined = readable(exeSvc().program)
+  ? undefined
+  : `${exeSvc().program} not built (npm run build:exe): svc.exe variant of the Windows suite skipped`;
+
+if (!wineMissing && exeMissing) console.warn(exeMissing);
+
 /** What a Windows run ended with. */
 export interface WineRun {
   code: number | null;

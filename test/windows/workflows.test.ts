@@ -4,9 +4,9 @@ import iconv from 'iconv-lite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { ensureBuilt } from '../helpers/build.js';
-import { libreOfficeCsv, SOFFICE } from '../helpers/libreoffice.js';
 import { useReferenceServer } from '../helpers/server.js';
 import {
+  exeMissing,
   exeSvc,
   nodeSvc,
   type SvcCommand,
@@ -286,56 +286,6 @@ function workflows(command: SvcCommand): void {
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/fetch limit reached/);
   });
-
-  it('a two-sheet workbook with shared strings (as Excel writes it) is read ten times in a row; the output .xlsx read back by svc and by LibreOffice', async () => {
-    const dir = folder('two-sheets');
-    const kunden = [
-      ['Land', 'USt-IdNr', 'Firma'],
-      ...Array.from({ length: 5 }, (_, i) => ['DE', `DE${validDe(i + 40)}`, `Kunde ${i} Größe`]),
-    ];
-    const lieferanten = [
-      ['Land', 'USt-IdNr', 'Firma'],
-      ...Array.from({ length: 4 }, (_, i) => ['DE', `DE${validDe(i + 90)}`, `Lieferant ${i} Straße`]),
-    ];
-    await writeTestWorkbook(join(dir, 'zwei.xlsx'), { Kunden: kunden, Lieferanten: lieferanten });
-    for (let n = 0; n < 10; n++) {
-      const sheet = n % 2 === 0 ? 'Lieferanten' : 'Kunden';
-      const run = await svc(
-        ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', sheet, '--out', `read-${n}.csv`, '--wait'],
-        { cwd: dir },
-      );
-      expect(run.stderr, `read ${n}`).toMatch(
-        new RegExp(`batch: ${sheet === 'Kunden' ? 5 : 4} rows \\(completed:VALID`),
-      );
-      const firms = linesOf(readFileSync(join(dir, `read-${n}.csv`), 'utf8'))
-        .slice(1)
-        .map((l) => l.split(',')[2]);
-      expect(firms).toEqual((sheet === 'Kunden' ? kunden : lieferanten).slice(1).map((r) => r[2]));
-    }
-    ok(
-      await svc(
-        ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', 'Lieferanten', '--out', 'aus.xlsx', '--wait'],
-        { cwd: dir },
-      ),
-    );
-    const back = ok(
-      await svc(['--sandbox', 'batch', 'aus.xlsx', '--out', 'zurueck.csv', '--wait'], { cwd: dir }),
-    );
-    expect(back.stderr).toMatch(/batch: 4 rows/);
-    const again = linesOf(readFileSync(join(dir, 'zurueck.csv'), 'utf8')).map((l) =>
-      l.split(',').slice(0, 7),
-    );
-    expect(again.slice(1)).toEqual(
-      lieferanten.slice(1).map((r, i) => [...r, String(i + 1), String(i + 2), 'completed', 'VALID']),
-    );
-    if (SOFFICE) {
-      const records = await libreOfficeCsv(join(dir, 'aus.xlsx'));
-      expect(records.map((r) => r.slice(0, 3))).toEqual(lieferanten);
-      expect(records.slice(1).map((r) => r.slice(5, 7))).toEqual(
-        lieferanten.slice(1).map(() => ['completed', 'VALID']),
-      );
-    }
-  }, 180_000);
 }
 
 describe.skipIf(wineMissing)(
@@ -346,16 +296,10 @@ describe.skipIf(wineMissing)(
   },
 );
 
-const exe = exeSvc();
-const exeMissing = existsSync(exe.program)
-  ? undefined
-  : `${exe.program} not built (npm run build:exe): svc.exe workflows skipped`;
-if (!wineMissing && exeMissing) console.warn(exeMissing);
-
 describe.skipIf(wineMissing || exeMissing)(
   'the same workflows with svc.exe',
   { timeout: WINE_TEST_TIMEOUT },
   () => {
-    workflows(exe);
+    workflows(exeSvc());
   },
 );
