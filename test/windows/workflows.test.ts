@@ -148,6 +148,19 @@ function workflows(command: SvcCommand): void {
     ]);
   });
 
+  it('--out Results.csv with --rejects results.csv: one file on Windows, refused before anything is written', async () => {
+    const dir = folder('case');
+    writeFileSync(join(dir, 'kunden.csv'), `Land;USt-IdNr\r\nDE;${GOOD}\r\nDE;DE12\r\n`);
+    const run = await svc(['batch', 'kunden.csv', '--out', 'Results.csv', '--rejects', 'results.csv'], {
+      env: { SVC_API_KEY: KEY },
+      cwd: dir,
+    });
+    expect(run.stderr).toMatch(/are the same file .*Results\.csv, results\.csv/);
+    expect(run.code).toBe(2);
+    expect(server().admin.stats().validationsProcessed).toBe(0);
+    expect(existsSync(join(dir, 'Results.csv')) || existsSync(join(dir, 'results.csv'))).toBe(false);
+  });
+
   it('Ctrl-C (SIGINT, which Wine hands to the program as a console Ctrl-C) ends a --wait run with 75; --resume finishes it, nothing sent twice', async () => {
     const dir = folder('interrupt');
     const rows = Array.from({ length: 1500 }, (_, i) => `DE;DE${validDe(i * 7919)}`);
