@@ -114,8 +114,9 @@ function workflows(command: SvcCommand): void {
     expect(lines).toHaveLength(4);
   });
 
-  it('batch: .xlsx in and .xlsx out with --wait; the output read back by exceljs, every cell', async () => {
+  it('batch: .xlsx in and .xlsx out (to C:\\users\\Public) with --wait; the output read back by exceljs, every cell', async () => {
     const dir = folder('xlsx');
+    const name = `ergebnis-${Math.random().toString(36).slice(2, 8)}.xlsx`;
     await writeTestWorkbook(join(dir, 'kunden.xlsx'), {
       Kunden: [
         ['Land', 'USt-IdNr', 'Firma'],
@@ -129,7 +130,7 @@ function workflows(command: SvcCommand): void {
           'batch',
           winPath(join(dir, 'kunden.xlsx')),
           '--out',
-          winPath(join(dir, 'ergebnis.xlsx')),
+          `C:\\users\\Public\\${name}`,
           '--wait',
           '--register',
           server().url,
@@ -138,7 +139,8 @@ function workflows(command: SvcCommand): void {
       ),
     );
     expect(run.stderr).toMatch(/batch: 2 rows/);
-    const [sheet] = (await readTestWorkbook(join(dir, 'ergebnis.xlsx'))).worksheets;
+    const [sheet] = (await readTestWorkbook(join(wine().prefix, 'drive_c', 'users', 'Public', name)))
+      .worksheets;
     if (!sheet) throw new Error('ergebnis.xlsx has no sheet');
     const values = [1, 2, 3].map((r) => (sheet.getRow(r).values as unknown[]).slice(1, 8));
     expect(values).toEqual([
