@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { maskKey } from '../core/redact.js';
@@ -50,16 +50,38 @@ export function shownValue(key: ConfigKey, value: string): string {
   return isSecretKey(key) ? maskKey(value) : value;
 }
 
-/** The config folder: `$XDG_CONFIG_HOME/svc`, else `~/.config/svc`. */
-export function configDir(env: Record<string, string | undefined>): string {
+/** The folder used on Linux and macOS: `$XDG_CONFIG_HOME/svc`, else `~/.config/svc`. */
+function unixConfigDir(env: Record<string, string | undefined>): string {
   const base =
     env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'svc');
 }
 
+/**
+ * The config folder. Linux and macOS: `$XDG_CONFIG_HOME/svc`, else `~/.config/svc`. Windows:
+ * `%APPDATA%\svc`, where Windows programs keep their settings (in the user's profile, roaming
+ * with it); but a config file that an earlier version wrote to the Unix place
+ * (`%USERPROFILE%\.config\svc`, or `XDG_CONFIG_HOME`) is still used while `%APPDATA%\svc` holds
+ * none, so an upgrade loses no profile. When both exist, `%APPDATA%` wins.
+ * `platform` defaults to `process.platform`.
+ */
+export function configDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  const unix = unixConfigDir(env);
+  if (platform !== 'win32' || !env.APPDATA) return unix;
+  const windows = join(env.APPDATA, 'svc');
+  if (!existsSync(join(windows, 'config.json')) && existsSync(join(unix, 'config.json'))) return unix;
+  return windows;
+}
+
 /** The config file: `config.json` in {@link configDir}. */
-export function configFile(env: Record<string, string | undefined>): string {
-  return join(configDir(env), 'config.json');
+export function configFile(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  return join(configDir(env, platform), 'config.json');
 }
 
 /** The settings of one profile. */
@@ -171,14 +193,17 @@ function tighten(path: string, mode: number, allowed: number, what: string, warn
 /**
  * Keys live in the config file, so it must be the owner's alone: a file more open than 0600 is
  * set to 0600, its folder to 0700, each with a one-line warning. A missing file or folder is left
- * alone. Not on Windows, where modes do not apply.
+ * alone. Not on Windows (`platform` win32, default `process.platform`), where modes do not apply:
+ * every file reads back as 0666 there, and the folder in the user's profile is what keeps other
+ * users out.
  */
 export function securePermissions(
   env: Record<string, string | undefined>,
   warn: (line: string) => void,
+  platform: NodeJS.Platform = process.platform,
 ): void {
-  if (process.platform === 'win32') return;
-  const file = configFile(env);
+  if (platform === 'win32') return;
+  const file = configFile(env, platform);
   let isFile: boolean;
   try {
     isFile = statSync(file).isFile();
@@ -187,7 +212,7 @@ export function securePermissions(
   }
   // Not a regular file (a folder by mistake): reading it reports that; its mode is left alone.
   if (!isFile) return;
-  tighten(configDir(env), DIR_MODE, DIR_MODE, 'config folder', warn);
+  tighten(configDir(env, platform), DIR_MODE, DIR_MODE, 'config folder', warn);
   tighten(file, FILE_MODE, FILE_MODE, 'config file', warn);
 }
 
@@ -217,20 +242,23 @@ async function importConf() {
 export interface OpenConfigOptions {
   /** Where warnings go (permissions tightened). Default: dropped. */
   warn?: (line: string) => void;
+  /** The platform, which places the file and decides whether modes apply. Default `process.platform`. */
+  platform?: NodeJS.Platform;
 }
 
 /**
- * Profiles in a 0600 file inside a 0700 folder, on conf. Permissions more open than that are
- * tightened with a warning; a file that is not a config file throws {@link ConfigFileError}
- * before conf reads (or rewrites) it.
+ * Profiles in a 0600 file inside a 0700 folder, on conf (on Windows, in the user's profile:
+ * modes do not apply there). Permissions more open than that are tightened with a warning; a
+ * file that is not a config file throws {@link ConfigFileError} before conf reads (or rewrites) it.
  */
 export async function openConfig(env: Record<string, string | undefined>, options: OpenConfigOptions = {}) {
-  const dir = configDir(env);
+  const platform = options.platform ?? process.platform;
+  const dir = configDir(env, platform);
   const warn = options.warn ?? (() => {});
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  if (process.platform !== 'win32') tighten(dir, DIR_MODE, DIR_MODE, 'config folder', warn);
-  securePermissions(env, warn);
-  readProfiles(configFile(env));
+  if (platform !== 'win32') tighten(dir, DIR_MODE, DIR_MODE, 'config folder', warn);
+  securePermissions(env, warn, platform);
+  readProfiles(configFile(env, platform));
   const Conf = await importConf();
   const store = new Conf<{ profiles: Profiles }>({
     cwd: dir,

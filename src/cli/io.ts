@@ -14,6 +14,8 @@ export interface CliIO {
   columns: number | undefined;
   /** Fires on SIGINT/SIGTERM; long commands save state and exit 75. */
   signal: AbortSignal | undefined;
+  /** The operating system, which places the config file and decides whether file modes apply. Default `process.platform`. */
+  platform?: NodeJS.Platform;
 }
 
 /** The real process. */
@@ -33,6 +35,7 @@ export function processIO(signal?: AbortSignal): CliIO {
     },
     columns: process.stderr.columns,
     signal,
+    platform: process.platform,
   };
 }
 

@@ -71,7 +71,12 @@ export class Settings {
 
   /** The config file's path. */
   get configPath(): string {
-    return configFile(this.io.env);
+    return configFile(this.io.env, this.platform);
+  }
+
+  /** The operating system the run is on (tests inject `win32`). */
+  private get platform(): NodeJS.Platform {
+    return this.io.platform ?? process.platform;
   }
 
   /** The profile name: flag > env `SVC_PROFILE` > `default`. */
@@ -95,8 +100,8 @@ export class Settings {
     const name = this.profileName;
     let profiles: Profiles | undefined;
     try {
-      securePermissions(this.io.env, (line) => this.warn(line));
-      profiles = readProfiles(configFile(this.io.env));
+      securePermissions(this.io.env, (line) => this.warn(line), this.platform);
+      profiles = readProfiles(configFile(this.io.env, this.platform));
     } catch (error) {
       // A profile asked for by name cannot come from a broken file: that stops the run.
       if (!(error instanceof ConfigFileError) || this.profileAsked) throw error;
@@ -116,7 +121,7 @@ export class Settings {
   }
 
   private missingProfileLine(name: string, profiles: Profiles | undefined): string {
-    const file = configFile(this.io.env);
+    const file = configFile(this.io.env, this.platform);
     if (profiles === undefined)
       return `profile '${name}' does not exist: there is no config file (${file}); create it with \`svc --profile ${name} config set api-key\``;
     const names = Object.keys(profiles).sort();
@@ -144,7 +149,7 @@ export class Settings {
 
   /** The config store, for `svc config`; permissions tightened with a warning. */
   config(): Promise<ConfigStore> {
-    return openConfig(this.io.env, { warn: (line) => this.warn(line) });
+    return openConfig(this.io.env, { warn: (line) => this.warn(line), platform: this.platform });
   }
 
   /**

@@ -15,14 +15,31 @@ export interface NamedPath {
 interface Identity {
   name: string;
   path: string;
-  /** The path with every symlink of the existing part resolved. */
+  /**
+   * The path with every symlink of the existing part resolved; lower-cased where file names do
+   * not tell case apart.
+   */
   real: string;
   /** Device and inode when the path exists (a hard link or symlink to the same file shares them). */
   file: string | undefined;
   directory: boolean;
 }
 
-async function identify(entry: NamedPath & { path: string }): Promise<Identity> {
+/** Options of {@link checkDistinctPaths}. */
+export interface DistinctPathsOptions {
+  /**
+   * The platform, which decides whether `Results.csv` and `results.csv` are one file: on `win32`
+   * and `darwin` (NTFS, and APFS as macOS formats it) they are, so paths are compared without
+   * case; a case-sensitive volume on a Mac then only has such a pair refused. Default
+   * `process.platform`.
+   */
+  platform?: NodeJS.Platform;
+}
+
+/** Whether names on `platform` are compared without case, as its usual file systems do. */
+const caseInsensitive = (platform: NodeJS.Platform) => platform === 'win32' || platform === 'darwin';
+
+async function identify(entry: NamedPath & { path: string }, foldCase: boolean): Promise<Identity> {
   const absolute = resolve(entry.path);
   let real = absolute;
   try {
@@ -42,6 +59,7 @@ async function identify(entry: NamedPath & { path: string }): Promise<Identity> 
   } catch {
     file = undefined;
   }
+  if (foldCase) real = real.toLowerCase();
   return { name: entry.name, path: entry.path, real, file, directory: entry.directory === true };
 }
 
@@ -54,12 +72,17 @@ const inside = (dir: Identity, other: Identity) =>
  * Checks, before any byte is written, that the inputs and outputs of a run are distinct files:
  * compared by resolved path (symlinks of existing parts followed) and, for paths that exist, by
  * device and inode (a hard link or a symlink to the same file is the same file). A path inside a
- * `directory` entry clashes with it too. Throws an {@link OutputPathError} (code `config`) naming
- * both; the first clash found is reported.
+ * `directory` entry clashes with it too. On Windows and macOS names differing only in case are the
+ * same file ({@link DistinctPathsOptions.platform}). Throws an {@link OutputPathError} (code
+ * `config`) naming both; the first clash found is reported.
  */
-export async function checkDistinctPaths(entries: readonly NamedPath[]): Promise<void> {
+export async function checkDistinctPaths(
+  entries: readonly NamedPath[],
+  options: DistinctPathsOptions = {},
+): Promise<void> {
+  const foldCase = caseInsensitive(options.platform ?? process.platform);
   const given = entries.filter((e): e is NamedPath & { path: string } => Boolean(e.path));
-  const ids = await Promise.all(given.map(identify));
+  const ids = await Promise.all(given.map((entry) => identify(entry, foldCase)));
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
       const a = ids[i] as Identity;

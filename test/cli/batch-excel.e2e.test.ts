@@ -1,16 +1,14 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { ensureBuilt, spawnSvc } from '../helpers/built-cli.js';
+import { libreOfficeCsv, SOFFICE } from '../helpers/libreoffice.js';
 import { runBin } from '../helpers/run-bin.js';
 import { writeTestWorkbook } from '../helpers/workbooks.js';
 
-const SOFFICE = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!SOFFICE)
   console.warn('skipping the LibreOffice round trip: soffice (libreoffice-calc-nogui) is not installed');
 
@@ -35,30 +33,6 @@ afterAll(() => {
   server?.kill();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Converts a workbook to UTF-8 CSV with LibreOffice, on a private profile; returns its records. */
-async function libreOfficeCsv(path: string): Promise<string[][]> {
-  const profile = mkdtempSync(join(tmpdir(), 'svc-lo-profile-'));
-  try {
-    await promisify(execFile)(
-      'soffice',
-      [
-        `-env:UserInstallation=file://${profile}`,
-        '--headless',
-        '--convert-to',
-        'csv:Text - txt - csv (StarCalc):44,34,76,1',
-        '--outdir',
-        dir,
-        path,
-      ],
-      { timeout: 120_000 },
-    );
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-  }
-  const { parse } = await import('csv-parse/sync');
-  return parse(readFileSync(path.replace(/\.xlsx$/, '.csv')), { relax_column_count: true, bom: true });
-}
 
 const HEADER = ['Land', 'USt-IdNr', 'Firma', 'Straße', 'PLZ', 'Ort'];
 const ROWS = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractBlocks, shellScript } from './doc-blocks.js';
+import { cmdScript, extractBlocks, POWERSHELL_REASON, shellScript } from './doc-blocks.js';
 
 const fence = '```';
 const one = (info: string) => {
@@ -40,5 +40,25 @@ describe('each command of a shell block must end with the exit code its `# exit 
     const script = shellScript('svc a   # exit 3: rejected\nsvc b   # again after exit 75: resumes\nsvc c');
     expect(script).toContain('if [ "$rc" -ne 3 ]');
     expect(script.match(/-ne 0 \]/g)).toHaveLength(2);
+  });
+});
+
+describe('a cmd block runs each command with svc replaced, and stops at the first that does not exit 0', () => {
+  it('svc at the start of a command becomes the given program; set and rem lines stay; CR/LF line ends', () => {
+    const script = cmdScript(
+      'rem a comment\nset SVC_API_KEY=ak_x\nsvc validate DE 1\nsvcx stays',
+      '"node.exe" "svc.js"',
+    );
+    const lines = script.split('\r\n');
+    expect(lines).toContain('set SVC_API_KEY=ak_x');
+    expect(lines).toContain('"node.exe" "svc.js" validate DE 1');
+    expect(lines).toContain('svcx stays');
+    expect(lines.filter((l) => l.startsWith('if not "%ERRORLEVEL%"=="0"'))).toHaveLength(2);
+    expect(script).not.toContain('rem a comment');
+  });
+
+  it('powershell blocks are marked as not runnable, with the reason', () => {
+    expect(one('powershell')).toEqual({ kind: 'parse', reason: POWERSHELL_REASON });
+    expect(one('cmd')).toEqual({ kind: 'run', reason: undefined });
   });
 });

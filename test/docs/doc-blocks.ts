@@ -17,6 +17,9 @@ import { join, relative } from 'node:path';
  * | `ts` (`typescript`)      | type-checked and run against a reference server                     |
  * | `ts real-service`        | type-checked only                                                   |
  * | `ts fragment`            | part of a larger program: parsed only                               |
+ * | `cmd` (`bat`)            | Windows cmd: run under Wine (`wine cmd /c`, test/docs/windows-      |
+ * |                          | blocks.test.ts), each command must exit 0                           |
+ * | `powershell` (`pwsh`)    | not run: Wine has no PowerShell (the reason is in the report)       |
  * | `text`, `json`, ...      | data or output shown to the reader: not code, not run               |
  *
  * A mark that skips a block (`real-service`, `parse-only`, `setup`, `fragment`) may be followed by
@@ -31,7 +34,7 @@ export interface DocBlock {
   file: string;
   /** 1-based line of the opening fence. */
   line: number;
-  lang: 'sh' | 'ts' | 'data' | 'none';
+  lang: 'sh' | 'ts' | 'cmd' | 'powershell' | 'data' | 'none';
   kind: BlockKind;
   /** Why a block is not run, for the report. */
   reason?: string;
@@ -40,6 +43,11 @@ export interface DocBlock {
 
 const SHELL = new Set(['sh', 'bash', 'shell']);
 const TYPESCRIPT = new Set(['ts', 'typescript', 'js', 'javascript', 'mjs']);
+const CMD = new Set(['cmd', 'bat', 'batch']);
+const POWERSHELL = new Set(['powershell', 'pwsh', 'ps1']);
+
+/** Why a PowerShell block is not run. */
+export const POWERSHELL_REASON = 'PowerShell: Wine has no PowerShell';
 const DATA = new Set([
   'text',
   'console',
@@ -91,6 +99,9 @@ function classify(info: string): Pick<DocBlock, 'lang' | 'kind' | 'reason'> {
     if (mark === 'real-service' || mark === 'parse-only' || mark === 'setup')
       return { lang: 'sh', kind: 'parse', reason: why(mark) };
   }
+  if (CMD.has(lang) && mark === undefined) return { lang: 'cmd', kind: 'run' };
+  if (POWERSHELL.has(lang) && mark === undefined)
+    return { lang: 'powershell', kind: 'parse', reason: POWERSHELL_REASON };
   if (TYPESCRIPT.has(lang)) {
     if (mark === undefined) return { lang: 'ts', kind: 'run' };
     if (mark === 'real-service') return { lang: 'ts', kind: 'typecheck', reason: why(mark) };
@@ -177,4 +188,27 @@ export function shellScript(body: string): string {
     ),
     '',
   ].join('\n');
+}
+
+/**
+ * A cmd block as a batch file for `wine cmd /c`: each command runs with `svc` replaced by
+ * `svcCommand` (the Windows program and its arguments, quoted), and must exit 0. `svc` is not
+ * found through a `svc.cmd` on PATH: Wine's cmd loses a called batch file's exit code (1 for 2).
+ * `set` lines and `rem` comments are kept as they are.
+ */
+export function cmdScript(body: string, svcCommand: string): string {
+  const out = ['@echo off'];
+  body.split('\n').forEach((raw, index) => {
+    const text = raw.trim();
+    if (text === '' || /^(rem\b|::)/i.test(text)) return;
+    if (/^set\s/i.test(text)) {
+      out.push(text);
+      return;
+    }
+    out.push(text.replace(/^svc(?=\s|$)/, svcCommand));
+    out.push(
+      `if not "%ERRORLEVEL%"=="0" (echo doc line +${index + 1}: exit %ERRORLEVEL%, expected 0 1>&2 & exit /b 1)`,
+    );
+  });
+  return `${out.join('\r\n')}\r\n`;
 }

@@ -357,6 +357,14 @@ describe('every example in the README and docs/ runs', () => {
               `${block.file}:${block.line}: ${block.reason}; mark it (see test/docs/doc-blocks.ts)`,
             );
           });
+        } else if (block.lang === 'cmd') {
+          it(`${name(block)} (run under Wine by test/docs/windows-blocks.test.ts)`, () => {
+            skip('cmd: run under Wine by windows-blocks.test.ts');
+          });
+        } else if (block.lang === 'powershell') {
+          it(`${name(block)} (not run: ${block.reason})`, () => {
+            skip(block.reason ?? 'PowerShell');
+          });
         } else if (block.lang === 'sh' && block.kind === 'run') {
           it(name(block), () => counted(() => runShell(block, port)), 90_000);
         } else if (block.lang === 'sh' && block.kind === 'replay') {

@@ -17,6 +17,8 @@ export interface RunOptions {
   stdin?: string;
   signal?: AbortSignal;
   tty?: boolean;
+  /** The operating system the run believes it is on. Default `process.platform`. */
+  platform?: NodeJS.Platform;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -41,6 +43,7 @@ export async function runSvc(args: string[], options: RunOptions = {}): Promise<
     stdinIsTTY: false,
     columns: 80,
     signal: options.signal,
+    platform: options.platform ?? process.platform,
   };
   const code = await runCli(args, io);
   await new Promise((resolve) => setImmediate(resolve));

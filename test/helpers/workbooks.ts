@@ -154,3 +154,64 @@ export function sharedStringsXml(vatId: string, filler = 0): Buffer {
   const body = Buffer.alloc(Math.ceil(filler / unit.length) * unit.length, unit);
   return Buffer.concat([head, body, Buffer.from('</sst>')]);
 }
+
+/**
+ * The parts of a two-sheet workbook as Excel writes one: sheets `Kunden` (sheet1.xml) and
+ * `Lieferanten` (sheet2.xml), every cell a shared string (`t="s"`), each sheet a header
+ * `Land`, `USt-IdNr` and `rows` rows (`DE`, `DE1000000<n>` on the first sheet, `AT`, `ATU<n>` on
+ * the second). Entries in Excel's order; a test reorders them to see exceljs' reading order.
+ */
+export function twoSheetWorkbook(rows = 3): Record<string, Buffer> {
+  const ns = 'http://schemas.openxmlformats.org';
+  const strings: string[] = [];
+  const index = (text: string) => {
+    const at = strings.indexOf(text);
+    return at >= 0 ? at : strings.push(text) - 1;
+  };
+  const sheet = (values: string[][]) => {
+    const body = values
+      .map(
+        (cells, r) =>
+          `<row r="${r + 1}">${cells.map((text, c) => `<c r="${'AB'[c]}${r + 1}" t="s"><v>${index(text)}</v></c>`).join('')}</row>`,
+      )
+      .join('');
+    return Buffer.from(
+      `<?xml version="1.0"?><worksheet xmlns="${ns}/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`,
+    );
+  };
+  const header = ['Land', 'USt-IdNr'];
+  const first = sheet([header, ...Array.from({ length: rows }, (_, n) => ['DE', `DE1000000${n}`])]);
+  const second = sheet([header, ...Array.from({ length: rows }, (_, n) => ['AT', `ATU${n}`])]);
+  const sst = strings.map((text) => `<si><t>${text}</t></si>`).join('');
+  const rel = (id: number, type: string, target: string) =>
+    `<Relationship Id="rId${id}" Type="${ns}/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  const override = (part: string, type: string) =>
+    `<Override PartName="${part}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.${type}+xml"/>`;
+  return {
+    '[Content_Types].xml': Buffer.from(
+      `<?xml version="1.0"?><Types xmlns="${ns}/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${override('/xl/workbook.xml', 'sheet.main')}${override('/xl/worksheets/sheet1.xml', 'worksheet')}${override('/xl/worksheets/sheet2.xml', 'worksheet')}${override('/xl/sharedStrings.xml', 'sharedStrings')}</Types>`,
+    ),
+    '_rels/.rels': Buffer.from(
+      `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships">${rel(1, 'officeDocument', 'xl/workbook.xml')}</Relationships>`,
+    ),
+    'xl/workbook.xml': Buffer.from(
+      `<?xml version="1.0"?><workbook xmlns="${ns}/spreadsheetml/2006/main" xmlns:r="${ns}/officeDocument/2006/relationships"><sheets><sheet name="Kunden" sheetId="1" r:id="rId1"/><sheet name="Lieferanten" sheetId="2" r:id="rId2"/></sheets></workbook>`,
+    ),
+    'xl/_rels/workbook.xml.rels': Buffer.from(
+      `<?xml version="1.0"?><Relationships xmlns="${ns}/package/2006/relationships">${rel(1, 'worksheet', 'worksheets/sheet1.xml')}${rel(2, 'worksheet', 'worksheets/sheet2.xml')}${rel(3, 'sharedStrings', 'sharedStrings.xml')}</Relationships>`,
+    ),
+    'xl/worksheets/sheet1.xml': first,
+    'xl/worksheets/sheet2.xml': second,
+    'xl/sharedStrings.xml': Buffer.from(
+      `<?xml version="1.0"?><sst xmlns="${ns}/spreadsheetml/2006/main" count="${strings.length}" uniqueCount="${strings.length}">${sst}</sst>`,
+    ),
+  };
+}
+
+/** The same parts in another order: `order` names come first, in that order, then the rest. */
+export function reordered(parts: Record<string, Buffer>, order: string[]): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const name of order) if (parts[name]) out[name] = parts[name];
+  for (const [name, data] of Object.entries(parts)) if (!(name in out)) out[name] = data;
+  return out;
+}

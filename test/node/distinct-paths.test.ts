@@ -82,3 +82,42 @@ describe('inputs and outputs of a run must be distinct files', () => {
     ).resolves.toBeUndefined();
   });
 });
+
+describe('on Windows and macOS, names that differ only in case are one file', () => {
+  it('win32 and darwin refuse Results.csv beside results.csv (neither there yet), and a folder spelt otherwise', async () => {
+    for (const platform of ['win32', 'darwin'] as const) {
+      const error = await checkDistinctPaths(
+        [
+          { name: '--out', path: file('Results.csv') },
+          { name: '--rejects', path: file('results.csv') },
+        ],
+        { platform },
+      ).catch((e: unknown) => e);
+      expect(error, platform).toBeInstanceOf(OutputPathError);
+      expect((error as Error).message).toMatch(
+        /^--out and --rejects are the same file \(.*Results\.csv, .*results\.csv\)/,
+      );
+      mkdirSync(file('Archive'), { recursive: true });
+      const inside = await checkDistinctPaths(
+        [
+          { name: '--dir', path: file('Archive'), directory: true },
+          { name: '--sign-key', path: join(dir, 'archive', 'key.pem') },
+        ],
+        { platform },
+      ).catch((e: unknown) => e);
+      expect((inside as Error).message, platform).toMatch(/--sign-key .* lies inside --dir/);
+    }
+  });
+
+  it('linux tells them apart', async () => {
+    await expect(
+      checkDistinctPaths(
+        [
+          { name: '--out', path: file('Results.csv') },
+          { name: '--rejects', path: file('results.csv') },
+        ],
+        { platform: 'linux' },
+      ),
+    ).resolves.toBeUndefined();
+  });
+});

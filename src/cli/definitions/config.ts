@@ -9,7 +9,11 @@ const keyArgument = (description?: string) =>
 /** `svc config set|get|unset|list|path`. */
 export function defineConfigCommands(program: Command, run: Runner): void {
   const load = async () => import('../commands/config.js');
-  const config = program.command('config').description('manage profiles in the config file (mode 0600)');
+  const config = program
+    .command('config')
+    .description(
+      'manage profiles in the config file (owner-only: mode 0600 on Linux/macOS; in your user profile on Windows)',
+    );
   config
     .command('set')
     .description('set a setting; with no value, read it from stdin (for keys)')

@@ -1,5 +1,6 @@
 import { BatchInputError } from '../batch-file-errors.js';
 import { batchesOf, type InputTable, isBlank, type TableRow } from './input-table.js';
+import { type OrderedWorkbook, orderedWorkbook } from './workbook-stream.js';
 import { checkWorkbookArchive } from './zip-limits.js';
 
 /** Rows and columns of the largest sheet Excel opens; more is not a spreadsheet. */
@@ -56,10 +57,10 @@ function rowCells(values: unknown, width?: number): string[] {
   return cells;
 }
 
-/** exceljs' streaming reader, loaded only when a workbook is read. */
-async function workbookReader(path: string) {
+/** exceljs' streaming reader on the ordered workbook, loaded only when a workbook is read. */
+async function workbookReader(workbook: OrderedWorkbook) {
   const { default: ExcelJS } = await import('exceljs');
-  return new ExcelJS.stream.xlsx.WorkbookReader(path, {
+  return new ExcelJS.stream.xlsx.WorkbookReader(workbook.stream, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     // Styles tell a date from a number.
@@ -133,6 +134,7 @@ interface SheetRows {
 function sheetRows(
   chosen: SheetReader,
   sheets: AsyncIterator<SheetReader>,
+  workbook: OrderedWorkbook,
   label: string,
   name: string,
 ): SheetRows {
@@ -150,6 +152,7 @@ function sheetRows(
     } catch {
       // A broken archive past the sheet read: nothing more to clean up.
     }
+    workbook.close();
   };
   const next = async (): Promise<IteratorResult<SheetRow>> => {
     if (!rowIterator) return { done: true, value: undefined };
@@ -190,17 +193,20 @@ async function readHeader(
 
 /**
  * Opens a sheet of an `.xlsx` workbook (the first, or the one named `sheet`) with exceljs'
- * streaming reader: the first row with content is the header, trailing empty header cells are
+ * streaming reader, its entries in the order that reader needs ({@link orderedWorkbook}): the first row with content is the header, trailing empty header cells are
  * dropped, each row's `line` is its sheet row number. The archive is checked first
  * ({@link checkWorkbookArchive}); every cell becomes text ({@link cellText}).
  */
 export async function openWorkbook(path: string, label: string, sheet?: string): Promise<InputTable> {
-  await checkWorkbookArchive(path, label);
-  const reader = await workbookReader(path);
-  const sheets = (reader as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]();
-  const { chosen, name } = await chooseSheet(sheets, label, sheet);
+  const workbook = orderedWorkbook(path, await checkWorkbookArchive(path, label));
+  const reader = await workbookReader(workbook);
+  const sheets = workbook.taking((reader as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]());
+  const { chosen, name } = await chooseSheet(sheets, label, sheet).catch((error: unknown) => {
+    workbook.close();
+    throw error;
+  });
   compactSharedStrings(reader);
-  const source = sheetRows(chosen, sheets, label, name);
+  const source = sheetRows(chosen, sheets, workbook, label, name);
   const { header, line: headerLine } = await readHeader(source, label, name);
   const width = header.length;
   let last = headerLine;

@@ -3,6 +3,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { crc32, createInflateRaw } from 'node:zlib';
 import { BatchInputError } from '../batch-file-errors.js';
+import { fileRange } from './file-range.js';
 import { markerGaps } from './marker-gaps.js';
 import type { ZipEntry } from './zip-directory.js';
 
@@ -97,10 +98,7 @@ export async function unpackEntry(
   onChunk: (chunk: Buffer, unpacked: number) => void,
 ): Promise<void> {
   const forged = (why: string) => new BatchInputError(`${label} is damaged or forged: ${entry.name} ${why}`);
-  const source =
-    entry.packed === 0
-      ? Readable.from([])
-      : handle.createReadStream({ start: data.start, end: data.end - 1, autoClose: false });
+  const source = Readable.from(fileRange(handle, data.start, data.end));
   const descriptorIn = markerGaps(DESCRIPTOR_MARK);
   const scan = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
