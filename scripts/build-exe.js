@@ -57,14 +57,7 @@ async function bundle(work) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const outfile = join(work, 'svc.cjs');
   await build({
-    // bin/svc.js's shortcuts (a cached help, a version read from package.json) need files beside
-    // it; the executable answers both from the CLI itself, which prints the same text.
-    stdin: {
-      contents: "import { main } from './src/cli/main.ts';\nvoid main();\n",
-      resolveDir: root,
-      sourcefile: 'svc-executable.ts',
-      loader: 'ts',
-    },
+    entryPoints: [join(root, 'src', 'cli', 'single-executable.ts')],
     bundle: true,
     platform: 'node',
     format: 'cjs',
