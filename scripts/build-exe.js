@@ -52,7 +52,7 @@ const POSTJECT_CLI = (() => {
 /** The dev server's browser files, read at run time from the blob (src/server/console/assets.ts). */
 const ASSETS_DIR = join(root, 'dist', 'assets');
 
-/** The CLI in one CommonJS file; exceljs and iconv-lite inside, the optional AWS SDK peers left out. */
+/** The CLI in one minified CommonJS file; exceljs and iconv-lite inside, the optional AWS SDK peers left out. */
 async function bundle(work) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const outfile = join(work, 'svc.cjs');
@@ -73,16 +73,24 @@ async function bundle(work) {
       'import.meta.url': '__svcBundleUrl',
     },
     banner: { js: "const __svcBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // Smaller to parse and to cache; names kept, for the error classes and --debug's stack traces.
+    minify: true,
+    keepNames: true,
     logLevel: 'warning',
   });
   return outfile;
 }
 
-/** The SEA preparation blob, made by the pinned Linux Node (the Windows one cannot run here). */
-function blob(work, main) {
+/**
+ * The SEA preparation blob for `platform`, made by the pinned Linux Node (the Windows one cannot
+ * run here). The Linux blob carries V8's compiled code of the bundle: `svc --version` 62 ms instead
+ * of 160 ms. The Windows one cannot: a code cache (or a snapshot) made by Linux Node does not fit
+ * the Windows Node, so there V8 compiles the bundle at each start.
+ */
+function blob(work, main, platform) {
   const assets = Object.fromEntries(readdirSync(ASSETS_DIR).map((name) => [name, join(ASSETS_DIR, name)]));
-  const output = join(work, 'sea-prep.blob');
-  const config = join(work, 'sea-config.json');
+  const output = join(work, `sea-prep-${platform}.blob`);
+  const config = join(work, `sea-config-${platform}.json`);
   writeFileSync(
     config,
     JSON.stringify({
@@ -90,9 +98,8 @@ function blob(work, main) {
       output,
       // Users of svc.exe should not see Node's warning about an experimental feature on every run.
       disableExperimentalSEAWarning: true,
-      // Both stay off: a snapshot or code cache made by Linux Node would not fit the Windows one.
       useSnapshot: false,
-      useCodeCache: false,
+      useCodeCache: platform === 'linux',
       assets,
     }),
   );
@@ -106,7 +113,8 @@ function blob(work, main) {
  * child process each: the two injections (12 and 5 s of WebAssembly) run side by side, and
  * postject's harmless warnings about Node's ELF notes and PE signature stay out of the build's output.
  */
-async function executable(platform, prepared) {
+async function executable(platform, work, main) {
+  const prepared = blob(work, main, platform);
   const target = join(OUT_DIR, EXECUTABLES[platform]);
   const partial = `${target}.partial`;
   const node = readFileSync(nodeBinary(platform));
@@ -148,13 +156,13 @@ async function buildExecutables() {
   try {
     rmSync(OUT_DIR, { recursive: true, force: true });
     mkdirSync(OUT_DIR, { recursive: true });
-    const prepared = blob(work, await bundle(work));
-    const made = await Promise.all(['linux', 'win'].map((platform) => executable(platform, prepared)));
+    const main = await bundle(work);
+    const made = await Promise.all(['linux', 'win'].map((platform) => executable(platform, work, main)));
     writeFileSync(
       join(OUT_DIR, SUMS_FILE),
       made.map((file) => `${sha256(file)}  ${file.slice(OUT_DIR.length + 1)}\n`).join(''),
     );
-    process.stdout.write(`Node ${NODE_VERSION}, SEA blob ${megabytes(prepared)}\n`);
+    process.stdout.write(`Node ${NODE_VERSION}, bundle ${megabytes(main)}\n`);
     for (const file of made) process.stdout.write(`${file.slice(root.length + 1)}  ${megabytes(file)}\n`);
     process.stdout.write(`built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   } finally {
