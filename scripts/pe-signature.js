@@ -20,9 +20,10 @@ export function withoutSignature(exe) {
   const pe = exe.readUInt32LE(0x3c);
   if (exe.toString('latin1', pe, pe + 4) !== 'PE\0\0') throw new Error('not a PE file');
   const optional = pe + 24;
-  const directories = DIRECTORIES[exe.readUInt16LE(optional)];
+  const directories = optional + 2 <= exe.length ? DIRECTORIES[exe.readUInt16LE(optional)] : undefined;
   if (directories === undefined) throw new Error('unknown PE optional header');
   const entry = optional + directories + CERTIFICATE_TABLE * 8;
+  if (entry + 8 > exe.length) throw new Error('not a PE file');
   const offset = exe.readUInt32LE(entry);
   const size = exe.readUInt32LE(entry + 4);
   if (offset === 0 && size === 0) return exe;
