@@ -52,7 +52,7 @@ const POSTJECT_CLI = (() => {
 /** The dev server's browser files, read at run time from the blob (src/server/console/assets.ts). */
 const ASSETS_DIR = join(root, 'dist', 'assets');
 
-/** The CLI in one minified CommonJS file; exceljs and iconv-lite inside, the optional AWS SDK peers left out. */
+/** The CLI in one minified CommonJS file, every dependency inside (exceljs, iconv-lite, ...). */
 async function bundle(work) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const outfile = join(work, 'svc.cjs');
@@ -63,9 +63,9 @@ async function bundle(work) {
     format: 'cjs',
     target: 'node22',
     outfile,
-    // The AWS SDK is an optional peer for s3:// archives (about 20 MB of modules): left out, its
-    // `import()` fails as it does where the peer is not installed, and svc says what to install.
-    external: ['@aws-sdk/*'],
+    // Nothing external: the AWS SDK, an optional peer of the npm package for s3:// archives, goes
+    // in too once the CLI's code imports it (0.6 MB minified): the user of a binary has no npm to
+    // install a peer with.
     define: {
       __SVC_VERSION__: JSON.stringify(version),
       // CommonJS has no import.meta: the one module that reads it (the assets' folder outside a SEA)
