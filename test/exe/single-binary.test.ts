@@ -151,6 +151,33 @@ describe.runIf(hasLinux)('the Linux binary runs the --sandbox workflows like bin
   });
 });
 
+describe.runIf(hasLinux)(
+  'the Linux binary, interrupted, saves its state and exits 75; --resume finishes',
+  () => {
+    it('SIGINT during the wait of a --sandbox batch, then --resume', async () => {
+      const cwd = folder('interrupt');
+      writeFileSync(join(cwd, 'in.csv'), `countryCode,vatId\n${'DE,DE136695976\n'.repeat(2000)}`);
+      const args = ['--sandbox', 'batch', 'in.csv', '--out', 'out.csv', '--wait'];
+      const child = spawn(LINUX, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = collectOutput(child);
+      const code = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await new Promise<void>((resolve) => {
+        child.stderr.on('data', () => {
+          if (/waiting for \d+ completion/.test(output().stderr)) resolve();
+        });
+        void code.then(() => resolve());
+      });
+      child.kill('SIGINT');
+      expect(await code, output().stderr).toBe(75);
+      expect(output().stderr).toContain('state saved to out.csv.state.json; run again with --resume');
+      const resumed = await runBin([...args, '--resume'], { env, cwd, executable: LINUX });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain('batch: 2000 rows (completed:VALID 2000)');
+      // The sandbox's webhooks take about 4 s for 2000 rows: the signal lands in the wait.
+    }, 60_000);
+  },
+);
+
 describe.runIf(hasLinux)('the Linux binary serves the console and the widget from inside itself', () => {
   it('svc serve, started in an empty folder, answers the built browser files', async () => {
     const child = spawn(LINUX, ['serve', '--port', '0'], {
