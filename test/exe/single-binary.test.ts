@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -10,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/build.js';
@@ -216,15 +217,26 @@ describe.runIf(hasLinux)('the Linux binary serves the console and the widget fro
 describe.runIf(hasWindows)('svc.exe under Wine prints what bin/svc.js prints, from any folder', () => {
   // Wine's own state, private to this file and removed after it (its wineserver too).
   const prefix = join(work, 'wine');
-  const wineEnv = { ...env, PATH: process.env.PATH ?? '', WINEPREFIX: prefix, WINEDEBUG: '-all' };
+  // Wine maps Unix file names to Windows ones through the locale's charset: UTF-8, as Linux has them.
+  const wineEnv = {
+    ...env,
+    PATH: process.env.PATH ?? '',
+    WINEPREFIX: prefix,
+    WINEDEBUG: '-all',
+    LANG: 'C.UTF-8',
+  };
+
+  // A download folder as Windows users have them: spaces, non-ASCII letters, an apostrophe, and
+  // the name a browser gives a second download.
+  const downloaded = join(work, "Jörg Müller's Downloads", 'svc-win-x64 (1).exe');
 
   /** Runs svc.exe in `cwd`; a Windows process under Wine needs files for stdio, not pipes. */
-  function wine(args: string[], cwd: string): BinRun {
+  function wine(exe: string, args: string[], cwd: string): BinRun {
     const out = join(cwd, 'stdout.txt');
     const err = join(cwd, 'stderr.txt');
     const fds = [openSync(out, 'w'), openSync(err, 'w')];
     try {
-      const { status } = spawnSync('wine', [WINDOWS, ...args], {
+      const { status } = spawnSync('wine', [exe, ...args], {
         cwd,
         env: wineEnv,
         stdio: ['ignore', ...fds],
@@ -239,6 +251,8 @@ describe.runIf(hasWindows)('svc.exe under Wine prints what bin/svc.js prints, fr
     // Node refuses to start on Wine's default Windows version.
     const made = spawnSync('wine', ['winecfg', '-v', 'win10'], { env: wineEnv, stdio: 'ignore' });
     expect(made.status).toBe(0);
+    mkdirSync(dirname(downloaded));
+    copyFileSync(WINDOWS, downloaded);
   }, 180_000);
   afterAll(() => {
     spawnSync('wineserver', ['-k'], { env: wineEnv, stdio: 'ignore' });
@@ -249,7 +263,9 @@ describe.runIf(hasWindows)('svc.exe under Wine prints what bin/svc.js prints, fr
     async (arg) => {
       const node = await runBin([arg], { env });
       expect(node.code).toBe(0);
-      expect(wine([arg], folder(`wine${arg}`))).toEqual({ code: 0, stdout: node.stdout, stderr: '' });
+      const expected = { code: 0, stdout: node.stdout, stderr: '' };
+      expect(wine(WINDOWS, [arg], folder(`wine${arg}`))).toEqual(expected);
+      expect(wine(downloaded, [arg], folder(`wine-downloaded${arg}`))).toEqual(expected);
     },
     60_000,
   );
