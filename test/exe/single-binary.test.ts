@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/version.js';
 import { ROOT } from '../helpers/build.js';
 import { collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { type BinRun, runBin } from '../helpers/run-bin.js';
@@ -98,6 +99,17 @@ describe.runIf(hasLinux)('the Linux binary prints what bin/svc.js prints', () =>
     const { node, exe } = await both(args);
     expect(node.code).toBe(0);
     expect(exe).toMatchObject({ code: 0, stdout: node.stdout, stderr: node.stderr });
+  });
+
+  // A V8 flag in NODE_OPTIONS (CI machines often set one) would make Node reject a code cache
+  // made without it, with a warning on every run: the blob carries none.
+  it('with a V8 flag in NODE_OPTIONS: the version and nothing on stderr', async () => {
+    const run = await runBin(['--version'], {
+      env: { ...env, NODE_OPTIONS: '--max-old-space-size=4096' },
+      cwd: folder('node-options'),
+      executable: LINUX,
+    });
+    expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
   it('a usage error: the same line on stderr and exit 2, no stack trace', async () => {
