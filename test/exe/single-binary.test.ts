@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
@@ -119,6 +119,18 @@ describe.runIf(hasLinux)('the Linux binary prints what bin/svc.js prints', () =>
     expect(exe.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+// The same checkout gives the same bytes (docs/single-binary.md): nothing of the machine that
+// built them, such as the temporary folder the blob was made in, is inside.
+describe.runIf(hasLinux && existsSync(WINDOWS))(
+  'the binaries are reproducible: no path of the build machine inside',
+  () => {
+    it.each([LINUX, WINDOWS].map((file) => [basename(file), file]))('%s', (_name, file) => {
+      const bytes = readFileSync(file);
+      for (const path of [ROOT, join(tmpdir(), 'svc-exe-')]) expect(bytes.includes(path), path).toBe(false);
+    });
+  },
+);
 
 describe.runIf(hasLinux)('the Linux binary runs the --sandbox workflows like bin/svc.js', () => {
   it('validate', async () => {
