@@ -32,13 +32,13 @@ import { withoutSignature } from './pe-signature.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Where the binaries go: outside dist/, which every `npm run build` cleans. */
-export const OUT_DIR = join(root, 'dist-exe');
+const OUT_DIR = join(root, 'dist-exe');
 
-/** The files `build:exe` makes, by pinned Node platform (test/exe and the release example check these names). */
-export const EXECUTABLES = { linux: 'svc-linux-x64', win: 'svc-win-x64.exe' };
+/** The binaries, by pinned Node platform (test/exe, examples/release and the docs name them too). */
+const EXECUTABLES = { linux: 'svc-linux-x64', win: 'svc-win-x64.exe' };
 
 /** The file of SHA-256 sums, in `sha256sum` format (`sha256sum -c SHA256SUMS` checks it). */
-export const SUMS_FILE = 'SHA256SUMS';
+const SUMS_FILE = 'SHA256SUMS';
 
 /** Node's documented fuse: the flag postject flips to tell the binary a blob is inside. */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -83,7 +83,7 @@ async function bundle(work) {
 
 /**
  * The SEA preparation blob, made by the pinned Linux Node (the Windows one cannot run here).
- * Without V8's code cache, though it would start the Linux binary in 60 ms instead of 160: a cache
+ * Without V8's code cache, though it started the Linux binary in 60 ms instead of 150: a cache
  * made by Linux Node does not fit the Windows one, it differs from build to build (no reproducible
  * binary), and any V8 flag in NODE_OPTIONS (a CI's `--max-old-space-size=4096`) makes Node reject
  * it with a warning on every run, before any code of svc could keep it quiet.
