@@ -17,6 +17,7 @@ import { DEMO } from '../../src/server/fixtures.js';
 import { startProxy } from '../audit/helpers.js';
 import { ROOT } from '../helpers/build.js';
 import { BIN, collectOutput, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { runBlocks } from '../helpers/workflow-steps.js';
 
 const DIR = join(ROOT, 'examples', 'nightly-audit-export');
 const SCRIPT = join(DIR, 'export.sh');
@@ -347,35 +348,6 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
     ]);
   });
 });
-
-/** The `run: |` blocks of the workflow, in order, with the name of their step (a small parser for this subset of YAML). */
-function runBlocks(yml: string): Array<{ name: string; script: string; always: boolean }> {
-  const lines = yml.split('\n');
-  const blocks: Array<{ name: string; script: string; always: boolean }> = [];
-  let name = '';
-  let always = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const step = /^\s+- (?:name: (.*)|uses: .*|run: .*)$/.exec(line);
-    if (step) {
-      name = step[1] ?? '';
-      always = false;
-    }
-    if (/^\s+if: always\(\)$/.test(line)) always = true;
-    const block = /^(\s+)run: \|$/.exec(line);
-    if (!block) continue;
-    const indent = (block[1] as string).length;
-    const body: string[] = [];
-    for (i += 1; i < lines.length; i++) {
-      const next = lines[i] as string;
-      if (next.trim() !== '' && next.length - next.trimStart().length <= indent) break;
-      body.push(next.slice(indent + 2));
-    }
-    i -= 1;
-    blocks.push({ name, script: `${body.join('\n').trimEnd()}\n`, always });
-  }
-  return blocks;
-}
 
 describe('example nightly-audit-export/github-actions.yml: current, one job for many projects', () => {
   const yml = readFileSync(join(DIR, 'github-actions.yml'), 'utf8');

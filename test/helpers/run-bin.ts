@@ -12,14 +12,24 @@ export interface BinRun {
  * Runs the built `node bin/svc.js ...args` to its end with only the given environment (plus
  * PATH, HOME and NO_COLOR): no `SVC_*` variable of the machine leaks in. Asynchronous, so a
  * server in the test process keeps answering. Call `ensureBuilt()` first. `bin`: another copy of
- * `bin/svc.js` to run (default the project's).
+ * `bin/svc.js` to run (default the project's); `executable`: a single executable of `svc`
+ * (`npm run build:exe`) to run instead of Node.
  */
 export function runBin(
   args: readonly string[],
-  options: { env?: Record<string, string>; input?: string; cwd?: string; bin?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    input?: string;
+    cwd?: string;
+    bin?: string;
+    executable?: string;
+  } = {},
 ): Promise<BinRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+    const [command, ...before] = options.executable
+      ? [options.executable]
+      : [process.execPath, options.bin ?? BIN];
+    const child = spawn(command as string, [...before, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

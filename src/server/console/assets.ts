@@ -18,8 +18,21 @@ function candidates(): string[] {
   return [join(here, 'assets'), join(here, '..', 'assets'), join(here, '..', '..', '..', 'dist', 'assets')];
 }
 
+/**
+ * The asset carried inside a single executable (`npm run build:exe` puts dist/assets into the SEA
+ * blob: beside `svc.exe` there is no dist/), or undefined when this process is a plain Node.
+ */
+async function embedded(name: AssetName): Promise<Buffer | undefined> {
+  // node:sea exists from Node 20.12 (engines: >= 20.19), not in Bun or Deno, which run the
+  // reference server from files; loaded on the first request, like the files.
+  const sea = await import('node:sea').catch(() => undefined);
+  return sea?.isSea() ? Buffer.from(sea.getAsset(name)) : undefined;
+}
+
 /** Reads an asset (fresh each time, so a rebuild shows without a restart); 503 when not built. */
 export async function readAsset(name: AssetName): Promise<Buffer> {
+  const carried = await embedded(name);
+  if (carried) return carried;
   for (const dir of candidates()) {
     try {
       return await readFile(join(dir, name));
