@@ -56,28 +56,34 @@ async function sheetText(path: string): Promise<string[][]> {
 }
 
 function workbookReads(command: SvcCommand): void {
-  it('ten reads in a row, either sheet by name: every row and cell each time', async () => {
-    const dir = join(wine().scratch, `reads-${Math.random().toString(36).slice(2, 8)}`);
-    mkdirSync(dir);
-    await writeTestWorkbook(join(dir, 'zwei.xlsx'), { Kunden: KUNDEN, Lieferanten: LIEFERANTEN });
-    for (let n = 0; n < 10; n++) {
-      const rows = n % 2 === 0 ? LIEFERANTEN : KUNDEN;
-      const sheet = rows === KUNDEN ? 'Kunden' : 'Lieferanten';
-      const run = await wine().svc(
-        command,
-        ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', sheet, '--out', `read-${n}.csv`, '--wait'],
-        { cwd: dir },
-      );
-      expect(run.stderr, `read ${n}`).toBe(
-        `batch: ${rows.length - 1} rows (completed:VALID ${rows.length - 1})\n`,
-      );
-      const out = records(join(dir, `read-${n}.csv`));
-      expect(
-        out.map((r) => r.slice(0, 3)),
-        `read ${n}`,
-      ).toEqual(rows);
-    }
-  });
+  it(
+    'ten reads in a row, either sheet by name: every row and cell each time',
+    async () => {
+      const dir = join(wine().scratch, `reads-${Math.random().toString(36).slice(2, 8)}`);
+      mkdirSync(dir);
+      await writeTestWorkbook(join(dir, 'zwei.xlsx'), { Kunden: KUNDEN, Lieferanten: LIEFERANTEN });
+      for (let n = 0; n < 10; n++) {
+        const rows = n % 2 === 0 ? LIEFERANTEN : KUNDEN;
+        const sheet = rows === KUNDEN ? 'Kunden' : 'Lieferanten';
+        const run = await wine().svc(
+          command,
+          ['--sandbox', 'batch', 'zwei.xlsx', '--sheet', sheet, '--out', `read-${n}.csv`, '--wait'],
+          { cwd: dir },
+        );
+        expect(run.stderr, `read ${n}`).toBe(
+          `batch: ${rows.length - 1} rows (completed:VALID ${rows.length - 1})\n`,
+        );
+        const out = records(join(dir, `read-${n}.csv`));
+        expect(
+          out.map((r) => r.slice(0, 3)),
+          `read ${n}`,
+        ).toEqual(rows);
+      }
+      // Ten Windows processes, each loading exceljs under Wine (about 5 s apiece on a busy machine):
+      // half the suite's per-test budget for each read, not one budget for all ten.
+    },
+    5 * WINE_TEST_TIMEOUT,
+  );
 
   it('the output .xlsx read back by svc batch under Windows and by LibreOffice: every cell intact', async () => {
     const dir = join(wine().scratch, `back-${Math.random().toString(36).slice(2, 8)}`);
