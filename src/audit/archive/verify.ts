@@ -1,14 +1,10 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
+import type { ArchiveStore } from '../store/archive-store.js';
+import { openArchiveStore } from '../store/open-store.js';
+import type { ArchiveStoreOptions } from '../store/s3-settings.js';
 import { manifestRun } from './fields.js';
-import {
-  ArchiveFileError,
-  checkAborted,
-  countRegularLines,
-  hashRegular,
-  listArchive,
-  readRegular,
-} from './files.js';
+import { ArchiveFileError, checkAborted, countObjectLines, hashObject } from './files.js';
 import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
 import { readSyncState } from './state.js';
@@ -105,6 +101,14 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 export async function verifyAuditArchive(
   dir: string,
+  options: VerifyArchiveOptions & ArchiveStoreOptions = {},
+): Promise<VerifyArchiveResult> {
+  return verifyArchive(await openArchiveStore(dir, options), options);
+}
+
+/** {@link verifyAuditArchive} of an archive's store. */
+export async function verifyArchive(
+  store: ArchiveStore,
   options: VerifyArchiveOptions = {},
 ): Promise<VerifyArchiveResult> {
   const { signal } = options;
@@ -118,16 +122,12 @@ export async function verifyAuditArchive(
   const problems: ArchiveProblem[] = [];
   const report = (kind: ArchiveProblemKind, file: string, message: string) =>
     problems.push({ kind, file, message: `${file}: ${message}` });
-  const entries = await listArchive(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new SvcError(`${dir}: no such archive folder`, 'config');
-    if (error.code === 'ENOTDIR') throw new SvcError(`${dir} is not a directory`, 'config');
-    throw error;
-  });
+  const entries = await store.list({ mustExist: true });
   const names = entries
     .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
-  const state = await readSyncState(dir).catch(() => undefined);
+  const state = await readSyncState(store).catch(() => undefined);
   const stateHead = state?.lastManifest ? (manifestRun(state.lastManifest.name) ?? 0) : 0;
   const lastRun = names.at(-1)?.run ?? 0;
   const byRun = new Map(names.map((entry) => [entry.run, entry.name]));
@@ -147,7 +147,7 @@ export async function verifyAuditArchive(
     }
     let bytes: Buffer;
     try {
-      bytes = await readRegular(dir, name, MAX_MANIFEST_BYTES);
+      bytes = await store.read(name, MAX_MANIFEST_BYTES);
     } catch (error) {
       if (!(error instanceof ArchiveFileError)) throw error;
       report('unsafe-file', name, error.message);
@@ -201,7 +201,7 @@ export async function verifyAuditArchive(
     const listed = [...manifest.files, ...(manifest.conflicts ? [manifest.conflicts] : [])];
     for (const file of listed) {
       events += manifest.files.includes(file) ? file.events : 0;
-      await checkFile(dir, file, name, report, signal);
+      await checkFile(store, file, name, report, signal);
     }
     chain.push({
       run,
@@ -269,7 +269,7 @@ export async function verifyAuditArchive(
 
 /** Re-hashes and recounts one file a manifest lists. */
 async function checkFile(
-  dir: string,
+  store: ArchiveStore,
   file: ManifestFile,
   manifest: string,
   report: (kind: ArchiveProblemKind, file: string, message: string) => void,
@@ -277,7 +277,7 @@ async function checkFile(
 ): Promise<void> {
   let found: { sha256: string; bytes: number };
   try {
-    found = await hashRegular(dir, file.name, signal);
+    found = await hashObject(store, file.name, signal);
   } catch (error) {
     if (!(error instanceof ArchiveFileError)) throw error;
     if (error.message === 'missing') report('missing-file', file.name, `missing (listed in ${manifest})`);
@@ -288,7 +288,7 @@ async function checkFile(
     report('changed-file', file.name, `sha256 or size differs from ${manifest}`);
     return;
   }
-  const lines = await countRegularLines(dir, file.name, file.name.endsWith('.gz'), signal);
+  const lines = await countObjectLines(store, file.name, file.name.endsWith('.gz'), signal);
   if (lines !== file.events)
     report(
       'count-mismatch',
