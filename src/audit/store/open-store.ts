@@ -1,3 +1,4 @@
+import { SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveStore } from './archive-store.js';
 import { FolderStore } from './folder-store.js';
 import type { ArchiveStoreOptions } from './s3-settings.js';
@@ -15,6 +16,18 @@ export async function openArchiveStore(
 ): Promise<ArchiveStore> {
   if (!isBucketLocation(location))
     return new FolderStore(location, options.fileMode === undefined ? {} : { fileMode: options.fileMode });
-  const { openS3Store } = await import('./s3-store.js');
-  return openS3Store(location, options);
+  let module: typeof import('./s3-store.js');
+  try {
+    module = await import('./s3-store.js');
+  } catch (error) {
+    // The AWS SDK is an optional peer dependency: installed only by those who keep archives in a bucket.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /@aws-sdk\//.test(String(error)))
+      throw new SvcError(
+        `${location}: archives in a bucket need the AWS SDK: npm install @aws-sdk/client-s3 @aws-sdk/lib-storage`,
+        'config',
+        { cause: error },
+      );
+    throw error;
+  }
+  return module.openS3Store(location, options);
 }

@@ -13,9 +13,14 @@ export const DEFAULT_S3_LOCK_TTL_MS = 6 * 60 * 60_000;
 /**
  * Settings of a bucket archive, taken as the AWS CLI and SDKs take them: credentials come from the
  * SDK's default chain (environment, shared profile, web identity for GitHub OIDC, instance
- * role), never from here.
+ * role) unless the program gives its own.
  */
 export interface S3StoreSettings {
+  /**
+   * Credentials given by the program itself (never printed or written). Default: the SDK's chain
+   * (`AWS_ACCESS_KEY_ID`..., `AWS_PROFILE`, web identity, instance role), which the CLI uses.
+   */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** The region. Default: the SDK's chain (`AWS_REGION`, the profile), else `us-east-1`. */
   region?: string;
   /**
