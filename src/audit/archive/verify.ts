@@ -23,7 +23,8 @@ export type ArchiveProblemKind =
   | 'bad-signature'
   | 'incomplete'
   | 'stale-head'
-  | 'head-mismatch';
+  | 'head-mismatch'
+  | 'retention';
 
 /** One problem, with a one-line message naming the file. */
 export interface ArchiveProblem {
@@ -50,7 +51,13 @@ export interface VerifyArchiveOptions {
    * sha256:...`): fail (`head-mismatch`) when the newest manifest is another. Default: not checked.
    */
   head?: string;
-  /** The clock `maxAgeMs` is measured against (ms since the epoch). Default `Date.now`. */
+  /**
+   * Fail (`retention`) where a manifest or a file it lists has no Object Lock retention, or, with
+   * `days`, one that ends sooner than that many days from now. Only a bucket keeps retention: on a
+   * folder every object fails. Default: not checked.
+   */
+  requireRetention?: { days?: number };
+  /** The clock `maxAgeMs` and `requireRetention` are measured against (ms since the epoch). Default `Date.now`. */
   now?: () => number;
   /** Stops between reads with `AbortError`. */
   signal?: AbortSignal;
@@ -203,6 +210,9 @@ export async function verifyArchive(
       events += manifest.files.includes(file) ? file.events : 0;
       await checkFile(store, file, name, report, signal);
     }
+    if (options.requireRetention)
+      for (const object of [name, ...listed.map((file) => file.name)])
+        await checkRetention(store, object, options.requireRetention.days, options.now ?? Date.now, report);
     chain.push({
       run,
       manifest: name,
@@ -265,6 +275,36 @@ export async function verifyArchive(
     gaps: ledger.all(),
     head,
   };
+}
+
+/** `requireRetention`: the object must be under Object Lock retention for at least `days` more. */
+async function checkRetention(
+  store: ArchiveStore,
+  name: string,
+  days: number | undefined,
+  now: () => number,
+  report: (kind: ArchiveProblemKind, file: string, message: string) => void,
+): Promise<void> {
+  if (!store.retention) {
+    report('retention', name, 'no retention: a folder keeps none (only a bucket with Object Lock does)');
+    return;
+  }
+  const kept = await store.retention(name).catch((error: unknown) => {
+    if (error instanceof ArchiveFileError) return undefined;
+    throw error;
+  });
+  if (kept === undefined) return; // missing: reported by the file check
+  if (kept === null) {
+    report('retention', name, 'no Object Lock retention');
+    return;
+  }
+  const left = Date.parse(kept.until) - now();
+  if (days !== undefined && left < days * 86_400_000)
+    report(
+      'retention',
+      name,
+      `retention (${kept.mode.toLowerCase()}) ends ${kept.until}, sooner than the ${days} days asked`,
+    );
 }
 
 /** Re-hashes and recounts one file a manifest lists. */

@@ -6,6 +6,10 @@ import type { ArchiveStoreOptions } from './s3-settings.js';
 /** Whether an archive location names a bucket (`s3://bucket/prefix`) rather than a folder. */
 export const isBucketLocation = (location: string): boolean => /^s3:\/\//i.test(location);
 
+/** A folder archive's path, undefined for a bucket (for checks that only mean something on local paths). */
+export const localPath = (location: string): string | undefined =>
+  isBucketLocation(location) ? undefined : location;
+
 /**
  * The store of an archive location: an `s3://bucket/prefix` URL is a bucket (the AWS SDK loads
  * here, at the first such call), anything else a folder path.

@@ -287,7 +287,7 @@ export class S3Store implements ArchiveStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
       if (!honoured)
         this.settings.onWarning?.(
-          `warning: ${this.settings.endpoint ?? 'the S3 store'} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
+          `${this.settings.endpoint ?? 'the S3 store'} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
         );
     })();
     return this.probed;
