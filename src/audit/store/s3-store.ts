@@ -43,6 +43,13 @@ const LOCK_NAME = 'sync.lock';
 /** Names of the objects that are not the archive's, and get no retention. */
 const HOUSEKEEPING = new Set([LOCK_NAME]);
 const DAY_MS = 86_400_000;
+/** The answers to GetObjectRetention that mean the object has none. */
+const NO_RETENTION = new Set([
+  'NoSuchObjectLockConfiguration',
+  'ObjectLockConfigurationNotFoundError',
+  'InvalidRequest',
+  'NotImplemented',
+]);
 
 /** What the lock object holds. */
 interface LockBody {
@@ -390,8 +397,8 @@ export class S3Store implements ArchiveStore {
       return { mode, until: until.toISOString() };
     } catch (error) {
       const code = (error as { name?: string }).name;
-      if (code === 'NoSuchObjectLockConfiguration' || code === 'ObjectLockConfigurationNotFoundError')
-        return null;
+      // No retention on the object, no Object Lock on the bucket (InvalidRequest), or none in the store at all.
+      if (NO_RETENTION.has(code ?? '')) return null;
       if (isAbsent(error)) throw new ArchiveFileError('missing');
       throw this.fault(error, name);
     }
