@@ -34,10 +34,10 @@ import {
   type S3StoreSettings,
 } from './s3-settings.js';
 
-/** Part size of a run's multipart upload: with {@link UPLOAD_QUEUE} parts in flight, at most 16 MiB held at once. */
-const PART_BYTES = 8 * 1024 * 1024;
+/** Part size of a run's multipart upload (S3's least): with {@link UPLOAD_QUEUE} parts in flight, about 20 MiB held at once. */
+const PART_BYTES = 5 * 1024 * 1024;
 /** Parts uploaded at once. */
-const UPLOAD_QUEUE = 2;
+const UPLOAD_QUEUE = 4;
 /** Name of the lock object under the prefix (as the folder's lock file). */
 const LOCK_NAME = 'sync.lock';
 /** Names of the objects that are not the archive's, and get no retention. */
