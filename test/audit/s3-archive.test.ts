@@ -146,6 +146,58 @@ describe("faults of a real store: 503 SlowDown and resets are carried through by
   );
 });
 
+describe('expired credentials mid-run leave the archive whole and resumable', () => {
+  it('ExpiredToken to the manifest: one line naming it, no manifest; the next run with fresh credentials finishes it', async () => {
+    add(100, T0 - 2 * HOUR, T0 - HOUR);
+    const proxy = await startS3FaultProxy({
+      target: s3.endpoint,
+      answers: [{ fixture: 'expired-token', method: 'PUT', path: /manifest-000001\.json$/ }],
+    });
+    const work = freshWork();
+    try {
+      const error = (await syncS3({ workDir: work, s3: settings({ endpoint: proxy.endpoint }) }).catch(
+        (e: unknown) => e,
+      )) as Error & { code: string };
+      expect(error.code).toBe('io');
+      expect(error.message).toBe(
+        `s3://${bucket}/audit/manifest-000001.json: the store refused the credentials (ExpiredToken); the archive is whole: run again with valid credentials to continue`,
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect([...(await s3.objects(bucket)).keys()].filter((k) => k.includes('manifest-'))).toEqual([]);
+    // The lock of the failed run was released: the next run needs no waiting.
+    expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+    const next = await syncS3();
+    expect(next.status).toBe('synced');
+    expect(next.resumed).toBe(true);
+    expect(next.events).toBe(100);
+    expect((await verifyAuditArchive(url(), { s3: settings() })).problems).toEqual([]);
+  });
+
+  it('interrupted during its upload: the multipart upload is aborted, the next run resumes it', async () => {
+    add(3000, T0 - 2 * HOUR, T0 - HOUR);
+    const proxy = await startS3FaultProxy({ target: s3.endpoint });
+    const stop = new AbortController();
+    const watch = setInterval(() => {
+      if (proxy.log.some((e) => e.method === 'PUT' && e.path.endsWith('/audit-000001.ndjson'))) stop.abort();
+    }, 1);
+    try {
+      const error = await syncS3({ signal: stop.signal, s3: settings({ endpoint: proxy.endpoint }) }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as Error).name).toBe('AbortError');
+    } finally {
+      clearInterval(watch);
+      await proxy.close();
+    }
+    expect(await s3.uploads(bucket)).toEqual([]);
+    const next = await syncS3();
+    expect(next.resumed).toBe(true);
+    expect(next.events).toBe(3000);
+  });
+});
+
 describe('the state is an object of its own, rebuilt from the manifests when missing', () => {
   it('the state object deleted before night 3 and before night 2: the runs and the state are the folder archive byte for byte', async () => {
     // Late events inside the overlap, so the rebuilt window and ranges are put to the test.

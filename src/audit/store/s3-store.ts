@@ -248,7 +248,7 @@ export class S3Store implements ArchiveStore {
       // NoSuchUpload to a retried completion: the first one took effect; the caller compares the bytes.
       if (isPreconditionFailed(error) || (error as { name?: string }).name === 'NoSuchUpload')
         return 'exists';
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (options.signal?.aborted) throw error;
       throw this.fault(error, name);
     } finally {
       options.signal?.removeEventListener('abort', stop);
