@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -7,6 +7,7 @@ import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
 import type { SyncOptions, SyncResult } from '../../src/audit/sync/options.js';
 import { SvcClient } from '../../src/client.js';
+import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -236,6 +237,43 @@ describe('verify --require-retention fails where an object has no Object Lock re
   // s3rver has no Object Lock: it neither keeps nor reports retention. The store's real answer to
   // --retain-days on a bucket without Object Lock is tested in s3-answers.test.ts.
   it.skip('objects written with --retain-days 30 pass --require-retention 29 and fail 31 (skipped: s3rver has no Object Lock)', () => {});
+});
+
+describe('wherever an archive directory is taken, s3:// works: --projects entries and gaps', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+  it('svc audit sync --projects with a bucket entry and a folder entry; gaps on the bucket', async () => {
+    add(40, T0 - 2 * HOUR, T0 - HOUR);
+    // The SDK reads its credentials from the process environment; the CLI's own settings come from `env`.
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    });
+    const file = join(freshWork(), 'projects.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { name: 'bucket', dir: url('shop'), keyEnv: 'SVC_KEY_A' },
+        { name: 'folder', dir: join(dir, 'shop'), keyEnv: 'SVC_KEY_B' },
+      ]),
+    );
+    const env = {
+      ...s3.env,
+      SVC_KEY_A: 'ak_demo_project',
+      SVC_KEY_B: 'ak_demo_project',
+      TMPDIR: freshWork(),
+    };
+    const run = await runSvc(['audit', 'sync', '--projects', file, '--base-url', server().url], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const heads = run.stdout.trim().split('\n').sort();
+    expect(heads).toHaveLength(2);
+    expect(heads[0]?.replace(/ bucket$/, '')).toBe(heads[1]?.replace(/ folder$/, ''));
+    const gaps = await runSvc(['audit', 'gaps', '--dir', url('shop')], { env });
+    expect(gaps.code).toBe(0);
+    expect(gaps.stderr.trim()).toBe('0 gaps recorded, 0 open');
+  });
 });
 
 describe('tampering in the bucket is caught by verify, naming the object', () => {
