@@ -42,6 +42,14 @@ function machine(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
+/** The reference server reset, its clock frozen at T0, with `count` events in the span. */
+function seed(count: number, from: number, to: number): void {
+  server().admin.reset();
+  server().admin.freezeClock(true);
+  server().admin.setNow(T0);
+  server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });
+}
+
 async function svc(args: string[], env: Record<string, string>) {
   const child = spawnSvc(args, env);
   const code = await exited(child);
@@ -50,15 +58,7 @@ async function svc(args: string[], env: Record<string, string>) {
 
 describe('a bucket archive holds what a folder archive holds: same layout, chain and head', () => {
   it('three nights of the built CLI, each on a fresh machine: one chain of 3 runs, verify --head whole, the folder head', async () => {
-    server().admin.reset();
-    server().admin.freezeClock(true);
-    server().admin.setNow(T0);
-    server().admin.addAuditEvents({
-      count: 500,
-      scope: 'project',
-      from: iso(T0 - 2 * HOUR),
-      to: iso(T0 + 50 * HOUR),
-    });
+    seed(500, T0 - 2 * HOUR, T0 + 50 * HOUR);
     await s3.createBucket('nightly');
     const folder = join(root, 'folder');
     const since = iso(T0 - 3 * HOUR);
@@ -92,15 +92,7 @@ describe('a bucket archive holds what a folder archive holds: same layout, chain
 
 describe('crash-safe uploads: a run killed during its upload leaves no run, the next one finishes it byte for byte', () => {
   it('kill -9 during the upload of a 200,000-event run, then a new run: every event once, verify whole, no unfinished upload', async () => {
-    server().admin.reset();
-    server().admin.freezeClock(true);
-    server().admin.setNow(T0);
-    server().admin.addAuditEvents({
-      count: 200_000,
-      scope: 'project',
-      from: iso(T0 - 20 * HOUR),
-      to: iso(T0 - HOUR),
-    });
+    seed(200_000, T0 - 20 * HOUR, T0 - HOUR);
     await s3.createBucket('crash');
     // A proxy without faults, to see the upload's parts go by.
     const proxy = await startS3FaultProxy({ target: s3.endpoint });
