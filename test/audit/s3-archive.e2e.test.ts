@@ -1,9 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { BIN, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -148,6 +150,48 @@ describe('crash-safe uploads: a run killed during its upload leaves no run, the 
     expect((await svc(['audit', 'sync', '--dir', folder, '--since', since], machine())).code).toBe(0);
     expect(data.equals(readFileSync(join(folder, 'audit-000001.ndjson')))).toBe(true);
   }, 300_000);
+});
+
+describe('the AWS SDK loads only for s3://; when missing, one line says which packages to install', () => {
+  it('with @aws-sdk/* not resolvable (as when not installed): one line, exit 2; a folder archive is not affected', async () => {
+    const hooks = join(root, 'no-aws-sdk.mjs');
+    writeFileSync(
+      hooks,
+      [
+        'export async function resolve(specifier, context, next) {',
+        "  if (!specifier.startsWith('@aws-sdk/')) return next(specifier, context);",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the hook's own template string
+        "  const error = new Error(`Cannot find package '${specifier}' imported from ${context.parentURL}`);",
+        "  error.code = 'ERR_MODULE_NOT_FOUND';",
+        '  throw error;',
+        '}',
+      ].join('\n'),
+    );
+    const register = join(root, 'register-no-aws-sdk.mjs');
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', register, BIN, ...args], {
+          env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...machine() },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    const bucket = await run(['audit', 'verify', 's3://nosdk/audit']);
+    expect(bucket.code).toBe(2);
+    expect(bucket.stderr).toBe(
+      'svc: s3://nosdk/audit: archives in a bucket need the AWS SDK: npm install @aws-sdk/client-s3 @aws-sdk/lib-storage\n',
+    );
+    const folder = await run(['audit', 'verify', join(root, 'no-such-folder')]);
+    expect(folder.stderr).not.toContain('AWS SDK');
+  }, 60_000);
 });
 
 describe('secrets: --debug lines for S3 requests mask the signature and the session token', () => {

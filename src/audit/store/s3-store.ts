@@ -40,8 +40,11 @@ const PART_BYTES = 5 * 1024 * 1024;
 const UPLOAD_QUEUE = 4;
 /** Name of the lock object under the prefix (as the folder's lock file). */
 const LOCK_NAME = 'sync.lock';
-/** Names of the objects that are not the archive's, and get no retention. */
-const HOUSEKEEPING = new Set([LOCK_NAME]);
+/**
+ * Objects that get no retention: the lock (removed at the end of each run) and the state
+ * (rewritten by each run; the manifests it is rebuilt from are kept).
+ */
+const HOUSEKEEPING = new Set([LOCK_NAME, 'sync-state.json']);
 const DAY_MS = 86_400_000;
 /** The answers to GetObjectRetention that mean the object has none. */
 const NO_RETENTION = new Set([
