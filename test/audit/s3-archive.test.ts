@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../src/audit/archive-functions.js';
 import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
 import type { SyncOptions, SyncResult } from '../../src/audit/sync/options.js';
 import { SvcClient } from '../../src/client.js';
@@ -273,6 +274,40 @@ describe('wherever an archive directory is taken, s3:// works: --projects entrie
     const gaps = await runSvc(['audit', 'gaps', '--dir', url('shop')], { env });
     expect(gaps.code).toBe(0);
     expect(gaps.stderr.trim()).toBe('0 gaps recorded, 0 open');
+  });
+});
+
+describe('gaps, gaps ack and --backfill on a bucket: the same runs as on a folder', () => {
+  it('late events make a gap; backfill repairs it; a later gap acknowledged; the bucket ends at the folder head', async () => {
+    const MIN = 60_000;
+    const both = async (options: Partial<SyncOptions> = {}) => {
+      const bucketRun = await syncS3(options);
+      const folderRun = await client.audit.sync({ dir, ...options });
+      expect(bucketRun.head).toEqual(folderRun.head);
+      return bucketRun;
+    };
+    add(20, T0 - HOUR, T0 - 10 * MIN);
+    await both({ since: iso(T0 - 2 * HOUR) });
+    server().admin.advanceClock(HOUR);
+    add(2, T0 - 45 * MIN, T0 - 44 * MIN);
+    expect((await both()).lateEvents).toHaveLength(1);
+    const { gaps, leftovers } = await listAuditGaps(url(), { s3: settings() });
+    expect(gaps.map((g) => `${g.id} ${g.status}`)).toEqual(['run2.late1 open']);
+    expect(leftovers).toEqual([]);
+    const repaired = await both({ backfill: true });
+    expect(repaired.repaired).toEqual(['run2.late1']);
+    server().admin.advanceClock(HOUR);
+    add(1, T0 + 15 * MIN, T0 + 15 * MIN);
+    expect((await both()).lateEvents).toHaveLength(1);
+    const at = () => T0;
+    await acknowledgeAuditGap(url(), 'run4.late1', 'checked by hand', at, { s3: settings() });
+    await acknowledgeAuditGap(dir, 'run4.late1', 'checked by hand', at);
+    server().admin.advanceClock(HOUR);
+    const last = await both();
+    expect(last.acknowledged).toEqual(['run4.late1']);
+    const verified = await verifyAuditArchive(url(), { s3: settings(), head: last.head?.sha256 as string });
+    expect(verified.problems).toEqual([]);
+    expect(verified.runs).toBe(5);
   });
 });
 
