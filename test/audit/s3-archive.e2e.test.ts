@@ -123,14 +123,8 @@ describe('crash-safe uploads: a run killed during its upload leaves no run, the 
       /housekeeping: 1 left by interrupted runs.*audit-000001\.ndjson \(unfinished upload/,
     );
 
-    // The lock of the killed run holds until it expires: a new machine waits for it, then takes over.
+    // The killed run's lock names this host and a process that is gone: the new run takes it over.
     const later = machine();
-    const refused = await svc(['audit', 'sync', '--dir', url], later);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('is locked by a sync on');
-    // In the same sync the lock is given up by hand (as the message says), and the run goes on.
-    const { DeleteObjectCommand } = await import('@aws-sdk/client-s3');
-    await s3.client().send(new DeleteObjectCommand({ Bucket: 'crash', Key: 'audit/sync.lock' }));
     const rerun = await svc(['audit', 'sync', '--dir', url], later);
     expect(rerun.code).toBe(0);
     expect(rerun.stderr).toMatch(/^run 1 \(resumed\): 200000 events/);

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -426,6 +427,16 @@ describe('an expired lock is taken over by exactly one run', () => {
       await Promise.all(clients.map((c) => c.close()));
     }
     expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+  });
+
+  it('a lock of this host whose process is gone (killed) is taken over at once, as a folder lock is', async () => {
+    add(10, T0 - 2 * HOUR, T0 - HOUR);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    await put(
+      'audit/sync.lock',
+      `${JSON.stringify({ token: 'dead', host: hostname(), pid: gone, expires: iso(Date.now() + HOUR) })}\n`,
+    );
+    expect((await syncS3()).status).toBe('synced');
   });
 
   it('a lock not yet expired is refused, naming its host', async () => {

@@ -16,6 +16,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
+import { alive } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -68,6 +69,7 @@ function parseLock(text: string | undefined): LockBody | undefined {
     const body = JSON.parse(text ?? '') as Partial<LockBody>;
     return typeof body.token === 'string' &&
       typeof body.host === 'string' &&
+      typeof body.pid === 'number' &&
       typeof body.expires === 'string' &&
       !Number.isNaN(Date.parse(body.expires))
       ? (body as LockBody)
@@ -321,8 +323,11 @@ export class S3Store implements ArchiveStore {
     const holder = parseLock(seen);
     // Our own lock: the create took effect but its answer was lost, and the SDK's retry got 412.
     if (holder?.token === token) return release;
-    const expired = holder !== undefined && Date.parse(holder.expires) <= this.now();
-    if (answer?.ETag && expired) {
+    // Stale: its expiry passed, or its holder ran on this host and is gone (killed) - as a folder's lock.
+    const stale =
+      holder !== undefined &&
+      (Date.parse(holder.expires) <= this.now() || (holder.host === hostname() && !alive(holder.pid)));
+    if (answer?.ETag && stale) {
       // Conditional on the ETag read: of runs taking over the same expired lock, one replaces it.
       try {
         await this.put(LOCK_NAME, text(), answer.ETag);
