@@ -328,6 +328,19 @@ describe('tampering in the bucket is caught by verify, naming the object', () =>
     expect(result.problems.map((p) => p.message)).toContain(
       'audit-000002.ndjson: sha256 or size differs from manifest-000002.json',
     );
+    // The CLI: exit 1, the line on stdout (the SDK reads its credentials from the process environment).
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    });
+    try {
+      const run = await runSvc(['audit', 'verify', url(), '--head', head], { env: s3.env });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('audit-000002.ndjson: sha256 or size differs from manifest-000002.json\n');
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('a data object deleted', async () => {
