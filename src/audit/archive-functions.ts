@@ -1,7 +1,8 @@
-import { loadAuditArchive as archive, loadArchiveVerifier } from '#audit-node-only';
+import { loadAuditArchive as archive, loadArchiveStore, loadArchiveVerifier } from '#audit-node-only';
 import { SvcError } from '../core/errors/error-classes.js';
 import type { ArchiveGap } from './archive/gaps.js';
 import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify.js';
+import type { ArchiveStoreOptions } from './store/s3-settings.js';
 
 // The public functions of a sync archive on disk (gaps, acknowledgements, verify): each loads the
 // archive code at its call (`#audit-node-only`), so importing the package reads no file.
@@ -18,10 +19,15 @@ import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify
  */
 export async function verifyAuditArchive(
   dir: string,
-  options: VerifyArchiveOptions = {},
+  options: VerifyArchiveOptions & ArchiveStoreOptions = {},
 ): Promise<VerifyArchiveResult> {
   const verifier = await loadArchiveVerifier();
   return verifier.verifyAuditArchive(dir, options);
+}
+
+async function openStore(dir: string, options: ArchiveStoreOptions) {
+  const { openArchiveStore } = await loadArchiveStore();
+  return openArchiveStore(dir, options);
 }
 
 /** The gaps of a sync archive, and the acknowledgements waiting for the next manifest. */
@@ -30,12 +36,17 @@ export interface ArchiveGaps {
   gaps: ArchiveGap[];
   /** Gaps acknowledged with `acknowledgeGap`, recorded in the next run's manifest. */
   pendingAcks: Array<{ gap: string; reason: string; at: string }>;
+  /**
+   * What killed runs left that the next sync removes (a folder's temporary files, a bucket's
+   * unfinished multipart uploads): housekeeping, not part of the archive.
+   */
+  leftovers: string[];
 }
 
-async function stateOf(dir: string) {
+async function stateOf(store: Awaited<ReturnType<typeof openStore>>) {
   const { readSyncState } = await archive();
-  const state = await readSyncState(dir);
-  if (!state) throw new SvcError(`${dir} holds no sync archive (no sync-state.json)`, 'config');
+  const state = await readSyncState(store);
+  if (!state) throw new SvcError(`${store.location} holds no sync archive (no sync-state.json)`, 'config');
   return state;
 }
 
@@ -50,10 +61,11 @@ async function stateOf(dir: string) {
  * const { gaps } = await listAuditGaps('audit-archive');
  * for (const gap of gaps) if (gap.status === 'open') console.log(gap.id, gap.from, gap.to);
  */
-export async function listAuditGaps(dir: string): Promise<ArchiveGaps> {
+export async function listAuditGaps(dir: string, options: ArchiveStoreOptions = {}): Promise<ArchiveGaps> {
   const { readGaps } = await archive();
-  const state = await stateOf(dir);
-  const { ledger, unreadable } = await readGaps(dir, new Set(state.expired));
+  const store = await openStore(dir, options);
+  const state = await stateOf(store);
+  const { ledger, unreadable } = await readGaps(store, new Set(state.expired));
   const [first] = unreadable;
   if (first) {
     const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more unreadable manifests)` : '';
@@ -62,7 +74,7 @@ export async function listAuditGaps(dir: string): Promise<ArchiveGaps> {
       'bad_archive',
     );
   }
-  return { gaps: ledger.all(), pendingAcks: state.acks };
+  return { gaps: ledger.all(), pendingAcks: state.acks, leftovers: await store.leftovers() };
 }
 
 /**
@@ -77,15 +89,18 @@ export async function acknowledgeAuditGap(
   reason: string,
   /** The clock of the acknowledgement's time. Default `Date.now`. */
   now: () => number = Date.now,
+  /** Where a bucket archive is (endpoint, region). Default: the AWS SDK's settings. */
+  options: ArchiveStoreOptions = {},
 ): Promise<ArchiveGap> {
   const why = reason.trim();
   if (why === '' || why.length > 1000 || /[\p{Cc}]/u.test(why))
     throw new SvcError('the reason must be 1 to 1000 characters on one line', 'config');
-  const { acquireSyncLock, readGaps, writeSyncState } = await archive();
-  const release = await acquireSyncLock(dir);
+  const { readGaps, writeSyncState } = await archive();
+  const store = await openStore(dir, options);
+  const release = await store.lock();
   try {
-    const state = await stateOf(dir);
-    const found = (await readGaps(dir, new Set(state.expired))).ledger.get(gap);
+    const state = await stateOf(store);
+    const found = (await readGaps(store, new Set(state.expired))).ledger.get(gap);
     if (!found) throw new SvcError(`${dir} records no gap ${gap}; svc audit gaps lists them`, 'config');
     if (found.status !== 'open')
       throw new SvcError(`gap ${gap} is already ${found.status} (${found.resolvedBy})`, 'config');
@@ -93,7 +108,7 @@ export async function acknowledgeAuditGap(
       ...state.acks.filter((ack) => ack.gap !== gap),
       { gap, reason: why, at: new Date(now()).toISOString() },
     ];
-    await writeSyncState(dir, { ...state, acks });
+    await writeSyncState(store, { ...state, acks });
     return found;
   } finally {
     await release();

@@ -8,4 +8,5 @@ import type * as NodeOnly from './node-only.js';
 export const loadAuditExport: typeof NodeOnly.loadAuditExport = leftOut('client.audit.exportEvents');
 export const loadAuditSync: typeof NodeOnly.loadAuditSync = leftOut('client.audit.sync');
 export const loadAuditArchive: typeof NodeOnly.loadAuditArchive = leftOut('The audit archive gap functions');
+export const loadArchiveStore: typeof NodeOnly.loadArchiveStore = leftOut('The audit archive stores');
 export const loadArchiveVerifier: typeof NodeOnly.loadArchiveVerifier = leftOut('verifyAuditArchive');

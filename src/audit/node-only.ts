@@ -10,11 +10,15 @@ export const loadAuditExport = () => import('./export/export.js');
 /** The audit sync run (the exporter, its archive files and lock). */
 export const loadAuditSync = () => import('./sync/sync.js');
 
-/** The archive's gap ledger, lock and state files, as one object. */
+/** The archive's gap ledger and state, as one object. */
 export const loadAuditArchive = () =>
-  Promise.all([import('./archive/gaps.js'), import('./sync/lock.js'), import('./archive/state.js')]).then(
-    ([gaps, lock, state]) => ({ ...gaps, ...lock, ...state }),
-  );
+  Promise.all([import('./archive/gaps.js'), import('./archive/state.js')]).then(([gaps, state]) => ({
+    ...gaps,
+    ...state,
+  }));
+
+/** Where an archive lives: a folder, or a bucket (whose AWS SDK loads only for `s3://`). */
+export const loadArchiveStore = () => import('./store/open-store.js');
 
 /** The archive verifier (re-hashes files, checks signatures with node:crypto). */
 export const loadArchiveVerifier = () => import('./archive/verify.js');

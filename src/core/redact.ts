@@ -1,7 +1,9 @@
 // A key, with what follows when that may make it an already masked one (`ak_abcd...wxyz`).
 const KEY_PATTERN = /\bak_[A-Za-z0-9_-]+(\.\.\.[A-Za-z0-9_-]{4})?/g;
 const SECRET_JSON_FIELD = /("(?:encryptedAccessToken|accessToken|apiKey|api-key)"\s*:\s*")[^"]*(")/g;
-const SECRET_QUERY = /([?&](?:accessToken|access_token|apiKey|api-key)=)[^&#\s]*/g;
+// The S3 signature, credential scope and session token of a presigned URL are secrets too.
+const SECRET_QUERY =
+  /([?&](?:accessToken|access_token|apiKey|api-key|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token)=)[^&#\s]*/gi;
 // What each pattern above needs to match at all (`ak_`, a quote, an equals sign): text without any
 // of them (a request id, most messages) is returned without running the three replacements.
 const MAY_MATCH = /ak_|["=]/;
@@ -11,6 +13,7 @@ const SECRET_HEADERS = new Set([
   'cookie',
   'set-cookie',
   'proxy-authorization',
+  'x-amz-security-token',
 ]);
 
 /**

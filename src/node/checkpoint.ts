@@ -46,6 +46,15 @@ export async function readStateFile<S extends z.core.$ZodType>(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  return parseStateText(text, schema, messages);
+}
+
+/** Checks the text of a state file (read from a folder or a bucket); a {@link CheckpointError} when it is not JSON or not of the schema. */
+export function parseStateText<S extends z.core.$ZodType>(
+  text: string,
+  schema: S,
+  messages: StateFileMessages,
+): z.infer<S> {
   const code = messages.code ?? 'bad_state';
   let json: unknown;
   try {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest, serializeManifest } from '../../src/audit/archive/manifest.js';
 import { readSyncState } from '../../src/audit/archive/state.js';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
+import { FolderStore } from '../../src/audit/store/folder-store.js';
 import type { SvcClient } from '../../src/client.js';
 import { CheckpointError } from '../../src/core/errors/error-classes.js';
 import { runSvc } from '../helpers/cli.js';
@@ -133,7 +134,7 @@ describe('names in a manifest are the plain names sync writes', () => {
 
 describe('sync state timestamps and names are validated when read', () => {
   it('the state sync wrote is read', async () => {
-    expect((await readSyncState(archive))?.runs).toBe(2);
+    expect((await readSyncState(new FolderStore(archive)))?.runs).toBe(2);
   });
 
   it.each([
@@ -147,7 +148,7 @@ describe('sync state timestamps and names are validated when read', () => {
     ['expired.0', (s: Json) => (s.expired = ['run1.late1\u202e'])],
   ])('%s breaking its rule: the state is refused as not a sync state', async (_field, edit) => {
     const dir = tampered('sync-state.json', edit);
-    const error = await readSyncState(dir).catch((e: unknown) => e);
+    const error = await readSyncState(new FolderStore(dir)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointError);
     expect((error as CheckpointError).message).toMatch(/sync-state\.json is not a sync state/);
   });

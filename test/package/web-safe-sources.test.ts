@@ -19,6 +19,7 @@ const NODE_ONLY = [
   'src/audit/export/',
   'src/audit/sync/',
   'src/audit/archive/',
+  'src/audit/store/',
   'src/tax/batch-file/',
   'src/tax/webhook-listener-server.ts',
 ];
@@ -38,6 +39,8 @@ const NODE_PACKAGES = new Set([
   'ora',
   'conf',
   'string-width',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
 ]);
 
 const isNodeOnly = (file: string): boolean =>

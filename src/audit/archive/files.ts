@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { constants, type Dirent } from 'node:fs';
-import { type FileHandle, open, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { AbortError } from '../../core/errors/error-classes.js';
+import type { ArchiveStore } from '../store/archive-store.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
@@ -56,16 +57,15 @@ export async function readRegular(dir: string, name: string, maxBytes: number): 
   }
 }
 
-/** sha256 and size of a regular file of the archive; stops with `AbortError` between chunks once `signal` fired. */
-export async function hashRegular(
-  dir: string,
+/** sha256 and size of an object of the archive; stops with `AbortError` between chunks once `signal` fired. */
+export async function hashObject(
+  store: ArchiveStore,
   name: string,
   signal?: AbortSignal,
 ): Promise<{ sha256: string; bytes: number }> {
-  const handle = await openRegular(dir, name);
+  const file = await store.readStream(name);
   const hash = createHash('sha256');
   let bytes = 0;
-  const file = handle.createReadStream();
   try {
     for await (const chunk of file) {
       checkAborted(signal);
@@ -78,15 +78,14 @@ export async function hashRegular(
   return { sha256: hash.digest('hex'), bytes };
 }
 
-/** Non-empty lines of a regular file of the archive (gunzipped first when `gzip`); null when it does not gunzip. */
-export async function countRegularLines(
-  dir: string,
+/** Non-empty lines of an object of the archive (gunzipped first when `gzip`); null when it does not gunzip. */
+export async function countObjectLines(
+  store: ArchiveStore,
   name: string,
   gzip: boolean,
   signal?: AbortSignal,
 ): Promise<number | null> {
-  const handle = await openRegular(dir, name);
-  const file = handle.createReadStream();
+  const file = await store.readStream(name);
   const input: Readable = gzip ? file.pipe(createGunzip()) : file;
   let lines = 0;
   try {
@@ -102,9 +101,4 @@ export async function countRegularLines(
     file.destroy();
     input.destroy();
   }
-}
-
-/** The entries of the archive folder, with their types (a symlinked manifest is seen as one). */
-export function listArchive(dir: string): Promise<Dirent[]> {
-  return readdir(dir, { withFileTypes: true });
 }

@@ -1,5 +1,6 @@
+import type { ArchiveStore } from '../store/archive-store.js';
 import { manifestRun } from './fields.js';
-import { ArchiveFileError, listArchive, readRegular } from './files.js';
+import { ArchiveFileError } from './files.js';
 import { type Manifest, parseManifest } from './manifest.js';
 
 /** Why part of the archive may be missing. */
@@ -113,24 +114,24 @@ export class GapLedger {
 export const MAX_MANIFEST_BYTES = 1 << 20;
 
 /**
- * The gaps of an archive from its manifests, oldest first (only regular files are read); a
+ * The gaps of an archive from its manifests, oldest first (in a folder only regular files are read); a
  * manifest that cannot be read is skipped and named in `unreadable` with the reason (`svc audit
  * verify` reports it too). `expired` names gaps a backfill found the API no longer holds.
  */
 export async function readGaps(
-  dir: string,
+  store: ArchiveStore,
   expired: ReadonlySet<string> = new Set(),
 ): Promise<{ ledger: GapLedger; unreadable: Array<{ manifest: string; reason: string }> }> {
   const ledger = new GapLedger(expired);
   const unreadable: Array<{ manifest: string; reason: string }> = [];
-  const names = (await listArchive(dir))
+  const names = (await store.list())
     .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
   for (const { name } of names) {
     let text: string;
     try {
-      text = (await readRegular(dir, name, MAX_MANIFEST_BYTES)).toString('utf8');
+      text = (await store.read(name, MAX_MANIFEST_BYTES)).toString('utf8');
     } catch (error) {
       if (!(error instanceof ArchiveFileError)) throw error;
       unreadable.push({ manifest: name, reason: error.message });

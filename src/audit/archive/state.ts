@@ -1,13 +1,15 @@
-import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { lazySchema } from '../../core/lazy-schema.js';
-import { readStateFile } from '../../node/checkpoint.js';
+import { parseStateText } from '../../node/checkpoint.js';
+import type { ArchiveStore } from '../store/archive-store.js';
 import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './fields.js';
+import { ArchiveFileError } from './files.js';
 import { EventWindow, idKey } from './window.js';
-import { writeFileAtomic } from './writes.js';
 
 /** Name of the state file of a sync directory. */
-const SYNC_STATE_FILE = 'sync-state.json';
+export const SYNC_STATE_FILE = 'sync-state.json';
+/** A state larger than this is not one (its overlap window takes about 18.7 MB per 1,000,000 events). */
+const MAX_STATE_BYTES = 1 << 30;
 
 /** A span the archive reported as not whole (retention gap or events that came too late). */
 export const ArchiveHole = lazySchema(() =>
@@ -98,18 +100,25 @@ export const emptySyncState = (): SyncState => ({
   pending: null,
 });
 
-/** Reads the sync state of `dir`; undefined when there is none, a `bad_state` CheckpointError when it is not one. */
-export function readSyncState(dir: string): Promise<SyncState | undefined> {
-  const path = join(dir, SYNC_STATE_FILE);
-  return readStateFile(path, SyncState(), {
-    notJson: `${path} is not valid JSON; restore it from a backup`,
-    notState: `${path} is not a sync state; restore it from a backup`,
+/** Reads the sync state of an archive; undefined when there is none, a `bad_state` CheckpointError when it is not one. */
+export async function readSyncState(store: ArchiveStore): Promise<SyncState | undefined> {
+  let text: string;
+  try {
+    text = (await store.read(SYNC_STATE_FILE, MAX_STATE_BYTES)).toString('utf8');
+  } catch (error) {
+    if (error instanceof ArchiveFileError && error.message === 'missing') return undefined;
+    throw error;
+  }
+  const where = store.describe(SYNC_STATE_FILE);
+  return parseStateText(text, SyncState(), {
+    notJson: `${where} is not valid JSON; restore it from a backup`,
+    notState: `${where} is not a sync state; restore it from a backup`,
   });
 }
 
-/** Replaces the sync state of `dir` atomically, always private (0600): it names the archive's head. */
-export async function writeSyncState(dir: string, state: SyncState): Promise<void> {
-  await writeFileAtomic(join(dir, SYNC_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, 0o600);
+/** Replaces the sync state of an archive whole (in a folder always private, 0600: it names the archive's head). */
+export async function writeSyncState(store: ArchiveStore, state: SyncState): Promise<void> {
+  await store.replace(SYNC_STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** The overlap window of a state (a state of an older version: its id list, content unknown). */

@@ -1,14 +1,10 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
+import type { ArchiveStore } from '../store/archive-store.js';
+import { openArchiveStore } from '../store/open-store.js';
+import type { ArchiveStoreOptions } from '../store/s3-settings.js';
 import { manifestRun } from './fields.js';
-import {
-  ArchiveFileError,
-  checkAborted,
-  countRegularLines,
-  hashRegular,
-  listArchive,
-  readRegular,
-} from './files.js';
+import { ArchiveFileError, checkAborted, countObjectLines, hashObject } from './files.js';
 import { type ArchiveGap, GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
 import { readSyncState } from './state.js';
@@ -27,7 +23,8 @@ export type ArchiveProblemKind =
   | 'bad-signature'
   | 'incomplete'
   | 'stale-head'
-  | 'head-mismatch';
+  | 'head-mismatch'
+  | 'retention';
 
 /** One problem, with a one-line message naming the file. */
 export interface ArchiveProblem {
@@ -54,7 +51,13 @@ export interface VerifyArchiveOptions {
    * sha256:...`): fail (`head-mismatch`) when the newest manifest is another. Default: not checked.
    */
   head?: string;
-  /** The clock `maxAgeMs` is measured against (ms since the epoch). Default `Date.now`. */
+  /**
+   * Fail (`retention`) where a manifest or a file it lists has no Object Lock retention, or, with
+   * `days`, one that ends sooner than that many days from now. Only a bucket keeps retention: on a
+   * folder every object fails. Default: not checked.
+   */
+  requireRetention?: { days?: number };
+  /** The clock `maxAgeMs` and `requireRetention` are measured against (ms since the epoch). Default `Date.now`. */
   now?: () => number;
   /** Stops between reads with `AbortError`. */
   signal?: AbortSignal;
@@ -105,6 +108,14 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 export async function verifyAuditArchive(
   dir: string,
+  options: VerifyArchiveOptions & ArchiveStoreOptions = {},
+): Promise<VerifyArchiveResult> {
+  return verifyArchive(await openArchiveStore(dir, options), options);
+}
+
+/** {@link verifyAuditArchive} of an archive's store. */
+export async function verifyArchive(
+  store: ArchiveStore,
   options: VerifyArchiveOptions = {},
 ): Promise<VerifyArchiveResult> {
   const { signal } = options;
@@ -118,16 +129,12 @@ export async function verifyAuditArchive(
   const problems: ArchiveProblem[] = [];
   const report = (kind: ArchiveProblemKind, file: string, message: string) =>
     problems.push({ kind, file, message: `${file}: ${message}` });
-  const entries = await listArchive(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') throw new SvcError(`${dir}: no such archive folder`, 'config');
-    if (error.code === 'ENOTDIR') throw new SvcError(`${dir} is not a directory`, 'config');
-    throw error;
-  });
+  const entries = await store.list({ mustExist: true });
   const names = entries
     .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
-  const state = await readSyncState(dir).catch(() => undefined);
+  const state = await readSyncState(store).catch(() => undefined);
   const stateHead = state?.lastManifest ? (manifestRun(state.lastManifest.name) ?? 0) : 0;
   const lastRun = names.at(-1)?.run ?? 0;
   const byRun = new Map(names.map((entry) => [entry.run, entry.name]));
@@ -147,7 +154,7 @@ export async function verifyAuditArchive(
     }
     let bytes: Buffer;
     try {
-      bytes = await readRegular(dir, name, MAX_MANIFEST_BYTES);
+      bytes = await store.read(name, MAX_MANIFEST_BYTES);
     } catch (error) {
       if (!(error instanceof ArchiveFileError)) throw error;
       report('unsafe-file', name, error.message);
@@ -201,8 +208,11 @@ export async function verifyAuditArchive(
     const listed = [...manifest.files, ...(manifest.conflicts ? [manifest.conflicts] : [])];
     for (const file of listed) {
       events += manifest.files.includes(file) ? file.events : 0;
-      await checkFile(dir, file, name, report, signal);
+      await checkFile(store, file, name, report, signal);
     }
+    if (options.requireRetention)
+      for (const object of [name, ...listed.map((file) => file.name)])
+        await checkRetention(store, object, options.requireRetention.days, options.now ?? Date.now, report);
     chain.push({
       run,
       manifest: name,
@@ -267,9 +277,39 @@ export async function verifyAuditArchive(
   };
 }
 
+/** `requireRetention`: the object must be under Object Lock retention for at least `days` more. */
+async function checkRetention(
+  store: ArchiveStore,
+  name: string,
+  days: number | undefined,
+  now: () => number,
+  report: (kind: ArchiveProblemKind, file: string, message: string) => void,
+): Promise<void> {
+  if (!store.retention) {
+    report('retention', name, 'no retention: a folder keeps none (only a bucket with Object Lock does)');
+    return;
+  }
+  const kept = await store.retention(name).catch((error: unknown) => {
+    if (error instanceof ArchiveFileError) return undefined;
+    throw error;
+  });
+  if (kept === undefined) return; // missing: reported by the file check
+  if (kept === null) {
+    report('retention', name, 'no Object Lock retention');
+    return;
+  }
+  const left = Date.parse(kept.until) - now();
+  if (days !== undefined && left < days * 86_400_000)
+    report(
+      'retention',
+      name,
+      `retention (${kept.mode.toLowerCase()}) ends ${kept.until}, sooner than the ${days} days asked`,
+    );
+}
+
 /** Re-hashes and recounts one file a manifest lists. */
 async function checkFile(
-  dir: string,
+  store: ArchiveStore,
   file: ManifestFile,
   manifest: string,
   report: (kind: ArchiveProblemKind, file: string, message: string) => void,
@@ -277,7 +317,7 @@ async function checkFile(
 ): Promise<void> {
   let found: { sha256: string; bytes: number };
   try {
-    found = await hashRegular(dir, file.name, signal);
+    found = await hashObject(store, file.name, signal);
   } catch (error) {
     if (!(error instanceof ArchiveFileError)) throw error;
     if (error.message === 'missing') report('missing-file', file.name, `missing (listed in ${manifest})`);
@@ -288,7 +328,7 @@ async function checkFile(
     report('changed-file', file.name, `sha256 or size differs from ${manifest}`);
     return;
   }
-  const lines = await countRegularLines(dir, file.name, file.name.endsWith('.gz'), signal);
+  const lines = await countObjectLines(store, file.name, file.name.endsWith('.gz'), signal);
   if (lines !== file.events)
     report(
       'count-mismatch',

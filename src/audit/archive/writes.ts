@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { replaceFileAtomic } from '../../node/atomic-file.js';
@@ -27,17 +26,6 @@ export async function removeStaleTemporaries(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
     if (name.endsWith(TMP_SUFFIX)) await rm(join(dir, name), { force: true });
   }
-}
-
-/** sha256 (hex) and size of a file, read as a stream. */
-export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
 }
 
 /** sha256 (hex) of bytes. */

@@ -2,11 +2,11 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { manifestRun } from '../archive/fields.js';
-import { listArchive, openRegular, readRegular } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES, readGaps } from '../archive/gaps.js';
 import { Manifest } from '../archive/manifest.js';
 import type { PendingRun, SyncState } from '../archive/state.js';
 import { contentKey, idKey, type KnownEvents } from '../archive/window.js';
+import type { ArchiveStore } from '../store/archive-store.js';
 import type { SyncApi, SyncOptions } from './options.js';
 
 /** JSON of an archive file, or null when it is not JSON (verify reports such a file). */
@@ -30,16 +30,14 @@ class SpanEvents implements KnownEvents {
  * The events the archive's data files hold in `[fromMs, toMs]`: every file a readable manifest
  * lists whose events may fall in the span is read (regular files only, gunzipped when `.gz`).
  */
-async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<SpanEvents> {
+async function archivedIn(store: ArchiveStore, fromMs: number, toMs: number): Promise<SpanEvents> {
   const found = new SpanEvents();
-  const manifests = (await listArchive(dir))
+  const manifests = (await store.list())
     .map((entry) => entry.name)
     .filter((name) => manifestRun(name) !== undefined);
   for (const name of manifests) {
     const parsed = Manifest().safeParse(
-      JSON.parse(
-        (await readRegular(dir, name, MAX_MANIFEST_BYTES).catch(() => Buffer.from('null'))).toString(),
-      ),
+      JSON.parse((await store.read(name, MAX_MANIFEST_BYTES).catch(() => Buffer.from('null'))).toString()),
     );
     if (!parsed.success) continue;
     for (const file of parsed.data.files) {
@@ -47,9 +45,8 @@ async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<Sp
       const newest = file.firstOccurredAt === null ? Number.NaN : Date.parse(file.firstOccurredAt);
       const oldest = file.lastOccurredAt === null ? Number.NaN : Date.parse(file.lastOccurredAt);
       if (newest < fromMs || oldest > toMs) continue;
-      const handle = await openRegular(dir, file.name).catch(() => undefined);
-      if (!handle) continue;
-      const raw = handle.createReadStream();
+      const raw = await store.readStream(file.name).catch(() => undefined);
+      if (!raw) continue;
       const input: Readable = file.name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
       for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
         if (line === '') continue;
@@ -58,6 +55,7 @@ async function archivedIn(dir: string, fromMs: number, toMs: number): Promise<Sp
         if (typeof event.id === 'string' && occ >= fromMs && occ <= toMs)
           found.byId.set(idKey(event.id), contentKey(line));
       }
+      raw.destroy();
     }
   }
   return found;
@@ -80,16 +78,16 @@ export interface BackfillStep {
  */
 export async function planBackfill(
   api: SyncApi,
-  dir: string,
+  store: ArchiveStore,
   state: SyncState,
   options: SyncOptions,
   pending?: PendingRun,
 ): Promise<BackfillStep> {
-  if (pending) return { known: await archivedIn(dir, Date.parse(pending.from), Date.parse(pending.to)) };
-  const { ledger } = await readGaps(dir, new Set(state.expired));
+  if (pending) return { known: await archivedIn(store, Date.parse(pending.from), Date.parse(pending.to)) };
+  const { ledger } = await readGaps(store, new Set(state.expired));
   const gap = ledger.open().find((g) => g.cause === 'late' && g.mayStillHold);
   if (!gap) return { known: new SpanEvents() };
-  const known = await archivedIn(dir, Date.parse(gap.from), Date.parse(gap.to));
+  const known = await archivedIn(store, Date.parse(gap.from), Date.parse(gap.to));
   const { signal } = options;
   const held = await api.listEvents({ from: gap.from, to: gap.to, pageSize: 1 }, { signal });
   if (held.totalElements < known.byId.size + (gap.events ?? 0)) return { known, expired: gap.id };

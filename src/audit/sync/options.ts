@@ -5,6 +5,7 @@ import type { ArchiveHole } from '../archive/state.js';
 import type { ExportOptions, ExportProgress, ExportResult } from '../export/export.js';
 import type { ListEventsParams } from '../query.js';
 import type { AuditEventPage } from '../schemas.js';
+import type { S3StoreSettings } from '../store/s3-settings.js';
 
 /** Default `lagMs`: events of the last 5 minutes wait for the next run. */
 export const DEFAULT_SYNC_LAG_MS = 5 * 60_000;
@@ -17,8 +18,19 @@ export const SYNC_EPOCH = '1970-01-01T00:00:00.000Z';
 
 /** Options of `client.audit.sync`. */
 export interface SyncOptions {
-  /** The archive directory (created when missing): data files, manifests, `sync-state.json`, `sync.lock`. */
+  /**
+   * The archive: a directory (created when missing) or an `s3://bucket/prefix` URL, with the same
+   * objects: data files, manifests, `sync-state.json`, `sync.lock`.
+   */
   dir: string;
+  /**
+   * A bucket archive's local work folder: the run's export waits in a folder of its own inside
+   * it (removed when the run ends); nothing the archive needs is kept there, so a run on another
+   * machine continues without it. Default: the OS temp folder. A folder archive works inside itself.
+   */
+  workDir?: string;
+  /** Settings of an `s3://` archive (endpoint, region, retention...). Default: the AWS SDK's own. */
+  s3?: S3StoreSettings;
   /**
    * Start of the first run (inclusive); ignored once the directory holds a run. Default: everything
    * the API still returns (its retention decides).

@@ -1,13 +1,14 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { type AtomicFile, createAtomicFile } from '../../node/atomic-file.js';
 import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 import { conflictsName, dataFileName } from '../archive/fields.js';
+import { hashObject } from '../archive/files.js';
 import type { ManifestFile } from '../archive/manifest.js';
 import type { PendingRun, SyncState } from '../archive/state.js';
 import {
@@ -18,7 +19,8 @@ import {
   WindowBuilder,
   type WindowEvent,
 } from '../archive/window.js';
-import { hashFile, TMP_SUFFIX } from '../archive/writes.js';
+import { TMP_SUFFIX } from '../archive/writes.js';
+import type { ArchiveStore } from '../store/archive-store.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
 
@@ -107,33 +109,79 @@ async function decide(
   return { fates, occ: occs.data.subarray(0, n), ids: id, contents: content };
 }
 
+/** A run's object as the store holds it: hashed on its way up, or checked against what is there. */
+async function putRunObject(
+  store: ArchiveStore,
+  name: string,
+  body: AsyncIterable<Uint8Array>,
+  replace: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  async function* hashed() {
+    for await (const chunk of body) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      yield chunk;
+    }
+  }
+  const source = hashed();
+  const outcome = await store.upload(name, source, { replace, ...(signal && { signal }) }).catch((error) => {
+    // Interrupted during the upload: the run is resumed like one interrupted during its export.
+    throw signal?.aborted
+      ? new AbortError('The sync was interrupted during its upload', { cause: error })
+      : error;
+  });
+  // A store that answers `exists` before reading the body: the body is still read, for its hash and the tally.
+  for await (const _ of source);
+  const sent = { sha256: hash.digest('hex'), bytes };
+  if (outcome === 'created') return sent;
+  // Write-once: the object is there (another run's, or this run's before it was killed); only the very same bytes will do.
+  const there = await hashObject(store, name);
+  if (there.sha256 === sent.sha256 && there.bytes === sent.bytes) return there;
+  throw new SvcError(
+    `${store.describe(name)} exists with other content: another sync wrote this run (two syncs at once?); nothing was replaced`,
+    'locked',
+  );
+}
+
+/** The run's objects, where they go and whether they may replace what is there. */
+export interface RunFileTarget {
+  store: ArchiveStore;
+  /** Replace the run's objects when they exist (a resumed run's own, or `force`). */
+  replace: boolean;
+  /** Where the conflicts wait before they go up (in the run's work folder). */
+  conflictsPart: string;
+  /** Mode of the conflicts' local part. Default 0600. */
+  mode?: number;
+  /** Stops the upload (a bucket's multipart upload is aborted). */
+  signal?: AbortSignal;
+}
+
 /**
- * Copies the export's lines to the run's file, leaving out ids the archive holds already and
+ * Copies the export's lines to the run's data object, leaving out ids the archive holds already and
  * events outside the query's range; events whose id the archive holds with other content go to
- * the run's conflicts file instead. Hands each written event to `onEvent`. The output depends only
+ * the run's conflicts object instead. Hands each written event to `onEvent`. The output depends only
  * on the export and the state, so a rerun writes the same bytes.
  */
 export async function writeRunFile(
-  dir: string,
+  target: RunFileTarget,
   partPath: string,
   plan: PendingRun,
   known: KnownEvents,
   onEvent: (event: WindowEvent, line: () => string) => void,
-  /** Mode of the run's files. Default 0600. */
-  mode = DEFAULT_FILE_MODE,
 ): Promise<Written> {
+  const { store, replace } = target;
   const { fates, occ, ids, contents } = await decide(partPath, plan, known);
   const name = dataFileName(plan.run, plan.gzip);
-  const path = join(dir, name);
-  const tmp = `${path}${TMP_SUFFIX}`;
-  const conflictPath = join(dir, conflictsName(plan.run));
-  const conflictTmp = `${conflictPath}${TMP_SUFFIX}`;
+  const conflictPath = target.conflictsPart;
   const tally = { write: 0, already: 0, out: 0, conflict: 0 };
   let first: string | null = null;
   let last: string | null = null;
   let lastWritten = -1;
   for (let i = fates.length - 1; i >= 0 && lastWritten < 0; i--) if (fates[i] === Fate.Write) lastWritten = i;
-  // Opened at the first conflict: a run without one leaves no conflicts file.
+  // Opened at the first conflict: a run without one leaves no conflicts object.
   let conflictFile: AtomicFile | undefined;
   let conflictOut: Writable | undefined;
   async function* lines() {
@@ -152,7 +200,10 @@ export async function writeRunFile(
       else if (fate === Fate.Conflict) {
         tally.conflict += 1;
         if (!conflictOut) {
-          conflictFile = await createAtomicFile(conflictPath, { mode, tmp: conflictTmp });
+          conflictFile = await createAtomicFile(conflictPath, {
+            mode: target.mode ?? DEFAULT_FILE_MODE,
+            tmp: `${conflictPath}${TMP_SUFFIX}`,
+          });
           conflictOut = conflictFile.writable();
         }
         if (!conflictOut.write(`${line}\n`)) await once(conflictOut, 'drain');
@@ -164,16 +215,20 @@ export async function writeRunFile(
           () => line,
         );
         if (at === lastWritten) last = (JSON.parse(line) as { occurredAt: string }).occurredAt;
-        yield `${line}\n`;
+        yield Buffer.from(`${line}\n`);
       }
     }
   }
-  const file = await createAtomicFile(path, { mode, tmp });
+  let found: { sha256: string; bytes: number };
   try {
-    const out = file.writable();
-    if (plan.gzip) await pipeline(lines, createGzip(), out);
-    else await pipeline(lines, out);
-    await file.commit();
+    const source = Readable.from(lines(), { objectMode: false });
+    found = await putRunObject(
+      store,
+      name,
+      plan.gzip ? source.pipe(createGzip()) : source,
+      replace,
+      target.signal,
+    );
     if (conflictOut) {
       const stream = conflictOut;
       await new Promise<void>((resolve, reject) =>
@@ -182,24 +237,35 @@ export async function writeRunFile(
       await conflictFile?.commit();
     }
   } catch (error) {
-    await file.discard();
     await conflictFile?.discard();
     throw error;
   }
-  const { sha256: digest, bytes } = await hashFile(path);
   let conflicts: ManifestFile | null = null;
   if (conflictFile) {
-    const found = await hashFile(conflictPath);
+    const up = await putRunObject(
+      store,
+      conflictsName(plan.run),
+      createReadStream(conflictPath),
+      replace,
+      target.signal,
+    );
     conflicts = {
       name: conflictsName(plan.run),
-      ...found,
+      ...up,
       events: tally.conflict,
       firstOccurredAt: null,
       lastOccurredAt: null,
     };
   }
   return {
-    file: { name, bytes, sha256: digest, events: tally.write, firstOccurredAt: first, lastOccurredAt: last },
+    file: {
+      name,
+      bytes: found.bytes,
+      sha256: found.sha256,
+      events: tally.write,
+      firstOccurredAt: first,
+      lastOccurredAt: last,
+    },
     alreadyArchived: tally.already,
     outOfRange: tally.out,
     conflicts,

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { access, chmod, mkdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AbortError, OutputPathError, SvcError } from '../../core/errors/error-classes.js';
-import { DEFAULT_FILE_MODE, directoryModeFor, refuseOverwrite } from '../../node/output-file.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
+import { refuseOverwrite } from '../../node/output-file.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
@@ -14,9 +14,10 @@ import {
   writeSyncState,
 } from '../archive/state.js';
 import { type KnownEvents, MAX_WINDOW_MS } from '../archive/window.js';
-import { removeStaleTemporaries, sha256, writeFileAtomic } from '../archive/writes.js';
+import { sha256 } from '../archive/writes.js';
+import type { ArchiveStore } from '../store/archive-store.js';
+import { openArchiveStore } from '../store/open-store.js';
 import { planBackfill } from './backfill.js';
-import { acquireSyncLock } from './lock.js';
 import {
   DEFAULT_SYNC_OVERLAP_MS,
   nonNegative,
@@ -25,10 +26,9 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
+import { rebuildSyncState } from './rebuild-state.js';
 import { RunTally, type Written, writeRunFile } from './run-file.js';
 
-/** Where a run keeps its export and the export's state until the run is finished. */
-const WORK_DIR = '.sync-work';
 /** Mode of the work folder: owner only. */
 const WORK_DIR_MODE = 0o700;
 
@@ -62,20 +62,16 @@ function idle(state: SyncState, from: string, serverNow: string): SyncResult {
 }
 
 /** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
-async function refuseForeign(dir: string, plan: PendingRun): Promise<void> {
+async function refuseForeign(store: ArchiveStore, plan: PendingRun): Promise<void> {
+  const names = new Set((await store.list()).map((object) => object.name));
   for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run), conflictsName(plan.run)]) {
-    const path = join(dir, name);
-    const there = await access(path).then(
-      () => true,
-      () => false,
-    );
-    if (there) throw refuseOverwrite(path);
+    if (names.has(name)) throw refuseOverwrite(store.describe(name));
   }
 }
 
 interface RunContext {
   api: SyncApi;
-  dir: string;
+  store: ArchiveStore;
   options: SyncOptions;
   key: KeyObject | undefined;
 }
@@ -92,9 +88,9 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { api, dir, options } = ctx;
+  const { api, store, options } = ctx;
   const { fileMode, signal } = options;
-  const work = join(dir, WORK_DIR);
+  const work = store.workDir;
   // The export's parts are archive data before they are archived: owner only, like the files.
   await mkdir(work, { recursive: true, mode: WORK_DIR_MODE });
   await chmod(work, WORK_DIR_MODE);
@@ -112,13 +108,16 @@ async function carryOut(
     ...(signal && { signal }),
     ...(options.onProgress && { onProgress: options.onProgress }),
   });
-  const written: Written = await writeRunFile(
-    dir,
-    partPath,
-    plan,
-    known,
-    (event, line) => tally?.add(event, line),
-    fileMode,
+  const target = {
+    store,
+    // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign ones.
+    replace: resumed || Boolean(options.force),
+    conflictsPart: `${base}.conflicts.ndjson`,
+    ...(fileMode !== undefined && { mode: fileMode }),
+    ...(signal && { signal }),
+  };
+  const written: Written = await writeRunFile(target, partPath, plan, known, (event, line) =>
+    tally?.add(event, line),
   );
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
@@ -146,12 +145,12 @@ async function carryOut(
   };
   const text = serializeManifest(body, ctx.key);
   const name = manifestName(plan.run);
-  await writeFileAtomic(join(dir, name), text, fileMode);
+  await writeManifest(store, name, text, Boolean(options.force));
   const head = { name, sha256: sha256(text) };
   const next: SyncState = tally
     ? tally.finish(head)
     : { ...state, runs: plan.run, lastManifest: head, pending: null };
-  await writeSyncState(dir, { ...next, acks: [] });
+  await writeSyncState(store, { ...next, acks: [] });
   await rm(work, { recursive: true, force: true });
   return {
     status: plan.repairs ? 'backfilled' : 'synced',
@@ -178,6 +177,22 @@ async function carryOut(
   };
 }
 
+/**
+ * Writes a run's manifest once: of two runs racing for one number, the second finds it there and
+ * stops without a manifest of its own. The same bytes already there are this run's (killed before
+ * its state was written). `force` replaces a foreign one, as it does in a folder.
+ */
+async function writeManifest(store: ArchiveStore, name: string, text: string, force: boolean): Promise<void> {
+  if (force) return store.replace(name, text);
+  if ((await store.create(name, text)) === 'created') return;
+  const there = await store.read(name, Buffer.byteLength(text)).catch(() => undefined);
+  if (there?.toString('utf8') === text) return;
+  throw new SvcError(
+    `${store.describe(name)} was written by another sync meanwhile (two syncs at once?); this run wrote no manifest, run the sync again to continue from it`,
+    'locked',
+  );
+}
+
 /** Backfill: one run per open gap the API still holds; gaps it no longer holds are noted as expired. */
 async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> {
   let state = start;
@@ -185,19 +200,19 @@ async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> 
   const expired: string[] = [];
   let last: SyncResult | undefined;
   for (;;) {
-    const next = await planBackfill(ctx.api, ctx.dir, state, ctx.options);
+    const next = await planBackfill(ctx.api, ctx.store, state, ctx.options);
     if (next.expired) {
       expired.push(next.expired);
       state = { ...state, expired: [...state.expired, next.expired] };
-      await writeSyncState(ctx.dir, state);
+      await writeSyncState(ctx.store, state);
       continue;
     }
     if (!next.plan) break;
-    if (!ctx.options.force) await refuseForeign(ctx.dir, next.plan);
-    await writeSyncState(ctx.dir, { ...state, pending: next.plan });
+    if (!ctx.options.force) await refuseForeign(ctx.store, next.plan);
+    await writeSyncState(ctx.store, { ...state, pending: next.plan });
     last = await carryOut(ctx, state, next.plan, next.known, undefined, false);
     repaired.push(...last.repaired);
-    state = (await readSyncState(ctx.dir)) ?? state;
+    state = (await readSyncState(ctx.store)) ?? state;
     // A gap the run could not repair (the API's count moved) is not tried again in this call.
     if (last.repaired.length === 0) break;
   }
@@ -218,15 +233,18 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   if (overlapMs > MAX_WINDOW_MS) throw new SvcError('overlapMs must be at most 49 days', 'config');
   const key = options.signKey === undefined ? undefined : loadPrivateKey(options.signKey);
   if (signal?.aborted) throw new AbortError('The sync was interrupted before it started');
-  const there = await stat(dir).catch(() => undefined);
-  if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
-  // A folder the sync creates is as private as the files it will hold (0700 by default).
-  await mkdir(dir, { recursive: true, mode: directoryModeFor(options.fileMode ?? DEFAULT_FILE_MODE) });
-  const release = await acquireSyncLock(dir);
+  const store = await openArchiveStore(dir, {
+    ...(options.fileMode !== undefined && { fileMode: options.fileMode }),
+    ...(options.workDir !== undefined && { workDir: options.workDir }),
+    ...(options.s3 && { s3: options.s3 }),
+  });
+  const release = await store.lock();
   try {
-    await removeStaleTemporaries(dir);
-    const state = (await readSyncState(dir)) ?? emptySyncState();
-    const ctx: RunContext = { api, dir, options, key };
+    await store.cleanUp();
+    // A state object lost (deleted, or a bucket copied without it) is rebuilt from the manifests.
+    const state =
+      (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs)) ?? emptySyncState();
+    const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)
       throw new SvcError(
@@ -235,11 +253,11 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
       );
     if (pending?.repairs) {
       // An interrupted backfill run is finished first, with the archive it was planned against.
-      const { known } = await planBackfill(api, dir, state, options, pending);
+      const { known } = await planBackfill(api, store, state, options, pending);
       const result = await carryOut(ctx, state, pending, known, undefined, true);
       if (!options.backfill) return result;
     }
-    if (options.backfill) return await backfill(ctx, (await readSyncState(dir)) ?? state);
+    if (options.backfill) return await backfill(ctx, (await readSyncState(store)) ?? state);
     let plan = pending;
     let serverNow = plan?.serverNow ?? '';
     if (!plan) {
@@ -247,8 +265,8 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
       serverNow = planned.serverNow;
       if (!planned.plan) return idle(state, planned.from, serverNow);
       plan = planned.plan;
-      if (!options.force) await refuseForeign(dir, plan);
-      await writeSyncState(dir, { ...state, pending: plan });
+      if (!options.force) await refuseForeign(store, plan);
+      await writeSyncState(store, { ...state, pending: plan });
     }
     const known = stateWindow(state);
     const tally = new RunTally(state, plan, overlapMs, known);

@@ -4,10 +4,11 @@ import type { AuditGapsAckOptions, AuditGapsOptions } from '../definitions/audit
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { UsageError } from '../usage-error.js';
+import { bucketSettings } from './bucket-settings.js';
 
 function dirFlag(flags: { dir?: string }): string {
   if (flags.dir === undefined || flags.dir.trim() === '')
-    throw new UsageError('--dir must name the archive directory');
+    throw new UsageError('--dir must name the archive: a directory or s3://BUCKET/PREFIX');
   return flags.dir;
 }
 
@@ -21,10 +22,12 @@ export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): P
   const dir = dirFlag(flags);
   const json = ctx.settings.format === 'json' && ctx.settings.flags.output === 'json';
   // No archive at DIR is a usage error (2); an archive that cannot be read is a failure (1).
-  const { gaps, pendingAcks } = await listAuditGaps(dir).catch((error: Error & { code?: string }) => {
-    throw error.code === 'config' ? new UsageError(error.message) : error;
-  });
-  if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks }, 2)}\n`);
+  const { gaps, pendingAcks, leftovers } = await listAuditGaps(dir, { s3: bucketSettings(ctx, flags) }).catch(
+    (error: Error & { code?: string }) => {
+      throw error.code === 'config' ? new UsageError(error.message) : error;
+    },
+  );
+  if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks, leftovers }, 2)}\n`);
   else {
     for (const gap of gaps) {
       const held =
@@ -44,6 +47,10 @@ export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): P
   }
   const open = gaps.filter((gap) => gap.status === 'open');
   ctx.out.info(`${gaps.length} gaps recorded, ${open.length} open`);
+  if (leftovers.length > 0)
+    ctx.out.info(
+      `housekeeping: ${leftovers.length} left by interrupted runs, not part of the archive (the next sync removes them): ${leftovers.join(', ')}`,
+    );
   return open.length === 0 ? EXIT.OK : EXIT.INCOMPLETE;
 }
 
@@ -56,11 +63,11 @@ export async function auditGapsAck(
 ): Promise<number> {
   // `--dir` after `ack` is parsed by `gaps`, which takes the same option.
   const dir = dirFlag({ dir: flags.dir ?? command?.parent?.opts().dir });
-  const found = await acknowledgeAuditGap(dir, gap, flags.reason).catch(
-    (error: Error & { code?: string }) => {
-      throw error.code === 'config' ? new UsageError(error.message) : error;
-    },
-  );
+  const found = await acknowledgeAuditGap(dir, gap, flags.reason, Date.now, {
+    s3: bucketSettings(ctx, flags),
+  }).catch((error: Error & { code?: string }) => {
+    throw error.code === 'config' ? new UsageError(error.message) : error;
+  });
   ctx.out.info(
     `gap ${found.id} (${found.from} to ${found.to}) acknowledged; the next sync run records it in its manifest`,
   );

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
+import { isBucketLocation, localPath } from '../../audit/store/open-store.js';
 import type { SyncOptions } from '../../audit/sync/options.js';
 import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
 import { toIssues } from '../../core/zod-issues.js';
@@ -81,7 +82,7 @@ async function readProjects(ctx: CommandContext, path: string): Promise<AuditPro
   const dirs = new Set<string>();
   return entries.map((entry) => {
     if (names.has(entry.name)) throw new UsageError(`--projects: the name ${entry.name} is used twice`);
-    const dir = resolve(entry.dir);
+    const dir = isBucketLocation(entry.dir) ? entry.dir : resolve(entry.dir);
     if (dirs.has(dir))
       throw new UsageError(`--projects: ${entry.name}: the directory ${entry.dir} is used twice`);
     names.add(entry.name);
@@ -116,7 +117,7 @@ export async function auditSyncProjects(
   // A private key inside an archive would be copied wherever the archive goes, or replaced by it.
   for (const project of projects) {
     await checkDistinctPaths([
-      { name: `--projects ${project.name}`, path: project.dir, directory: true },
+      { name: `--projects ${project.name}`, path: localPath(project.dir), directory: true },
       { name: '--sign-key', path: signKeyPath },
     ]);
   }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { localPath } from '../../audit/store/open-store.js';
 import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { checkDistinctPaths } from '../../node/distinct-paths.js';
@@ -7,6 +8,7 @@ import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
+import { bucketSettings } from './bucket-settings.js';
 import { parseFileMode } from './output-flags.js';
 
 async function readKeyFile(path: string, option: string): Promise<string> {
@@ -18,7 +20,7 @@ async function readKeyFile(path: string, option: string): Promise<string> {
 }
 
 /** The options every sync of this command shares, from the flags. */
-async function syncOptions(flags: AuditSyncOptions): Promise<Omit<SyncOptions, 'dir'>> {
+async function syncOptions(ctx: CommandContext, flags: AuditSyncOptions): Promise<Omit<SyncOptions, 'dir'>> {
   const since = flags.since === undefined ? undefined : parseTimestampOption(flags.since, '--since');
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
@@ -34,6 +36,8 @@ async function syncOptions(flags: AuditSyncOptions): Promise<Omit<SyncOptions, '
     ...(fileMode !== undefined && { fileMode }),
     ...(signKey !== undefined && { signKey }),
     ...(pageSize !== undefined && { pageSize }),
+    ...(flags.workDir !== undefined && { workDir: flags.workDir }),
+    s3: bucketSettings(ctx, flags),
   };
 }
 
@@ -48,7 +52,13 @@ export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): P
     if (flags.dir !== undefined)
       throw new UsageError('--dir and --projects exclude each other: the file names each directory');
     const { auditSyncProjects } = await import('./audit-sync-projects.js');
-    return auditSyncProjects(ctx, flags.projects, flags.parallel, await syncOptions(flags), flags.signKey);
+    return auditSyncProjects(
+      ctx,
+      flags.projects,
+      flags.parallel,
+      await syncOptions(ctx, flags),
+      flags.signKey,
+    );
   }
   if (flags.parallel !== undefined) throw new UsageError('--parallel goes with --projects');
   if (flags.dir === undefined || flags.dir.trim() === '')
@@ -56,10 +66,10 @@ export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): P
   const dir = flags.dir;
   // A private key inside the archive would be copied wherever the archive goes, or replaced by it.
   await checkDistinctPaths([
-    { name: '--dir', path: dir, directory: true },
+    { name: '--dir', path: localPath(dir), directory: true },
     { name: '--sign-key', path: flags.signKey },
   ]);
-  const shared = await syncOptions(flags);
+  const shared = await syncOptions(ctx, flags);
   const client = await ctx.client.get();
   let result: SyncResult;
   try {

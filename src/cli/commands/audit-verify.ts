@@ -4,7 +4,8 @@ import type { CommandContext } from '../context.js';
 import type { AuditVerifyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
-import { parseDurationOption, UsageError } from '../usage-error.js';
+import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
+import { bucketSettings } from './bucket-settings.js';
 
 /** What a run of verify says on stderr after the problems: coverage, gaps resolved, the head. */
 function summary(ctx: CommandContext, result: VerifyArchiveResult, signed: boolean): void {
@@ -58,8 +59,14 @@ export async function auditVerify(
       throw new UsageError(`--public-key: cannot read ${flags.publicKey}`);
     }
   }
+  const retention = flags.requireRetention;
   const result = await verifyAuditArchive(String(dir), {
     ...(publicKey !== undefined && { publicKey }),
+    ...(retention !== undefined && {
+      requireRetention:
+        retention === true ? {} : { days: parseIntOption(retention, '--require-retention', 1, 36_500) },
+    }),
+    s3: bucketSettings(ctx, flags),
     ...(maxAgeMs !== undefined && { maxAgeMs }),
     ...(head !== undefined && { head }),
     ...ctx.signals.abortable,

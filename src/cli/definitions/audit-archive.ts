@@ -1,5 +1,14 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../action.js';
+import {
+  requireRetentionOption,
+  retainDaysOption,
+  retainModeOption,
+  s3EndpointOption,
+  s3PathStyleOption,
+  s3RegionOption,
+  workDirOption,
+} from './bucket-options.js';
 import { fileModeOption, forceOption } from './output-options.js';
 
 /** `svc audit sync`, before its action. */
@@ -9,7 +18,12 @@ export const auditSyncCommand = (audit: Command) =>
     .description(
       'everything new since the last run into DIR: one NDJSON file and one hash-chained manifest per run; resumable',
     )
-    .addOption(new Option('--dir <dir>', 'archive directory (files, manifests, sync state, lock)'))
+    .addOption(
+      new Option(
+        '--dir <dir>',
+        'archive: a directory or s3://BUCKET/PREFIX (files, manifests, sync state, lock)',
+      ),
+    )
     .addOption(
       new Option(
         '--projects <file>',
@@ -44,7 +58,13 @@ export const auditSyncCommand = (audit: Command) =>
     .addOption(new Option('--sign-key <file>', 'Ed25519 private key (PEM) to sign each manifest'))
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
     .addOption(forceOption("a run's file or manifest in DIR"))
-    .addOption(fileModeOption());
+    .addOption(fileModeOption())
+    .addOption(s3EndpointOption())
+    .addOption(s3RegionOption())
+    .addOption(s3PathStyleOption())
+    .addOption(workDirOption())
+    .addOption(retainDaysOption())
+    .addOption(retainModeOption());
 
 /** The options of `svc audit sync`. */
 export type AuditSyncOptions = OptionsOf<typeof auditSyncCommand>;
@@ -56,7 +76,7 @@ export const auditVerifyCommand = (audit: Command) =>
     .description(
       're-hash the files of a sync archive, walk its manifest chain, check counts and gaps; exit 0 only when whole',
     )
-    .argument('<dir>', 'archive directory written by `svc audit sync`')
+    .argument('<dir>', 'archive written by `svc audit sync`: a directory or s3://BUCKET/PREFIX')
     .addOption(
       new Option('--public-key <file>', 'Ed25519 public key (PEM): every manifest must be signed by it'),
     )
@@ -71,7 +91,11 @@ export const auditVerifyCommand = (audit: Command) =>
         '--head <sha256>',
         'fail unless the chain ends at the manifest with this sha256 (the head a sync printed)',
       ),
-    );
+    )
+    .addOption(requireRetentionOption())
+    .addOption(s3EndpointOption())
+    .addOption(s3RegionOption())
+    .addOption(s3PathStyleOption());
 
 /** The options of `svc audit verify`. */
 export type AuditVerifyOptions = OptionsOf<typeof auditVerifyCommand>;
@@ -83,7 +107,15 @@ export const auditGapsCommand = (audit: Command) =>
     .description(
       'the gaps a sync archive recorded: range, cause, whether the API may still hold them, status',
     )
-    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync` (required)'));
+    .addOption(
+      new Option(
+        '--dir <dir>',
+        'archive written by `svc audit sync`: a directory or s3://BUCKET/PREFIX (required)',
+      ),
+    )
+    .addOption(s3EndpointOption())
+    .addOption(s3RegionOption())
+    .addOption(s3PathStyleOption());
 
 /** The options of `svc audit gaps`. */
 export type AuditGapsOptions = OptionsOf<typeof auditGapsCommand>;
@@ -96,8 +128,13 @@ export const auditGapsAckCommand = (gaps: Command) =>
       "acknowledge a gap that cannot be repaired; recorded (and signed) in the next run's manifest",
     )
     .argument('<gap>', 'the gap, as svc audit gaps lists it (e.g. run3.late1)')
-    .addOption(new Option('--dir <dir>', 'archive directory written by `svc audit sync`'))
-    .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory());
+    .addOption(
+      new Option('--dir <dir>', 'archive written by `svc audit sync`: a directory or s3://BUCKET/PREFIX'),
+    )
+    .addOption(new Option('--reason <text>', 'why the gap is accepted (one line)').makeOptionMandatory())
+    .addOption(s3EndpointOption())
+    .addOption(s3RegionOption())
+    .addOption(s3PathStyleOption());
 
 /** The options of `svc audit gaps ack`. */
 export type AuditGapsAckOptions = OptionsOf<typeof auditGapsAckCommand>;

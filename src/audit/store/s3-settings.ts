@@ -1,0 +1,60 @@
+// What an `s3://` archive is opened with. Types only: the AWS SDK is loaded by s3-store.ts, and only
+// for an `s3://` location, so a folder archive (and `import('svc-sdk')`) never loads it.
+
+/** Object Lock retention mode: `governance` (a user with a special permission may lift it) or `compliance` (no one may). */
+export type RetainMode = 'governance' | 'compliance';
+
+/** Default {@link S3StoreSettings.maxAttempts}: tries of one S3 request (the SDK's standard retry mode, with backoff). */
+export const DEFAULT_S3_MAX_ATTEMPTS = 8;
+
+/** Default {@link S3StoreSettings.lockTtlMs}: a lock whose holder has not finished after 6 hours may be taken over. */
+export const DEFAULT_S3_LOCK_TTL_MS = 6 * 60 * 60_000;
+
+/**
+ * Settings of a bucket archive, taken as the AWS CLI and SDKs take them: credentials come from the
+ * SDK's default chain (environment, shared profile, web identity for GitHub OIDC, instance
+ * role) unless the program gives its own.
+ */
+export interface S3StoreSettings {
+  /**
+   * Credentials given by the program itself (never printed or written). Default: the SDK's chain
+   * (`AWS_ACCESS_KEY_ID`..., `AWS_PROFILE`, web identity, instance role), which the CLI uses.
+   */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** The region. Default: the SDK's chain (`AWS_REGION`, the profile), else `us-east-1`. */
+  region?: string;
+  /**
+   * The S3 endpoint of an S3-compatible store (MinIO, R2, a test server), e.g.
+   * `http://127.0.0.1:9000`. Default: the SDK's (`AWS_ENDPOINT_URL_S3`, the profile, else AWS).
+   */
+  endpoint?: string;
+  /**
+   * Path-style addressing (`https://host/bucket/key`) instead of virtual-hosted (`bucket.host`).
+   * Default: on when an endpoint is given (MinIO and most self-hosted stores need it), off for AWS.
+   */
+  pathStyle?: boolean;
+  /** Tries of one request before it fails: 500, 503 SlowDown, resets and timeouts are retried with backoff. Default 8. */
+  maxAttempts?: number;
+  /** Object Lock retention set on every object a run writes, in days (1 to 36500). Default: none. */
+  retainDays?: number;
+  /** Mode of that retention. Default `governance`. */
+  retainMode?: RetainMode;
+  /** A lock older than this (ms) is taken as abandoned (its holder was killed). Default 6 h. */
+  lockTtlMs?: number;
+  /** The clock of the lock's expiry and the retention dates. Default `Date.now`. */
+  now?: () => number;
+  /** Receives warnings, one line each (a store that ignores `If-None-Match`). Default: none. */
+  onWarning?: (line: string) => void;
+  /** Receives one redacted line per S3 request and answer (`--debug`). Default: none. */
+  debug?: (line: string) => void;
+}
+
+/** Options of `openArchiveStore`. */
+export interface ArchiveStoreOptions {
+  /** Mode of a folder archive's data files and manifests. Default 0o600. */
+  fileMode?: number;
+  /** A bucket archive's local work folder (the run's export). Default: a folder under the OS temp folder. */
+  workDir?: string;
+  /** Settings of an `s3://` archive. */
+  s3?: S3StoreSettings;
+}

@@ -1,0 +1,430 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  GetObjectRetentionCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type PutObjectCommandInput,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { ArchiveFileError, isPlainName } from '../archive/files.js';
+import { alive } from '../sync/lock.js';
+import type {
+  ArchiveObject,
+  ArchiveStore,
+  CreateOutcome,
+  ObjectRetention,
+  ReleaseLock,
+  UploadOptions,
+} from './archive-store.js';
+import { s3Debug } from './s3-debug.js';
+import { isAbsent, isPreconditionFailed, s3Fault } from './s3-faults.js';
+import { parseS3Location, type S3Location } from './s3-location.js';
+import {
+  type ArchiveStoreOptions,
+  DEFAULT_S3_LOCK_TTL_MS,
+  DEFAULT_S3_MAX_ATTEMPTS,
+  type S3StoreSettings,
+} from './s3-settings.js';
+
+/** Part size of a run's multipart upload (S3's least): with {@link UPLOAD_QUEUE} parts in flight, about 20 MiB held at once. */
+const PART_BYTES = 5 * 1024 * 1024;
+/** Parts uploaded at once. */
+const UPLOAD_QUEUE = 4;
+/** Name of the lock object under the prefix (as the folder's lock file). */
+const LOCK_NAME = 'sync.lock';
+/**
+ * Objects that get no retention: the lock (removed at the end of each run) and the state
+ * (rewritten by each run; the manifests it is rebuilt from are kept).
+ */
+const HOUSEKEEPING = new Set([LOCK_NAME, 'sync-state.json']);
+const DAY_MS = 86_400_000;
+/** The answers to GetObjectRetention that mean the object has none. */
+const NO_RETENTION = new Set([
+  'NoSuchObjectLockConfiguration',
+  'ObjectLockConfigurationNotFoundError',
+  'InvalidRequest',
+  'NotImplemented',
+]);
+
+/** What the lock object holds. */
+interface LockBody {
+  token: string;
+  host: string;
+  pid: number;
+  /** ISO time after which another run may take the lock over. */
+  expires: string;
+}
+
+function parseLock(text: string | undefined): LockBody | undefined {
+  try {
+    const body = JSON.parse(text ?? '') as Partial<LockBody>;
+    return typeof body.token === 'string' &&
+      typeof body.host === 'string' &&
+      typeof body.pid === 'number' &&
+      typeof body.expires === 'string' &&
+      !Number.isNaN(Date.parse(body.expires))
+      ? (body as LockBody)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An archive in an S3-compatible bucket, under `s3://bucket/prefix/`: one object per file of the
+ * folder layout. Run files and manifests are created with `If-None-Match: *` (a store that honours
+ * it refuses a second writer with 412); the state is replaced whole (PUT is atomic on S3); a run's
+ * data goes up as a multipart upload that becomes visible only when completed. Objects get no
+ * ACL (the bucket's default) and, with `retainDays`, Object Lock retention.
+ */
+export class S3Store implements ArchiveStore {
+  readonly location: string;
+  readonly workDir: string;
+  private readonly where: S3Location;
+  private readonly now: () => number;
+  private probed: Promise<void> | undefined;
+
+  constructor(
+    location: string,
+    private readonly client: S3Client,
+    private readonly settings: S3StoreSettings,
+    workDir: string | undefined,
+  ) {
+    this.where = parseS3Location(location);
+    this.location = location;
+    this.now = settings.now ?? Date.now;
+    // A folder of this archive's own inside the work folder: removing it never touches the user's files.
+    const id = createHash('sha256').update(this.location).digest('hex').slice(0, 16);
+    this.workDir = join(workDir ?? tmpdir(), `svc-sync-${id}`);
+  }
+
+  describe(name: string): string {
+    return `s3://${this.where.bucket}/${this.key(name)}`;
+  }
+
+  private key(name: string): string {
+    if (!isPlainName(name)) throw new ArchiveFileError('not a file name inside the archive');
+    return this.where.prefix === '' ? name : `${this.where.prefix}/${name}`;
+  }
+
+  private get bucket(): string {
+    return this.where.bucket;
+  }
+
+  private fault(error: unknown, name?: string): Error {
+    return s3Fault(error, name === undefined ? this.location : this.describe(name));
+  }
+
+  /** Object Lock parameters of an object a run writes. */
+  private lockParams(name: string): Partial<PutObjectCommandInput> {
+    const days = this.settings.retainDays;
+    if (days === undefined || HOUSEKEEPING.has(name)) return {};
+    return {
+      ObjectLockMode: this.settings.retainMode === 'compliance' ? 'COMPLIANCE' : 'GOVERNANCE',
+      ObjectLockRetainUntilDate: new Date(this.now() + days * DAY_MS),
+    };
+  }
+
+  async list(): Promise<ArchiveObject[]> {
+    const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
+    const objects: ArchiveObject[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            Delimiter: '/',
+            ...(token && { ContinuationToken: token }),
+          }),
+        )
+        .catch((error: unknown) => {
+          throw this.fault(error);
+        });
+      for (const item of page.Contents ?? []) {
+        const name = (item.Key ?? '').slice(prefix.length);
+        if (name !== '') objects.push({ name, bytes: item.Size ?? 0 });
+      }
+      for (const folder of page.CommonPrefixes ?? [])
+        objects.push({ name: (folder.Prefix ?? '').slice(prefix.length, -1), bytes: null });
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return objects;
+  }
+
+  private async get(name: string) {
+    try {
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(name) }));
+    } catch (error) {
+      if (isAbsent(error)) throw new ArchiveFileError('missing');
+      throw this.fault(error, name);
+    }
+  }
+
+  async read(name: string, maxBytes: number): Promise<Buffer> {
+    const answer = await this.get(name);
+    const body = answer.Body as Readable | undefined;
+    if ((answer.ContentLength ?? 0) > maxBytes) {
+      body?.destroy();
+      throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of body ?? []) {
+      total += (chunk as Buffer).length;
+      if (total > maxBytes) {
+        body?.destroy();
+        throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async readStream(name: string): Promise<Readable> {
+    const answer = await this.get(name);
+    return (answer.Body as Readable | undefined) ?? Readable.from([]);
+  }
+
+  private async put(name: string, data: string | Uint8Array, condition: 'absent' | 'any' | string) {
+    await this.probe();
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: this.key(name),
+        Body: typeof data === 'string' ? Buffer.from(data) : data,
+        ...(condition === 'absent' && { IfNoneMatch: '*' }),
+        ...(condition !== 'absent' && condition !== 'any' && { IfMatch: condition }),
+        ...this.lockParams(name),
+      }),
+    );
+  }
+
+  async create(name: string, data: string | Uint8Array): Promise<CreateOutcome> {
+    try {
+      await this.put(name, data, 'absent');
+      return 'created';
+    } catch (error) {
+      if (isPreconditionFailed(error)) return 'exists';
+      throw this.fault(error, name);
+    }
+  }
+
+  async replace(name: string, data: string | Uint8Array): Promise<void> {
+    await this.put(name, data, 'any').catch((error: unknown) => {
+      throw this.fault(error, name);
+    });
+  }
+
+  async upload(
+    name: string,
+    body: AsyncIterable<Uint8Array>,
+    options: UploadOptions = {},
+  ): Promise<CreateOutcome> {
+    await this.probe();
+    const upload = new Upload({
+      client: this.client,
+      queueSize: UPLOAD_QUEUE,
+      partSize: PART_BYTES,
+      params: {
+        Bucket: this.bucket,
+        Key: this.key(name),
+        Body: Readable.from(body, { objectMode: false }),
+        ...(!options.replace && { IfNoneMatch: '*' }),
+        ...this.lockParams(name),
+      },
+    });
+    const stop = () => void upload.abort();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await upload.done();
+      return 'created';
+    } catch (error) {
+      // NoSuchUpload to a retried completion: the first one took effect; the caller compares the bytes.
+      if (isPreconditionFailed(error) || (error as { name?: string }).name === 'NoSuchUpload')
+        return 'exists';
+      if (options.signal?.aborted) throw error;
+      throw this.fault(error, name);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.client
+      .send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(name) }))
+      .catch((error: unknown) => {
+        if (!isAbsent(error)) throw this.fault(error, name);
+      });
+  }
+
+  /**
+   * Once per store: writes a probe object twice with `If-None-Match: *`. A store that accepts the
+   * second write ignores the header, so neither the lock nor the write-once manifests stop a second
+   * run: one warning says so (verify still catches a replaced manifest by its successor's link).
+   */
+  private probe(): Promise<void> {
+    this.probed ??= (async () => {
+      const name = `.svc-probe-${randomUUID()}`;
+      const key = this.key(name);
+      const send = () =>
+        this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: Buffer.from('probe\n'),
+            IfNoneMatch: '*',
+          }),
+        );
+      try {
+        await send();
+      } catch (error) {
+        // A retry of the first write whose answer was lost: the probe's key is this run's alone.
+        if (!isPreconditionFailed(error)) throw this.fault(error, name);
+      }
+      let honoured = false;
+      try {
+        await send();
+      } catch (error) {
+        if (!isPreconditionFailed(error)) throw this.fault(error, name);
+        honoured = true;
+      }
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
+      if (!honoured)
+        this.settings.onWarning?.(
+          `${this.settings.endpoint ?? 'the S3 store'} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
+        );
+    })();
+    return this.probed;
+  }
+
+  async lock(): Promise<ReleaseLock> {
+    const token = randomUUID();
+    const ttl = this.settings.lockTtlMs ?? DEFAULT_S3_LOCK_TTL_MS;
+    const text = () =>
+      `${JSON.stringify({ token, host: hostname(), pid: process.pid, expires: new Date(this.now() + ttl).toISOString() })}\n`;
+    const release: ReleaseLock = async () => {
+      const seen = await this.read(LOCK_NAME, 4096).catch(() => undefined);
+      if (parseLock(seen?.toString('utf8'))?.token === token) await this.remove(LOCK_NAME);
+    };
+    if ((await this.create(LOCK_NAME, text())) === 'created') return release;
+    const answer = await this.get(LOCK_NAME).catch(() => undefined);
+    const seen = answer ? await answer.Body?.transformToString() : undefined;
+    const holder = parseLock(seen);
+    // Our own lock: the create took effect but its answer was lost, and the SDK's retry got 412.
+    if (holder?.token === token) return release;
+    // Stale: its expiry passed, or its holder ran on this host and is gone (killed) - as a folder's lock.
+    const stale =
+      holder !== undefined &&
+      (Date.parse(holder.expires) <= this.now() || (holder.host === hostname() && !alive(holder.pid)));
+    if (answer?.ETag && stale) {
+      // Conditional on the ETag read: of runs taking over the same expired lock, one replaces it.
+      try {
+        await this.put(LOCK_NAME, text(), answer.ETag);
+        return release;
+      } catch (error) {
+        if (!isPreconditionFailed(error)) throw this.fault(error, LOCK_NAME);
+        // 412: another run took it over, or this one did and the SDK retried after a lost answer.
+        const now = await this.read(LOCK_NAME, 4096).catch(() => undefined);
+        if (parseLock(now?.toString('utf8'))?.token === token) return release;
+      }
+    }
+    const who = holder ? `a sync on ${holder.host} until ${holder.expires}` : 'an unknown sync';
+    throw new SvcError(
+      `${this.location} is locked by ${who} (${this.describe(LOCK_NAME)}); two syncs cannot share an archive. If no sync runs, delete that object`,
+      'locked',
+    );
+  }
+
+  private async unfinished(): Promise<Array<{ key: string; id: string; initiated: Date | undefined }>> {
+    const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
+    const found: Array<{ key: string; id: string; initiated: Date | undefined }> = [];
+    let keyMarker: string | undefined;
+    let idMarker: string | undefined;
+    for (;;) {
+      const page = await this.client
+        .send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.bucket,
+            Prefix: prefix,
+            ...(keyMarker && { KeyMarker: keyMarker }),
+            ...(idMarker && { UploadIdMarker: idMarker }),
+          }),
+        )
+        .catch((error: unknown) => {
+          throw this.fault(error);
+        });
+      for (const upload of page.Uploads ?? []) {
+        const key = upload.Key ?? '';
+        // Only this archive's own level: another archive may live under a longer prefix.
+        if (upload.UploadId && !key.slice(prefix.length).includes('/'))
+          found.push({ key, id: upload.UploadId, initiated: upload.Initiated });
+      }
+      if (!page.IsTruncated) return found;
+      keyMarker = page.NextKeyMarker;
+      idMarker = page.NextUploadIdMarker;
+    }
+  }
+
+  async cleanUp(): Promise<void> {
+    for (const upload of await this.unfinished()) {
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.key, UploadId: upload.id }))
+        .catch((error: unknown) => {
+          if (!isAbsent(error)) throw this.fault(error);
+        });
+    }
+  }
+
+  async leftovers(): Promise<string[]> {
+    const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
+    return (await this.unfinished()).map(
+      (upload) =>
+        `${upload.key.slice(prefix.length)} (unfinished upload${upload.initiated ? ` started ${upload.initiated.toISOString()}` : ''})`,
+    );
+  }
+
+  async retention(name: string): Promise<ObjectRetention | null> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectRetentionCommand({ Bucket: this.bucket, Key: this.key(name) }),
+      );
+      const mode = answer.Retention?.Mode;
+      const until = answer.Retention?.RetainUntilDate;
+      if ((mode !== 'GOVERNANCE' && mode !== 'COMPLIANCE') || !until) return null;
+      return { mode, until: until.toISOString() };
+    } catch (error) {
+      const code = (error as { name?: string }).name;
+      // No retention on the object, no Object Lock on the bucket (InvalidRequest), or none in the store at all.
+      if (NO_RETENTION.has(code ?? '')) return null;
+      if (isAbsent(error)) throw new ArchiveFileError('missing');
+      throw this.fault(error, name);
+    }
+  }
+}
+
+/** Opens an `s3://bucket/prefix` archive with the AWS SDK's default credential chain. */
+export function openS3Store(location: string, options: ArchiveStoreOptions): ArchiveStore {
+  const settings = options.s3 ?? {};
+  parseS3Location(location);
+  const client = new S3Client({
+    ...(settings.region && { region: settings.region }),
+    ...(settings.credentials && { credentials: settings.credentials }),
+    ...(settings.endpoint && { endpoint: settings.endpoint }),
+    forcePathStyle: settings.pathStyle ?? settings.endpoint !== undefined,
+    retryMode: 'standard',
+    maxAttempts: settings.maxAttempts ?? DEFAULT_S3_MAX_ATTEMPTS,
+  });
+  if (settings.debug) s3Debug(client, settings.debug);
+  return new S3Store(location, client, settings, options.workDir);
+}
