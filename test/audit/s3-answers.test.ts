@@ -5,6 +5,7 @@ import { ArchiveFileError } from '../../src/audit/archive/files.js';
 import { openArchiveStore } from '../../src/audit/store/open-store.js';
 import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
 import { runSvc } from '../helpers/cli.js';
+import { type S3Fixture, s3Fixture } from '../helpers/s3-faults.js';
 
 // The answers of a real S3 store that s3rver cannot give (it ignores conditional headers and has
 // no Object Lock), as AWS S3 sends them, served by a loopback server one by one: the product's
@@ -16,22 +17,18 @@ interface Recorded {
   headers?: Record<string, string>;
 }
 
-const xmlError = (code: string, message: string): string =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>4442587FB7D0A2F9</RequestId><HostId>eftixk72aD6Ap51TnqcoF8eFidJG9Z/2mkiDFu8yU9AS1ed4OpIszj7UDNEHGran</HostId></Error>`;
+const fixture = (name: S3Fixture): Recorded => {
+  const { status, headers, body } = s3Fixture(name);
+  return { status, headers, body };
+};
 
-/** AWS S3's answers, as recorded. */
+/** AWS S3's answers, as test/fixtures/s3/ records them. */
 const ANSWERS = {
-  preconditionFailed: {
-    status: 412,
-    body: xmlError('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold'),
-  },
-  noObjectLock: {
-    status: 400,
-    body: xmlError('InvalidRequest', 'Bucket is missing Object Lock Configuration'),
-  },
-  accessDenied: { status: 403, body: xmlError('AccessDenied', 'Access Denied') },
-  noSuchBucket: { status: 404, body: xmlError('NoSuchBucket', 'The specified bucket does not exist') },
-  expiredToken: { status: 400, body: xmlError('ExpiredToken', 'The provided token has expired.') },
+  preconditionFailed: fixture('precondition-failed'),
+  noObjectLock: fixture('object-lock-missing'),
+  accessDenied: fixture('access-denied'),
+  noSuchBucket: fixture('no-such-bucket'),
+  expiredToken: fixture('expired-token'),
   ok: { status: 200, headers: { etag: '"0123456789abcdef0123456789abcdef"' } },
 } satisfies Record<string, Recorded>;
 
@@ -47,7 +44,7 @@ beforeEach(async () => {
     req.resume();
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
-      const answer = queue.shift() ?? { status: 500, body: xmlError('InternalError', 'no answer queued') };
+      const answer = queue.shift() ?? { status: 501, body: 'no answer queued' };
       res.writeHead(answer.status, { 'content-type': 'application/xml', ...answer.headers });
       res.end(answer.body ?? '');
     });
@@ -100,10 +97,19 @@ describe('an expired lock is taken over by exactly one run: a takeover that lost
     queue.push(ANSWERS.preconditionFailed); // the lock exists
     queue.push({ status: 200, body: expired, headers: { etag: '"aaaabbbbccccddddeeeeffff00001111"' } });
     queue.push(ANSWERS.preconditionFailed); // another run replaced it first
+    const winner = JSON.stringify({
+      token: 'w',
+      host: 'runner-2',
+      pid: 3,
+      expires: '2030-01-01T00:00:00.000Z',
+    });
+    queue.push({ status: 200, body: winner }); // the re-read: not this run's token
     const error = (await s.lock().catch((e: unknown) => e)) as Error & { code?: string };
     expect(error.code).toBe('locked');
     expect(error.message).toContain('locked by a sync on runner-1 until 2020-01-01T00:00:00.000Z');
-    expect(seen.at(-1)?.headers['if-match']).toBe('"aaaabbbbccccddddeeeeffff00001111"');
+    const takeover = seen.filter((request) => request.method === 'PUT').at(-1);
+    expect(takeover?.headers['if-match']).toBe('"aaaabbbbccccddddeeeeffff00001111"');
+    expect(takeover?.headers['if-none-match']).toBeUndefined();
   });
 });
 
@@ -163,7 +169,10 @@ describe('faults of a real store: 403 AccessDenied or a missing bucket is one li
 
   it('a read of an object that is not there is the archive file error missing', async () => {
     const s = await store();
-    queue.push({ status: 404, body: xmlError('NoSuchKey', 'The specified key does not exist.') });
+    queue.push({
+      status: 404,
+      body: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>',
+    });
     const error = await s.read('manifest-000009.json', 1000).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ArchiveFileError);
     expect((error as Error).message).toBe('missing');

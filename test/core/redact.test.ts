@@ -113,6 +113,22 @@ describe('redactHeaders masks Authorization and svc-authorization', () => {
   });
 });
 
+describe("S3 credentials: the session token header and a presigned URL's signature are masked", () => {
+  it('masks X-Amz-Security-Token as a header and X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token in a query', () => {
+    const token = 'FQoGZXIvYXdzEXAMPLESESSIONTOKEN0123456789';
+    expect(redactHeaders({ 'X-Amz-Security-Token': token })['X-Amz-Security-Token']).not.toContain(
+      token.slice(4),
+    );
+    const presigned = `https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20260302%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Security-Token=${token}&X-Amz-Signature=${'ab'.repeat(32)}`;
+    const shown = redact(presigned);
+    expect(shown).not.toContain('AKIDEXAMPLE');
+    expect(shown).not.toContain(token);
+    expect(shown).not.toContain('ab'.repeat(32));
+    expect(shown).toContain('X-Amz-Algorithm=AWS4-HMAC-SHA256');
+    expect(redact(presigned.toLowerCase())).not.toContain('ab'.repeat(32));
+  });
+});
+
 describe('logger lines and onRequest/onResponse hooks never contain a key', () => {
   for (const [name, make] of [
     ['undici', () => createUndiciTransport()],

@@ -43,6 +43,13 @@ const LOCK_NAME = 'sync.lock';
 /** Names of the objects that are not the archive's, and get no retention. */
 const HOUSEKEEPING = new Set([LOCK_NAME]);
 const DAY_MS = 86_400_000;
+/** The answers to GetObjectRetention that mean the object has none. */
+const NO_RETENTION = new Set([
+  'NoSuchObjectLockConfiguration',
+  'ObjectLockConfigurationNotFoundError',
+  'InvalidRequest',
+  'NotImplemented',
+]);
 
 /** What the lock object holds. */
 interface LockBody {
@@ -238,7 +245,9 @@ export class S3Store implements ArchiveStore {
       await upload.done();
       return 'created';
     } catch (error) {
-      if (isPreconditionFailed(error)) return 'exists';
+      // NoSuchUpload to a retried completion: the first one took effect; the caller compares the bytes.
+      if (isPreconditionFailed(error) || (error as { name?: string }).name === 'NoSuchUpload')
+        return 'exists';
       if (options.signal?.aborted) throw options.signal.reason;
       throw this.fault(error, name);
     } finally {
@@ -275,7 +284,8 @@ export class S3Store implements ArchiveStore {
       try {
         await send();
       } catch (error) {
-        throw this.fault(error, name);
+        // A retry of the first write whose answer was lost: the probe's key is this run's alone.
+        if (!isPreconditionFailed(error)) throw this.fault(error, name);
       }
       let honoured = false;
       try {
@@ -306,6 +316,8 @@ export class S3Store implements ArchiveStore {
     const answer = await this.get(LOCK_NAME).catch(() => undefined);
     const seen = answer ? await answer.Body?.transformToString() : undefined;
     const holder = parseLock(seen);
+    // Our own lock: the create took effect but its answer was lost, and the SDK's retry got 412.
+    if (holder?.token === token) return release;
     const expired = holder !== undefined && Date.parse(holder.expires) <= this.now();
     if (answer?.ETag && expired) {
       // Conditional on the ETag read: of runs taking over the same expired lock, one replaces it.
@@ -314,6 +326,9 @@ export class S3Store implements ArchiveStore {
         return release;
       } catch (error) {
         if (!isPreconditionFailed(error)) throw this.fault(error, LOCK_NAME);
+        // 412: another run took it over, or this one did and the SDK retried after a lost answer.
+        const now = await this.read(LOCK_NAME, 4096).catch(() => undefined);
+        if (parseLock(now?.toString('utf8'))?.token === token) return release;
       }
     }
     const who = holder ? `a sync on ${holder.host} until ${holder.expires}` : 'an unknown sync';
@@ -382,8 +397,8 @@ export class S3Store implements ArchiveStore {
       return { mode, until: until.toISOString() };
     } catch (error) {
       const code = (error as { name?: string }).name;
-      if (code === 'NoSuchObjectLockConfiguration' || code === 'ObjectLockConfigurationNotFoundError')
-        return null;
+      // No retention on the object, no Object Lock on the bucket (InvalidRequest), or none in the store at all.
+      if (NO_RETENTION.has(code ?? '')) return null;
       if (isAbsent(error)) throw new ArchiveFileError('missing');
       throw this.fault(error, name);
     }

@@ -26,6 +26,7 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
+import { rebuildSyncState } from './rebuild-state.js';
 import { RunTally, type Written, writeRunFile } from './run-file.js';
 
 /** Mode of the work folder: owner only. */
@@ -239,7 +240,9 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   const release = await store.lock();
   try {
     await store.cleanUp();
-    const state = (await readSyncState(store)) ?? emptySyncState();
+    // A state object lost (deleted, or a bucket copied without it) is rebuilt from the manifests.
+    const state =
+      (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs)) ?? emptySyncState();
     const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)

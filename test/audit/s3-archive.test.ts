@@ -1,0 +1,315 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
+import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
+import type { SyncOptions, SyncResult } from '../../src/audit/sync/options.js';
+import { SvcClient } from '../../src/client.js';
+import { startS3FaultProxy } from '../helpers/s3-faults.js';
+import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
+import { useReferenceServer } from '../helpers/server.js';
+import { archiveScratch, dropScratch, HOUR } from './helpers.js';
+
+const server = useReferenceServer();
+const T0 = Date.parse('2026-03-02T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+let s3: S3TestServer;
+let dir: string;
+let client: SvcClient;
+let bucketN = 0;
+let bucket: string;
+const scratch: string[] = [];
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+beforeEach(async () => {
+  ({ dir, client } = archiveScratch(server(), T0, 'svc-s3-folder-'));
+  bucket = `archive-${++bucketN}`;
+  await s3.createBucket(bucket);
+});
+afterEach(async () => {
+  await dropScratch(dir, client);
+  for (const path of scratch.splice(0)) rmSync(path, { recursive: true, force: true });
+});
+
+const settings = (extra: Partial<S3StoreSettings> = {}): S3StoreSettings => ({
+  endpoint: s3.endpoint,
+  region: s3.region,
+  credentials: s3.credentials,
+  ...extra,
+});
+/** A fresh local work folder, as on a new machine. */
+const freshWork = () => {
+  const work = mkdtempSync(join(tmpdir(), 'svc-s3-work-'));
+  scratch.push(work);
+  return work;
+};
+const add = (count: number, from: number, to: number) =>
+  server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });
+const url = (prefix = 'audit') => `s3://${bucket}/${prefix}`;
+const syncS3 = (options: Partial<SyncOptions> = {}, c: SvcClient = client) =>
+  c.audit.sync({ dir: url(), s3: settings(), workDir: freshWork(), ...options });
+const put = (key: string, body: Buffer | string) =>
+  s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+
+/** Three nights into a bucket and into a folder, from the same events; the clock moves a day each night. */
+async function threeNights(
+  beforeNight: (night: number) => Promise<void> = async () => {},
+): Promise<{ bucket: SyncResult[]; folder: SyncResult[] }> {
+  const since = iso(T0 - 2 * HOUR);
+  add(300, T0 - 2 * HOUR, T0 + 2 * 24 * HOUR);
+  const runs = { bucket: [] as SyncResult[], folder: [] as SyncResult[] };
+  for (let night = 0; night < 3; night++) {
+    await beforeNight(night);
+    runs.bucket.push(await syncS3({ since }));
+    runs.folder.push(await client.audit.sync({ dir, since }));
+    server().admin.advanceClock(24 * HOUR);
+  }
+  return runs;
+}
+
+describe('a bucket archive holds what a folder archive holds: same layout, chain and head', () => {
+  it('three nights, each on a fresh work folder: one chain of 3 runs, verify --head whole, the folder head', async () => {
+    const runs = await threeNights();
+    expect(runs.bucket.map((r) => r.run)).toEqual([1, 2, 3]);
+    const head = runs.bucket[2]?.head?.sha256 as string;
+    expect(head).toBe(runs.folder[2]?.head?.sha256);
+    const verified = await verifyAuditArchive(url(), { s3: settings(), head });
+    expect(verified.problems).toEqual([]);
+    expect(verified.runs).toBe(3);
+    expect(verified.events).toBe((await verifyAuditArchive(dir)).events);
+    // Object for object, byte for byte the folder's files (the lock and work folder are gone).
+    const objects = await s3.objects(bucket);
+    expect([...objects.keys()].sort()).toEqual(
+      [
+        'audit-000001.ndjson',
+        'audit-000002.ndjson',
+        'audit-000003.ndjson',
+        'manifest-000001.json',
+        'manifest-000002.json',
+        'manifest-000003.json',
+        'sync-state.json',
+      ].map((name) => `audit/${name}`),
+    );
+    for (const [key, bytes] of objects)
+      expect(bytes.equals(readFileSync(join(dir, key.slice('audit/'.length)))), key).toBe(true);
+  });
+
+  it('a bucket name S3 refuses or a prefix with .. is a config error before any request', async () => {
+    for (const bad of ['s3://A_B/x', 's3://ab/../x', 's3:///x', 's3://bucket/a//b']) {
+      const error = await client.audit.sync({ dir: bad, s3: settings() }).catch((e: unknown) => e);
+      expect((error as { code?: string }).code, bad).toBe('config');
+    }
+  });
+});
+
+describe("faults of a real store: 503 SlowDown and resets are carried through by the SDK's retry", () => {
+  it.each([1, 3])(
+    'seed %i: a fifth of the answers 503 SlowDown, 1 in 20 requests reset before and 1 in 20 after the store took it: three runs, verify whole, the folder head',
+    async (seed) => {
+      const proxy = await startS3FaultProxy({
+        target: s3.endpoint,
+        slowDown: 0.2,
+        resetBefore: 0.05,
+        resetAfter: 0.05,
+        seed,
+      });
+      try {
+        const since = iso(T0 - 2 * HOUR);
+        add(300, T0 - 2 * HOUR, T0 + 2 * 24 * HOUR);
+        let last: SyncResult | undefined;
+        let folder: SyncResult | undefined;
+        for (let night = 0; night < 3; night++) {
+          last = await syncS3({ since, s3: settings({ endpoint: proxy.endpoint }) });
+          folder = await client.audit.sync({ dir, since });
+          server().admin.advanceClock(24 * HOUR);
+        }
+        expect(last?.head).toEqual(folder?.head);
+        const verified = await verifyAuditArchive(url(), {
+          s3: settings(),
+          head: last?.head?.sha256 as string,
+        });
+        expect(verified.problems).toEqual([]);
+        expect(proxy.log.filter((e) => e.outcome !== 'forwarded').length).toBeGreaterThan(5);
+        expect(await s3.uploads(bucket)).toEqual([]);
+        expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+});
+
+describe('the state is an object of its own, rebuilt from the manifests when missing', () => {
+  it('the state object deleted before night 3 and before night 2: the runs and the state are the folder archive byte for byte', async () => {
+    // Late events inside the overlap, so the rebuilt window and ranges are put to the test.
+    const lost = async (night: number) => {
+      if (night === 0) return;
+      add(3, T0 + (night - 1) * 24 * HOUR - 8 * 60_000, T0 + (night - 1) * 24 * HOUR - 7 * 60_000);
+      await s3.client().send(new DeleteObjectCommand({ Bucket: bucket, Key: 'audit/sync-state.json' }));
+    };
+    const runs = await threeNights(lost);
+    expect(runs.bucket.map((r) => r.status)).toEqual(['synced', 'synced', 'synced']);
+    expect(runs.bucket[2]?.head).toEqual(runs.folder[2]?.head);
+    const objects = await s3.objects(bucket);
+    for (const [key, bytes] of objects)
+      expect(bytes.toString('utf8'), key).toBe(readFileSync(join(dir, key.slice('audit/'.length)), 'utf8'));
+  });
+});
+
+describe('verify --require-retention fails where an object has no Object Lock retention', () => {
+  it('on a store without Object Lock every manifest and file is named; on a folder too', async () => {
+    add(20, T0 - 2 * HOUR, T0 - HOUR);
+    await syncS3();
+    await client.audit.sync({ dir });
+    for (const [where, options] of [
+      [url(), { s3: settings() }],
+      [dir, {}],
+    ] as const) {
+      const result = await verifyAuditArchive(where, { ...options, requireRetention: { days: 30 } });
+      expect(result.ok, where).toBe(false);
+      expect(result.problems.filter((p) => p.kind === 'retention').map((p) => p.file)).toEqual([
+        'manifest-000001.json',
+        'audit-000001.ndjson',
+      ]);
+    }
+  });
+
+  // s3rver has no Object Lock: it neither keeps nor reports retention. The store's real answer to
+  // --retain-days on a bucket without Object Lock is tested in s3-answers.test.ts.
+  it.skip('objects written with --retain-days 30 pass --require-retention 29 and fail 31 (skipped: s3rver has no Object Lock)', () => {});
+});
+
+describe('tampering in the bucket is caught by verify, naming the object', () => {
+  let head: string;
+  beforeEach(async () => {
+    head = (await threeNights()).bucket[2]?.head?.sha256 as string;
+  });
+  const verify = () => verifyAuditArchive(url(), { s3: settings(), head });
+
+  it('an event line changed', async () => {
+    const key = 'audit/audit-000002.ndjson';
+    const bytes = (await s3.objects(bucket)).get(key) as Buffer;
+    await put(key, bytes.toString('utf8').replace(/"id":"/, '"id":"x'));
+    const result = await verify();
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((p) => p.message)).toContain(
+      'audit-000002.ndjson: sha256 or size differs from manifest-000002.json',
+    );
+  });
+
+  it('a data object deleted', async () => {
+    await s3.client().send(new DeleteObjectCommand({ Bucket: bucket, Key: 'audit/audit-000001.ndjson' }));
+    const result = await verify();
+    expect(result.problems.map((p) => p.message)).toContain(
+      'audit-000001.ndjson: missing (listed in manifest-000001.json)',
+    );
+  });
+
+  it('the newest manifest deleted (with --head)', async () => {
+    await s3.client().send(new DeleteObjectCommand({ Bucket: bucket, Key: 'audit/manifest-000003.json' }));
+    const result = await verify();
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((p) => p.kind)).toContain('head-mismatch');
+    expect(result.problems.map((p) => p.file)).toContain('manifest-000003.json');
+  });
+
+  it('a manifest replaced by an older one', async () => {
+    const objects = await s3.objects(bucket);
+    await put('audit/manifest-000002.json', objects.get('audit/manifest-000001.json') as Buffer);
+    const result = await verify();
+    expect(result.ok).toBe(false);
+    const messages = result.problems.map((p) => p.message);
+    expect(messages).toContain('manifest-000002.json: names run 1, expected 2');
+    expect(messages).toContain(
+      'manifest-000003.json: does not match the sha256 of manifest-000002.json (it was changed or replaced)',
+    );
+  });
+});
+
+describe('two syncs started together on an empty state: one archive run, the other refused', () => {
+  it('on a store honouring If-None-Match: one run, one locked error, verify whole', async () => {
+    add(200, T0 - 2 * HOUR, T0 - HOUR);
+    const other = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
+    try {
+      const ended = await Promise.allSettled([syncS3({}, client), syncS3({}, other)]);
+      const done = ended.filter((e) => e.status === 'fulfilled');
+      const refused = ended.filter((e): e is PromiseRejectedResult => e.status === 'rejected');
+      expect(done).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]?.reason.code).toBe('locked');
+      expect(refused[0]?.reason.message).toMatch(/^s3:\/\/archive-\d+\/audit is locked by a sync on /);
+    } finally {
+      await other.close();
+    }
+    const verified = await verifyAuditArchive(url(), { s3: settings() });
+    expect(verified.problems).toEqual([]);
+    expect(verified.runs).toBe(1);
+  });
+
+  it('on a store ignoring If-None-Match: one warning naming it, and verify still whole', async () => {
+    const loose = await startS3Server({ conditionalWrites: false });
+    try {
+      await loose.createBucket(bucket);
+      add(200, T0 - 2 * HOUR, T0 - HOUR);
+      const warnings: string[] = [];
+      const s3Loose = { endpoint: loose.endpoint, region: loose.region, credentials: loose.credentials };
+      const other = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
+      const go = (c: SvcClient) =>
+        c.audit.sync({
+          dir: url(),
+          workDir: freshWork(),
+          s3: { ...s3Loose, onWarning: (line) => warnings.push(line) },
+        });
+      try {
+        await Promise.allSettled([go(client), go(other)]);
+      } finally {
+        await other.close();
+      }
+      expect(warnings.length).toBeGreaterThanOrEqual(1);
+      expect(warnings[0]).toBe(
+        `${loose.endpoint} (bucket ${bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
+      );
+      const verified = await verifyAuditArchive(url(), { s3: s3Loose });
+      expect(verified.problems).toEqual([]);
+    } finally {
+      await loose.close();
+    }
+  });
+});
+
+describe('an expired lock is taken over by exactly one run', () => {
+  // s3rver (and so the test server) ignores If-Match, on which the takeover's exclusivity rests;
+  // the store's real answer (412 to a takeover that lost) is tested in s3-answers.test.ts.
+  it.skip('of three runs meeting a lock whose expiry passed, one runs and two are refused (skipped: s3rver ignores If-Match)', async () => {
+    add(50, T0 - 2 * HOUR, T0 - HOUR);
+    await put(
+      'audit/sync.lock',
+      `${JSON.stringify({ token: 'dead', host: 'gone-runner', pid: 1, expires: iso(Date.now() - 1000) })}\n`,
+    );
+    const clients = [1, 2, 3].map(() => new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' }));
+    try {
+      const ended = await Promise.allSettled(clients.map((c) => syncS3({}, c)));
+      expect(ended.filter((e) => e.status === 'fulfilled')).toHaveLength(1);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+    expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+  });
+
+  it('a lock not yet expired is refused, naming its host', async () => {
+    await put(
+      'audit/sync.lock',
+      `${JSON.stringify({ token: 't', host: 'runner-7', pid: 1, expires: iso(Date.now() + HOUR) })}\n`,
+    );
+    const error = (await syncS3().catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('locked');
+    expect(error.message).toContain('locked by a sync on runner-7 until');
+  });
+});
