@@ -23,6 +23,7 @@ export {
 export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
 export { isActorType } from './audit/schemas.js';
+export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit/store/s3-settings.js';
 export type { SyncOptions, SyncResult } from './audit/sync/options.js';
 export {
   type AuditProject,

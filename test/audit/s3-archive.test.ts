@@ -1,12 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../src/audit/archive-functions.js';
 import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
 import type { SyncOptions, SyncResult } from '../../src/audit/sync/options.js';
 import { SvcClient } from '../../src/client.js';
+import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -146,6 +149,58 @@ describe("faults of a real store: 503 SlowDown and resets are carried through by
   );
 });
 
+describe('expired credentials mid-run leave the archive whole and resumable', () => {
+  it('ExpiredToken to the manifest: one line naming it, no manifest; the next run with fresh credentials finishes it', async () => {
+    add(100, T0 - 2 * HOUR, T0 - HOUR);
+    const proxy = await startS3FaultProxy({
+      target: s3.endpoint,
+      answers: [{ fixture: 'expired-token', method: 'PUT', path: /manifest-000001\.json$/ }],
+    });
+    const work = freshWork();
+    try {
+      const error = (await syncS3({ workDir: work, s3: settings({ endpoint: proxy.endpoint }) }).catch(
+        (e: unknown) => e,
+      )) as Error & { code: string };
+      expect(error.code).toBe('io');
+      expect(error.message).toBe(
+        `s3://${bucket}/audit/manifest-000001.json: the store refused the credentials (ExpiredToken); the archive is whole: run again with valid credentials to continue`,
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect([...(await s3.objects(bucket)).keys()].filter((k) => k.includes('manifest-'))).toEqual([]);
+    // The lock of the failed run was released: the next run needs no waiting.
+    expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+    const next = await syncS3();
+    expect(next.status).toBe('synced');
+    expect(next.resumed).toBe(true);
+    expect(next.events).toBe(100);
+    expect((await verifyAuditArchive(url(), { s3: settings() })).problems).toEqual([]);
+  });
+
+  it('interrupted during its upload: the multipart upload is aborted, the next run resumes it', async () => {
+    add(3000, T0 - 2 * HOUR, T0 - HOUR);
+    const proxy = await startS3FaultProxy({ target: s3.endpoint });
+    const stop = new AbortController();
+    const watch = setInterval(() => {
+      if (proxy.log.some((e) => e.method === 'PUT' && e.path.endsWith('/audit-000001.ndjson'))) stop.abort();
+    }, 1);
+    try {
+      const error = await syncS3({ signal: stop.signal, s3: settings({ endpoint: proxy.endpoint }) }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as Error).name).toBe('AbortError');
+    } finally {
+      clearInterval(watch);
+      await proxy.close();
+    }
+    expect(await s3.uploads(bucket)).toEqual([]);
+    const next = await syncS3();
+    expect(next.resumed).toBe(true);
+    expect(next.events).toBe(3000);
+  });
+});
+
 describe('the state is an object of its own, rebuilt from the manifests when missing', () => {
   it('the state object deleted before night 3 and before night 2: the runs and the state are the folder archive byte for byte', async () => {
     // Late events inside the overlap, so the rebuilt window and ranges are put to the test.
@@ -186,6 +241,77 @@ describe('verify --require-retention fails where an object has no Object Lock re
   it.skip('objects written with --retain-days 30 pass --require-retention 29 and fail 31 (skipped: s3rver has no Object Lock)', () => {});
 });
 
+describe('wherever an archive directory is taken, s3:// works: --projects entries and gaps', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+  it('svc audit sync --projects with a bucket entry and a folder entry; gaps on the bucket', async () => {
+    add(40, T0 - 2 * HOUR, T0 - HOUR);
+    // The SDK reads its credentials from the process environment; the CLI's own settings come from `env`.
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    });
+    const file = join(freshWork(), 'projects.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { name: 'bucket', dir: url('shop'), keyEnv: 'SVC_KEY_A' },
+        { name: 'folder', dir: join(dir, 'shop'), keyEnv: 'SVC_KEY_B' },
+      ]),
+    );
+    const env = {
+      ...s3.env,
+      SVC_KEY_A: 'ak_demo_project',
+      SVC_KEY_B: 'ak_demo_project',
+      TMPDIR: freshWork(),
+    };
+    const run = await runSvc(['audit', 'sync', '--projects', file, '--base-url', server().url], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const heads = run.stdout.trim().split('\n').sort();
+    expect(heads).toHaveLength(2);
+    expect(heads[0]?.replace(/ bucket$/, '')).toBe(heads[1]?.replace(/ folder$/, ''));
+    const gaps = await runSvc(['audit', 'gaps', '--dir', url('shop')], { env });
+    expect(gaps.code).toBe(0);
+    expect(gaps.stderr.trim()).toBe('0 gaps recorded, 0 open');
+  });
+});
+
+describe('gaps, gaps ack and --backfill on a bucket: the same runs as on a folder', () => {
+  it('late events make a gap; backfill repairs it; a later gap acknowledged; the bucket ends at the folder head', async () => {
+    const MIN = 60_000;
+    const both = async (options: Partial<SyncOptions> = {}) => {
+      const bucketRun = await syncS3(options);
+      const folderRun = await client.audit.sync({ dir, ...options });
+      expect(bucketRun.head).toEqual(folderRun.head);
+      return bucketRun;
+    };
+    add(20, T0 - HOUR, T0 - 10 * MIN);
+    await both({ since: iso(T0 - 2 * HOUR) });
+    server().admin.advanceClock(HOUR);
+    add(2, T0 - 45 * MIN, T0 - 44 * MIN);
+    expect((await both()).lateEvents).toHaveLength(1);
+    const { gaps, leftovers } = await listAuditGaps(url(), { s3: settings() });
+    expect(gaps.map((g) => `${g.id} ${g.status}`)).toEqual(['run2.late1 open']);
+    expect(leftovers).toEqual([]);
+    const repaired = await both({ backfill: true });
+    expect(repaired.repaired).toEqual(['run2.late1']);
+    server().admin.advanceClock(HOUR);
+    add(1, T0 + 15 * MIN, T0 + 15 * MIN);
+    expect((await both()).lateEvents).toHaveLength(1);
+    const at = () => T0;
+    await acknowledgeAuditGap(url(), 'run4.late1', 'checked by hand', at, { s3: settings() });
+    await acknowledgeAuditGap(dir, 'run4.late1', 'checked by hand', at);
+    server().admin.advanceClock(HOUR);
+    const last = await both();
+    expect(last.acknowledged).toEqual(['run4.late1']);
+    const verified = await verifyAuditArchive(url(), { s3: settings(), head: last.head?.sha256 as string });
+    expect(verified.problems).toEqual([]);
+    expect(verified.runs).toBe(5);
+  });
+});
+
 describe('tampering in the bucket is caught by verify, naming the object', () => {
   let head: string;
   beforeEach(async () => {
@@ -202,6 +328,19 @@ describe('tampering in the bucket is caught by verify, naming the object', () =>
     expect(result.problems.map((p) => p.message)).toContain(
       'audit-000002.ndjson: sha256 or size differs from manifest-000002.json',
     );
+    // The CLI: exit 1, the line on stdout (the SDK reads its credentials from the process environment).
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    });
+    try {
+      const run = await runSvc(['audit', 'verify', url(), '--head', head], { env: s3.env });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('audit-000002.ndjson: sha256 or size differs from manifest-000002.json\n');
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('a data object deleted', async () => {
@@ -301,6 +440,16 @@ describe('an expired lock is taken over by exactly one run', () => {
       await Promise.all(clients.map((c) => c.close()));
     }
     expect((await s3.objects(bucket)).has('audit/sync.lock')).toBe(false);
+  });
+
+  it('a lock of this host whose process is gone (killed) is taken over at once, as a folder lock is', async () => {
+    add(10, T0 - 2 * HOUR, T0 - HOUR);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    await put(
+      'audit/sync.lock',
+      `${JSON.stringify({ token: 'dead', host: hostname(), pid: gone, expires: iso(Date.now() + HOUR) })}\n`,
+    );
+    expect((await syncS3()).status).toBe('synced');
   });
 
   it('a lock not yet expired is refused, naming its host', async () => {

@@ -16,6 +16,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
+import { alive } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -34,14 +35,17 @@ import {
   type S3StoreSettings,
 } from './s3-settings.js';
 
-/** Part size of a run's multipart upload: with {@link UPLOAD_QUEUE} parts in flight, at most 16 MiB held at once. */
-const PART_BYTES = 8 * 1024 * 1024;
+/** Part size of a run's multipart upload (S3's least): with {@link UPLOAD_QUEUE} parts in flight, about 20 MiB held at once. */
+const PART_BYTES = 5 * 1024 * 1024;
 /** Parts uploaded at once. */
-const UPLOAD_QUEUE = 2;
+const UPLOAD_QUEUE = 4;
 /** Name of the lock object under the prefix (as the folder's lock file). */
 const LOCK_NAME = 'sync.lock';
-/** Names of the objects that are not the archive's, and get no retention. */
-const HOUSEKEEPING = new Set([LOCK_NAME]);
+/**
+ * Objects that get no retention: the lock (removed at the end of each run) and the state
+ * (rewritten by each run; the manifests it is rebuilt from are kept).
+ */
+const HOUSEKEEPING = new Set([LOCK_NAME, 'sync-state.json']);
 const DAY_MS = 86_400_000;
 /** The answers to GetObjectRetention that mean the object has none. */
 const NO_RETENTION = new Set([
@@ -65,6 +69,7 @@ function parseLock(text: string | undefined): LockBody | undefined {
     const body = JSON.parse(text ?? '') as Partial<LockBody>;
     return typeof body.token === 'string' &&
       typeof body.host === 'string' &&
+      typeof body.pid === 'number' &&
       typeof body.expires === 'string' &&
       !Number.isNaN(Date.parse(body.expires))
       ? (body as LockBody)
@@ -248,7 +253,7 @@ export class S3Store implements ArchiveStore {
       // NoSuchUpload to a retried completion: the first one took effect; the caller compares the bytes.
       if (isPreconditionFailed(error) || (error as { name?: string }).name === 'NoSuchUpload')
         return 'exists';
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (options.signal?.aborted) throw error;
       throw this.fault(error, name);
     } finally {
       options.signal?.removeEventListener('abort', stop);
@@ -318,8 +323,11 @@ export class S3Store implements ArchiveStore {
     const holder = parseLock(seen);
     // Our own lock: the create took effect but its answer was lost, and the SDK's retry got 412.
     if (holder?.token === token) return release;
-    const expired = holder !== undefined && Date.parse(holder.expires) <= this.now();
-    if (answer?.ETag && expired) {
+    // Stale: its expiry passed, or its holder ran on this host and is gone (killed) - as a folder's lock.
+    const stale =
+      holder !== undefined &&
+      (Date.parse(holder.expires) <= this.now() || (holder.host === hostname() && !alive(holder.pid)));
+    if (answer?.ETag && stale) {
       // Conditional on the ETag read: of runs taking over the same expired lock, one replaces it.
       try {
         await this.put(LOCK_NAME, text(), answer.ETag);

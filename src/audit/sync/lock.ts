@@ -16,7 +16,8 @@ interface LockOwner {
   host: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this host runs (EPERM: it does, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable, type Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { SvcError } from '../../core/errors/error-classes.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { type AtomicFile, createAtomicFile } from '../../node/atomic-file.js';
 import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 import { conflictsName, dataFileName } from '../archive/fields.js';
@@ -115,6 +115,7 @@ async function putRunObject(
   name: string,
   body: AsyncIterable<Uint8Array>,
   replace: boolean,
+  signal: AbortSignal | undefined,
 ): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
@@ -126,7 +127,12 @@ async function putRunObject(
     }
   }
   const source = hashed();
-  const outcome = await store.upload(name, source, { replace });
+  const outcome = await store.upload(name, source, { replace, ...(signal && { signal }) }).catch((error) => {
+    // Interrupted during the upload: the run is resumed like one interrupted during its export.
+    throw signal?.aborted
+      ? new AbortError('The sync was interrupted during its upload', { cause: error })
+      : error;
+  });
   // A store that answers `exists` before reading the body: the body is still read, for its hash and the tally.
   for await (const _ of source);
   const sent = { sha256: hash.digest('hex'), bytes };
@@ -149,6 +155,8 @@ export interface RunFileTarget {
   conflictsPart: string;
   /** Mode of the conflicts' local part. Default 0600. */
   mode?: number;
+  /** Stops the upload (a bucket's multipart upload is aborted). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -214,7 +222,13 @@ export async function writeRunFile(
   let found: { sha256: string; bytes: number };
   try {
     const source = Readable.from(lines(), { objectMode: false });
-    found = await putRunObject(store, name, plan.gzip ? source.pipe(createGzip()) : source, replace);
+    found = await putRunObject(
+      store,
+      name,
+      plan.gzip ? source.pipe(createGzip()) : source,
+      replace,
+      target.signal,
+    );
     if (conflictOut) {
       const stream = conflictOut;
       await new Promise<void>((resolve, reject) =>
@@ -228,7 +242,13 @@ export async function writeRunFile(
   }
   let conflicts: ManifestFile | null = null;
   if (conflictFile) {
-    const up = await putRunObject(store, conflictsName(plan.run), createReadStream(conflictPath), replace);
+    const up = await putRunObject(
+      store,
+      conflictsName(plan.run),
+      createReadStream(conflictPath),
+      replace,
+      target.signal,
+    );
     conflicts = {
       name: conflictsName(plan.run),
       ...up,

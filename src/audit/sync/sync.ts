@@ -114,6 +114,7 @@ async function carryOut(
     replace: resumed || Boolean(options.force),
     conflictsPart: `${base}.conflicts.ndjson`,
     ...(fileMode !== undefined && { mode: fileMode }),
+    ...(signal && { signal }),
   };
   const written: Written = await writeRunFile(target, partPath, plan, known, (event, line) =>
     tally?.add(event, line),
