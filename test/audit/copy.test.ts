@@ -15,7 +15,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { copyAuditArchive } from '../../src/audit/archive/copy.js';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
-import { SvcError } from '../../src/core/errors/error-classes.js';
+import { AbortError, SvcError } from '../../src/core/errors/error-classes.js';
+import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -208,6 +209,39 @@ describe('an interrupted copy goes on where it stopped', () => {
     const twice = await copyAuditArchive(dir, `s3://${bucket}/again`, s3Options());
     expect(twice.copied).toEqual([]);
     expect(twice.present).toHaveLength(files(dir).size);
+  });
+});
+
+describe('an interrupted copy stops with AbortError, keeps what it copied and goes on when run again', () => {
+  it('stops after the first object when the signal fires, then a second copy finishes', async () => {
+    const head = await threeRuns();
+    const controller = new AbortController();
+    const target = `s3://${bucket}/stop`;
+    const stopped = await copyAuditArchive(dir, target, {
+      ...s3Options(),
+      signal: controller.signal,
+      onObject: () => controller.abort(),
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(stopped).toBeInstanceOf(AbortError);
+    expect((stopped as Error).message).toContain('the same copy again goes on');
+    expect([...(await bucketFiles('stop')).keys()]).toEqual(['audit-000001.ndjson']);
+    expect(await s3.uploads(bucket)).toEqual([]);
+    const rest = await copyAuditArchive(dir, target, s3Options());
+    expect(rest.present.map((o) => o.name)).toEqual(['audit-000001.ndjson']);
+    expect(rest.head?.sha256).toBe(head);
+  });
+
+  it('svc audit copy: exit 130 and one line when interrupted', async () => {
+    await threeRuns();
+    const controller = new AbortController();
+    controller.abort();
+    const run = await runSvc(['audit', 'copy', dir, join(scratch, 'never')], { signal: controller.signal });
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^svc: the copy was interrupted: .*goes on from there\n$/);
   });
 });
 

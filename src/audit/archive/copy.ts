@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SvcError } from '../../core/errors/error-classes.js';
+import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveObject, ArchiveStore } from '../store/archive-store.js';
 import { openArchiveStore } from '../store/open-store.js';
 import type { ArchiveStoreOptions } from '../store/s3-settings.js';
@@ -10,7 +10,10 @@ import { SYNC_STATE_FILE } from './state.js';
 
 /** Options of {@link copyAuditArchive}: the settings of whichever side is a bucket, and a stop. */
 export interface CopyArchiveOptions extends ArchiveStoreOptions {
-  /** Stops the copy between objects (an upload in flight is aborted); what was copied stays. */
+  /**
+   * Stops the copy (an upload in flight is aborted, leaving nothing of it): rejects with an
+   * `AbortError`; what was copied stays, and the same copy again goes on from there.
+   */
   signal?: AbortSignal;
   /** Called after each object was copied and read back equal. Default: none. */
   onObject?: (object: CopiedObject) => void;
@@ -72,6 +75,15 @@ export async function copyAuditArchive(
     } finally {
       await releaseDestination();
     }
+  } catch (error) {
+    // Whatever stopped (a read, an upload, the loop), the news is the same: nothing half-written
+    // stays, and the same copy again goes on.
+    if (options.signal?.aborted)
+      throw new AbortError(
+        `the copy was interrupted: what was copied stays in ${destination}; the same copy again goes on from there`,
+        { cause: error },
+      );
+    throw error;
   } finally {
     await releaseSource();
   }
