@@ -245,6 +245,19 @@ describe('an interrupted copy stops with AbortError, keeps what it copied and go
   });
 });
 
+describe('names from the source reach the terminal escaped', () => {
+  it('copies an object whose name holds terminal control sequences, and prints it escaped', async () => {
+    await threeRuns();
+    const evil = 'notes-\u001b]0;owned\u0007-\u001b[2J.txt';
+    writeFileSync(join(dir, evil), 'x');
+    const run = await runSvc(['audit', 'copy', dir, join(scratch, 'escaped')]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(scratch, 'escaped', evil), 'utf8')).toBe('x');
+    expect(run.stderr).not.toMatch(/[\u0007\u001b]/);
+    expect(run.stderr).toContain('copied notes-');
+  });
+});
+
 describe('housekeeping and entries that cannot be an archive object are not copied', () => {
   it('leaves out the lock, temporary files and the work folder; skips links and odd bucket names', async () => {
     await threeRuns();
