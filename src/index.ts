@@ -4,6 +4,7 @@
 // `svc-sdk/botcheck` come from one list each (botcheck/public.ts, core/public.ts).
 // What only the CLI, the reference server or the tests need (wire schemas as values, retry
 // internals, choice lists, redaction) they import from its own module: it is not public.
+export type { CopiedObject, CopyArchiveOptions, CopyArchiveResult } from './audit/archive/copy.js';
 export type { ArchiveGap, GapCause } from './audit/archive/gaps.js';
 export type {
   ArchiveProblem,
@@ -15,6 +16,7 @@ export type {
 export {
   type ArchiveGaps,
   acknowledgeAuditGap,
+  copyAuditArchive,
   listAuditGaps,
   verifyAuditArchive,
 } from './audit/archive-functions.js';

@@ -7,7 +7,8 @@
 #
 # Environment:
 #   SVC_API_KEY, SVC_BASE_URL  read by svc itself; keep them in CI secrets
-#   ARCHIVE_DIR  the archive (default: audit-archive); keep it between runs (CI cache or storage)
+#   ARCHIVE_DIR  the archive (default: audit-archive): a directory kept between runs, or
+#                s3://BUCKET/PREFIX (AWS_* settings as for the AWS CLI), which keeps nothing on the runner
 #   SYNC_SINCE   start of the very first run, ISO 8601 (default: all the API still keeps)
 #   SIGN_KEY     file holding an Ed25519 private key (PEM): every manifest is signed (optional)
 #   PUBLIC_KEY   file holding the matching public key: verify checks every signature (optional)

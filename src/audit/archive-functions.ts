@@ -1,5 +1,11 @@
-import { loadAuditArchive as archive, loadArchiveStore, loadArchiveVerifier } from '#audit-node-only';
+import {
+  loadAuditArchive as archive,
+  loadArchiveCopy,
+  loadArchiveStore,
+  loadArchiveVerifier,
+} from '#audit-node-only';
 import { SvcError } from '../core/errors/error-classes.js';
+import type { CopyArchiveOptions, CopyArchiveResult } from './archive/copy.js';
 import type { ArchiveGap } from './archive/gaps.js';
 import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify.js';
 import type { ArchiveStoreOptions } from './store/s3-settings.js';
@@ -113,4 +119,26 @@ export async function acknowledgeAuditGap(
   } finally {
     await release();
   }
+}
+
+/**
+ * Copies a sync archive between a folder and a bucket (`s3://bucket/prefix`), or between two of
+ * either, object for object: every data file, manifest and the sync state, each read back from
+ * the destination and compared (sha256) with the source's bytes; `verifyAuditArchive` then gives
+ * the same head for both. Both archives are locked meanwhile. The destination must be empty, or
+ * hold only what an interrupted copy of the same source left (the copy goes on with the rest);
+ * anything else is a `config` error before a byte is written. `options.s3` applies to whichever
+ * side is a bucket.
+ *
+ * @example
+ * const { copied, head } = await copyAuditArchive('audit-archive', 's3://audit-bucket/nightly');
+ * console.log(`${copied.length} objects, head sha256:${head?.sha256}`);
+ */
+export async function copyAuditArchive(
+  source: string,
+  destination: string,
+  options: CopyArchiveOptions = {},
+): Promise<CopyArchiveResult> {
+  const copier = await loadArchiveCopy();
+  return copier.copyAuditArchive(source, destination, options);
 }

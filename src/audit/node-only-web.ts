@@ -10,3 +10,4 @@ export const loadAuditSync: typeof NodeOnly.loadAuditSync = leftOut('client.audi
 export const loadAuditArchive: typeof NodeOnly.loadAuditArchive = leftOut('The audit archive gap functions');
 export const loadArchiveStore: typeof NodeOnly.loadArchiveStore = leftOut('The audit archive stores');
 export const loadArchiveVerifier: typeof NodeOnly.loadArchiveVerifier = leftOut('verifyAuditArchive');
+export const loadArchiveCopy: typeof NodeOnly.loadArchiveCopy = leftOut('copyAuditArchive');

@@ -22,3 +22,6 @@ export const loadArchiveStore = () => import('./store/open-store.js');
 
 /** The archive verifier (re-hashes files, checks signatures with node:crypto). */
 export const loadArchiveVerifier = () => import('./archive/verify.js');
+
+/** The archive copy between a folder and a bucket (streams, node:crypto). */
+export const loadArchiveCopy = () => import('./archive/copy.js');

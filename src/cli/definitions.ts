@@ -2,6 +2,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { lazy, type Runner, type RunState } from './action.js';
 import { auditExportCommand, auditListCommand, auditTailCommand } from './definitions/audit.js';
 import {
+  auditCopyCommand,
   auditGapsAckCommand,
   auditGapsCommand,
   auditSyncCommand,
@@ -26,7 +27,7 @@ import type { CliIO } from './io.js';
 // its handler takes come from there), tied here to its handler in commands/, which loads when the
 // command runs. definitions/ never imports commands/, so the types flow one way.
 
-/** `svc audit sync|verify|gaps`: the incremental, verifiable archive. */
+/** `svc audit sync|verify|gaps|copy`: the incremental, verifiable archive. */
 function defineAuditArchiveCommands(audit: Command, run: Runner): void {
   auditSyncCommand(audit).action(run(async () => (await import('./commands/audit-sync.js')).auditSync));
   auditVerifyCommand(audit).action(run(async () => (await import('./commands/audit-verify.js')).auditVerify));
@@ -34,6 +35,7 @@ function defineAuditArchiveCommands(audit: Command, run: Runner): void {
     run(async () => (await import('./commands/audit-gaps.js')).auditGaps),
   );
   auditGapsAckCommand(gaps).action(run(async () => (await import('./commands/audit-gaps.js')).auditGapsAck));
+  auditCopyCommand(audit).action(run(async () => (await import('./commands/audit-copy.js')).auditCopy));
 }
 
 /** `svc audit list|export|tail`, and the archive commands (audit-archive.ts). */

@@ -49,6 +49,9 @@ export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, stri
   },
   'audit verify': { 130: 'interrupted (Ctrl-C, SIGINT or SIGTERM)' },
   'audit gaps': { [EXIT.INCOMPLETE]: 'a gap is open (each open gap is listed)' },
+  'audit copy': {
+    130: 'interrupted (Ctrl-C, SIGINT or SIGTERM); the same copy again goes on where it stopped',
+  },
   // Tail runs until stopped: stopping it is its normal end.
   'audit tail': { [EXIT.OK]: 'stopped by Ctrl-C, SIGINT or SIGTERM' },
   'captcha result': {

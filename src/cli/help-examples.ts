@@ -60,6 +60,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc audit gaps ack run3.late1 --reason "expired" --dir audit/',
     'svc audit gaps ack run5.conflicts --reason "checked by hand" --dir audit/',
   ],
+  'audit copy': [
+    'svc audit copy audit/ s3://audit-archive/nightly  # folder into a bucket',
+    'svc audit copy s3://audit-archive/nightly restored/ --s3-region eu-west-1',
+    'svc audit copy audit/ s3://locked/nightly --retain-days 400',
+  ],
   'captcha result': [
     'svc captcha result "$TOKEN"',
     'svc captcha result "$VERIFICATION_ID" --policy threshold:0.3',

@@ -22,6 +22,7 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   'audit verify': ['json'],
   'audit gaps': ['json'],
   'audit gaps ack': [],
+  'audit copy': [],
   'captcha result': ['table', 'json', 'ndjson', 'csv'],
   'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
   // Without -o: the token alone on stdout, for $(svc captcha token).

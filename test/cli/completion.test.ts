@@ -140,6 +140,7 @@ describe('the bash script is valid bash and completes commands, subcommands, opt
       'sync',
       'verify',
       'gaps',
+      'copy',
       'help',
     ]);
     expect(bashComplete(text, ['audit', 'export', '--g'])).toEqual(['--gzip']);

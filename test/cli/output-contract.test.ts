@@ -79,6 +79,10 @@ const COMMANDS: Record<
   'audit gaps ack': {
     args: () => ['audit', 'gaps', 'ack', 'run1.late1', '--reason', 'checked', '--dir', join(dir, 'archive')],
   },
+  'audit copy': {
+    args: () => ['audit', 'copy', join(dir, 'archive'), join(dir, 'copy')],
+    setup: () => syncArchive(),
+  },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },
   'captcha legacy': { args: () => ['captcha', 'legacy', IDS.passed], key: TEST_KEY },
   'captcha token': { args: () => ['captcha', 'token', '--outcome', 'bot'] },

@@ -17,6 +17,7 @@ import { DEMO } from '../../src/server/fixtures.js';
 import { startProxy } from '../audit/helpers.js';
 import { ROOT } from '../helpers/build.js';
 import { BIN, collectOutput, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { runBlocks } from '../helpers/workflow-steps.js';
 
 const DIR = join(ROOT, 'examples', 'nightly-audit-export');
@@ -27,6 +28,9 @@ const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 let serve: ReturnType<typeof spawnSvc> | undefined;
+let bucketServer: S3TestServer | undefined;
+/** The loopback S3 server of the workflow test (the bucket the example's projects file names). */
+const s3 = () => bucketServer as S3TestServer;
 let baseUrl = '';
 let work = '';
 
@@ -97,6 +101,7 @@ function archivedIds(): string[] {
 describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built svc against svc serve', () => {
   beforeAll(async () => {
     ensureBuilt();
+    bucketServer = await startS3Server();
     serve = spawnSvc(['serve', '--port', '0', '--seed-audit-events', '0'], {});
     const child = serve;
     baseUrl = await new Promise<string>((resolve, reject) => {
@@ -109,6 +114,7 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
     // A stale dist/ is rebuilt here, which takes longer than a hook's default time on a busy machine.
   }, 180_000);
   afterAll(async () => {
+    await bucketServer?.close();
     if (serve && serve.exitCode === null) {
       serve.kill('SIGTERM');
       await exited(serve);
@@ -259,8 +265,11 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
     for (const key of Object.values(env)) expect(stderr + stdout).not.toContain(key);
   });
 
-  it('the workflow run steps, as written, against svc serve: new runs only, the archive kept through a gap', async () => {
+  it('the workflow run steps, as written, against svc serve and a bucket: stateless, one chain across fresh runners', async () => {
     const yml = readFileSync(join(DIR, 'github-actions.yml'), 'utf8');
+    const projectsFile = readFileSync(join(DIR, 'audit-projects.json'), 'utf8');
+    const bucket = /s3:\/\/([^/]+)\//.exec(projectsFile)?.[1] as string;
+    await s3().createBucket(bucket);
     const now = await serverNow();
     const made: Record<string, string> = {};
     for (const name of ['shop', 'billing']) {
@@ -274,57 +283,72 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       });
       (made as Record<string, string>)[`key:${name}`] = project.apiKey;
     }
-    // The checkout: the projects file of the example and svc as npm ci installs it.
-    writeFileSync(join(work, 'audit-projects.json'), readFileSync(join(DIR, 'audit-projects.json')));
-    const bin = join(work, 'node_modules', '.bin');
-    spawnSync('mkdir', ['-p', bin, join(work, 'runner')]);
-    writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
     const { privateKey } = generateKeyPairSync('ed25519');
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      NO_COLOR: '1',
-      RUNNER_TEMP: join(work, 'runner'),
-      GITHUB_STEP_SUMMARY: join(work, 'runner', 'summary.md'),
-      SVC_BASE_URL: baseUrl,
-      SVC_KEY_SHOP: made['key:shop'] as string,
-      SVC_KEY_BILLING: made['key:billing'] as string,
-      AUDIT_SIGN_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    };
-    /** One night: every run block in order, as GitHub would (a failed step skips the rest but the `always()` ones). */
-    const night = () => {
-      rmSync(join(work, 'runner', 'new-runs'), { recursive: true, force: true });
+    /**
+     * One night on a fresh runner (a new checkout, an empty RUNNER_TEMP): every run block in order,
+     * as GitHub would (a failed step skips the rest but the `always()` ones). The AWS_* variables
+     * stand in for what configure-aws-credentials exports.
+     */
+    const night = async () => {
+      const runner = realpathSync(mkdtempSync(join(tmpdir(), 'svc-nightly-runner-')));
+      const bin = join(runner, 'checkout', 'node_modules', '.bin');
+      spawnSync('mkdir', ['-p', bin, join(runner, 'temp')]);
+      writeFileSync(join(runner, 'checkout', 'audit-projects.json'), projectsFile);
+      writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+        mode: 0o755,
+      });
+      const env = {
+        PATH: process.env.PATH ?? '',
+        HOME: join(runner, 'temp'),
+        NO_COLOR: '1',
+        RUNNER_TEMP: join(runner, 'temp'),
+        GITHUB_STEP_SUMMARY: join(runner, 'temp', 'summary.md'),
+        SVC_BASE_URL: baseUrl,
+        SVC_KEY_SHOP: made['key:shop'] as string,
+        SVC_KEY_BILLING: made['key:billing'] as string,
+        AUDIT_SIGN_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        ...s3().env,
+      };
       const codes: Record<string, number | null> = {};
       let failed = false;
       for (const block of runBlocks(yml)) {
         if (failed && !block.always) continue;
-        const run = spawnSync('bash', ['-e', '-c', block.script], { cwd: work, env, encoding: 'utf8' });
-        codes[block.name] = run.status;
-        if (run.status !== 0) failed = true;
+        // Not spawnSync: the bucket's server runs in this process and must go on answering.
+        const run = spawn('bash', ['-e', '-c', block.script], {
+          cwd: join(runner, 'checkout'),
+          env,
+          stdio: 'ignore',
+        });
+        const status = await exited(run);
+        codes[block.name] = typeof status === 'number' ? status : null;
+        if (status !== 0) failed = true;
       }
-      return codes;
+      const summary = readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8');
+      const keyMode = statSync(join(runner, 'temp', 'audit-sign.pem')).mode & 0o777;
+      rmSync(runner, { recursive: true, force: true });
+      return { codes, summary, keyMode };
     };
-    const newRuns = () =>
-      spawnSync('find', ['.', '-type', 'f'], { cwd: join(work, 'runner', 'new-runs'), encoding: 'utf8' })
-        .stdout.trim()
-        .split('\n')
-        .sort();
+    const objects = async () =>
+      [...(await s3().objects(bucket)).keys()].filter((key) => !key.endsWith('sync-state.json')).sort();
 
-    const first = night();
-    expect(Object.values(first)).toEqual([0, 0, 0, 0, 0]);
-    expect(statSync(join(work, 'runner', 'audit-sign.pem')).mode & 0o777).toBe(0o600);
-    expect(newRuns()).toEqual([
-      './audit-archive/billing/audit-000001.ndjson.gz',
-      './audit-archive/billing/manifest-000001.json',
-      './audit-archive/shop/audit-000001.ndjson.gz',
-      './audit-archive/shop/manifest-000001.json',
+    const first = await night();
+    expect(first.codes).toEqual({
+      'Write the signing key': 0,
+      'Sync every project': 0,
+      'Verify every archive': 0,
+    });
+    expect(first.keyMode).toBe(0o600);
+    expect(first.summary).toMatch(/audit archive `s3:\/\/acme-audit-archive\/shop` \(shop\): head `sha256:/);
+    expect(await objects()).toEqual([
+      'billing/audit-000001.ndjson.gz',
+      'billing/manifest-000001.json',
+      'shop/audit-000001.ndjson.gz',
+      'shop/manifest-000001.json',
     ]);
-    expect(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8')).toMatch(
-      /audit archive `audit-archive\/shop` \(shop\): head `sha256:/,
-    );
+    expect(await s3().uploads(bucket)).toEqual([]);
 
-    // The next night, shop gets events recorded late, after the overlap: a gap. Verify fails the job,
-    // but the new runs are still collected (and the archive saved).
+    // The next night, on another runner with nothing of the first: the chain goes on from the
+    // bucket. Shop gets events recorded late, after the overlap: a gap, so verify fails the job.
     await admin('/clock', { advanceMs: 24 * HOUR });
     await admin('/audit-events', {
       count: 2,
@@ -332,53 +356,60 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       from: iso(now - 10 * HOUR),
       to: iso(now - 9 * HOUR),
     });
-    const second = night();
-    expect(second).toEqual({
+    const second = await night();
+    expect(second.codes).toEqual({
       'Write the signing key': 0,
-      'List the archive before the run': 0,
       'Sync every project': 0,
       'Verify every archive': 1,
-      'Collect the new runs': 0,
     });
-    expect(newRuns()).toEqual([
-      './audit-archive/billing/audit-000002.ndjson.gz',
-      './audit-archive/billing/manifest-000002.json',
-      './audit-archive/shop/audit-000002.ndjson.gz',
-      './audit-archive/shop/manifest-000002.json',
+    expect(second.summary).toMatch(/\(billing\): head `sha256:[0-9a-f]{64}` \(manifest-000002\.json\)/);
+    expect(await objects()).toEqual([
+      'billing/audit-000001.ndjson.gz',
+      'billing/audit-000002.ndjson.gz',
+      'billing/manifest-000001.json',
+      'billing/manifest-000002.json',
+      'shop/audit-000001.ndjson.gz',
+      'shop/audit-000002.ndjson.gz',
+      'shop/manifest-000001.json',
+      'shop/manifest-000002.json',
     ]);
   });
 });
 
-describe('example nightly-audit-export/github-actions.yml: current, one job for many projects', () => {
+describe('example nightly-audit-export/github-actions.yml: current, stateless, one job for many projects', () => {
   const yml = readFileSync(join(DIR, 'github-actions.yml'), 'utf8');
 
   it('nightly, Node 24, current action majors, from the lockfile', () => {
     expect(yml).toMatch(/schedule:\n\s+- cron: ["']\d+ \d+ \* \* \*["']/);
     expect(yml).toMatch(/uses: actions\/setup-node@v5\n\s+with:\n\s+node-version: 24/);
     expect(yml).toContain('uses: actions/checkout@v5');
-    expect(yml).toContain('uses: actions/upload-artifact@v5');
-    expect(yml).toMatch(/uses: actions\/cache\/(restore|save)@v4/);
+    expect(yml).toContain('uses: aws-actions/configure-aws-credentials@v5');
     expect(yml).not.toMatch(/@v[0-3]\b/);
     expect(yml).toContain('- run: npm ci');
   });
 
-  it('keeps the archive and uploads the new runs even when a run reports a gap; never caches the lock', () => {
-    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/cache\/save@v4/);
-    expect(yml).toMatch(/if: always\(\)\n\s+uses: actions\/upload-artifact@v5/);
-    expect(yml).toContain('!audit-archive/**/sync.lock');
+  it('keeps nothing on the runner: no cache, no artifact; credentials by OIDC, keys from secrets', () => {
+    expect(yml).not.toMatch(/actions\/cache|upload-artifact/);
+    expect(yml).toMatch(/permissions:\n\s+contents: read\n\s+id-token: write/);
+    expect(yml).toMatch(
+      /configure-aws-credentials@v5\n\s+with:\n\s+role-to-assume: \$\{\{ vars\.AUDIT_ROLE_ARN \}\}/,
+    );
+    expect(yml).not.toMatch(/AWS_SECRET_ACCESS_KEY: /);
     expect(yml).not.toContain('if: success()');
     const blocks = runBlocks(yml);
     expect(blocks.map((b) => [b.name, b.always])).toEqual([
       ['Write the signing key', false],
-      ['List the archive before the run', false],
       ['Sync every project', false],
       ['Verify every archive', true],
-      ['Collect the new runs', true],
     ]);
-    // Keys come from secrets into the variables audit-projects.json names; never into the file.
+    // Every archive is a bucket prefix; keys come from secrets into the variables the file names.
     const projects = JSON.parse(readFileSync(join(DIR, 'audit-projects.json'), 'utf8')) as Array<{
+      dir: string;
       keyEnv: string;
     }>;
-    for (const { keyEnv } of projects) expect(yml).toContain(`${keyEnv}: $${'{{'} secrets.${keyEnv} }}`);
+    for (const { dir, keyEnv } of projects) {
+      expect(dir).toMatch(/^s3:\/\/[a-z0-9.-]+\/[a-z]+$/);
+      expect(yml).toContain(`${keyEnv}: $${'{{'} secrets.${keyEnv} }}`);
+    }
   });
 });

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { SvcError } from '../../core/errors/error-classes.js';
 
 /** Name of the lock file a sync holds in its directory while it runs. */
-const LOCK_FILE = 'sync.lock';
+export const LOCK_FILE = 'sync.lock';
 /** Held (created exclusively) by the one process taking over a stale lock, for the few calls it takes. */
-const TAKEOVER_FILE = 'sync.lock.takeover';
+export const TAKEOVER_FILE = 'sync.lock.takeover';
 /** Mode of the lock files: owner only. */
 const LOCK_MODE = 0o600;
 

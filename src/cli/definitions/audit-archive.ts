@@ -138,3 +138,24 @@ export const auditGapsAckCommand = (gaps: Command) =>
 
 /** The options of `svc audit gaps ack`. */
 export type AuditGapsAckOptions = OptionsOf<typeof auditGapsAckCommand>;
+
+/** `svc audit copy SRC DST`, before its action. */
+export const auditCopyCommand = (audit: Command) =>
+  audit
+    .command('copy')
+    .description(
+      'copy a sync archive between a directory and a bucket, object for object, each read back and compared (sha256)',
+    )
+    .argument('<src>', 'archive to copy: a directory or s3://BUCKET/PREFIX')
+    .argument(
+      '<dst>',
+      'where to: a directory or s3://BUCKET/PREFIX, empty (or left by an interrupted copy of SRC, which then goes on)',
+    )
+    .addOption(s3EndpointOption())
+    .addOption(s3RegionOption())
+    .addOption(s3PathStyleOption())
+    .addOption(retainDaysOption())
+    .addOption(retainModeOption());
+
+/** The options of `svc audit copy`. */
+export type AuditCopyOptions = OptionsOf<typeof auditCopyCommand>;
