@@ -54,6 +54,10 @@ export async function runCli(args: readonly string[], io: CliIO): Promise<number
  * one exits at once with 130, for a run that does not stop fast enough.
  */
 export async function main(): Promise<void> {
+  // On Node 20 the AWS SDK (loaded for s3:// archives only) prints a nine-line notice that its
+  // releases after January 2027 need Node 22, on every command. svc speaks in one-line messages,
+  // and docs/audit-archive.md says this once; a user who sets the variable keeps their choice.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   if (streamsAuditPages(process.argv.slice(2))) await keepYoungGenerationSmall();
   const signal = abortOnSignals();
   // A closed pipe (`svc ... | head`) ends the command quietly, as other Unix tools do.

@@ -167,6 +167,22 @@ describe('faults of a real store: 403 AccessDenied or a missing bucket is one li
     expect(run.stderr).not.toContain(env.AWS_SECRET_ACCESS_KEY);
   });
 
+  it('a store that cannot be reached (connection refused) is one line naming the cause', async () => {
+    // A port that was just listening and is closed now: nothing answers there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const run = await runSvc(
+      ['audit', 'verify', 's3://bucket-a/audit', '--s3-endpoint', `http://127.0.0.1:${port}`],
+      { env },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'svc: s3://bucket-a/audit: cannot reach the store (ECONNREFUSED): check the endpoint (--s3-endpoint) and the network',
+    ]);
+  });
+
   it('a read of an object that is not there is the archive file error missing', async () => {
     const s = await store();
     queue.push({

@@ -4,9 +4,8 @@ import type { ArchiveObject, ArchiveStore } from '../store/archive-store.js';
 import { openArchiveStore } from '../store/open-store.js';
 import type { ArchiveStoreOptions } from '../store/s3-settings.js';
 import { LOCK_FILE, TAKEOVER_FILE } from '../sync/lock.js';
-import { manifestRun } from './fields.js';
+import { manifestRun, SYNC_STATE_FILE } from './fields.js';
 import { checkAborted, hashObject, isPlainName } from './files.js';
-import { SYNC_STATE_FILE } from './state.js';
 
 /** Options of {@link copyAuditArchive}: the settings of whichever side is a bucket, and a stop. */
 export interface CopyArchiveOptions extends ArchiveStoreOptions {

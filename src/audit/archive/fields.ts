@@ -9,6 +9,9 @@ import { timestamp } from '../../core/schema.js';
 
 const pad = (run: number) => String(run).padStart(6, '0');
 
+/** Name of an archive's sync state (a file in a folder, an object in a bucket). */
+export const SYNC_STATE_FILE = 'sync-state.json';
+
 /** `manifest-000001.json` for run 1. */
 export const manifestName = (run: number): string => `manifest-${pad(run)}.json`;
 

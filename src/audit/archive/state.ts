@@ -2,12 +2,10 @@ import * as z from 'zod/mini';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { parseStateText } from '../../node/checkpoint.js';
 import type { ArchiveStore } from '../store/archive-store.js';
-import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './fields.js';
+import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex, SYNC_STATE_FILE } from './fields.js';
 import { ArchiveFileError } from './files.js';
 import { EventWindow, idKey } from './window.js';
 
-/** Name of the state file of a sync directory. */
-export const SYNC_STATE_FILE = 'sync-state.json';
 /** A state larger than this is not one (its overlap window takes about 18.7 MB per 1,000,000 events). */
 const MAX_STATE_BYTES = 1 << 30;
 

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { OutputPathError, SvcError } from '../../core/errors/error-classes.js';
 import { createAtomicFile } from '../../node/atomic-file.js';
 import { DEFAULT_FILE_MODE, directoryModeFor } from '../../node/output-file.js';
+import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName, openRegular, readRegular } from '../archive/files.js';
 import { removeStaleTemporaries, TMP_SUFFIX, writeFileAtomic } from '../archive/writes.js';
 import { acquireSyncLock } from '../sync/lock.js';
@@ -26,7 +27,7 @@ export interface FolderStoreOptions {
 }
 
 /** The sync state's name: the one object whose mode is 0600 whatever `fileMode` says (it names the head). */
-const PRIVATE_NAMES = new Set(['sync-state.json']);
+const PRIVATE_NAMES = new Set([SYNC_STATE_FILE]);
 
 /**
  * An archive in a local folder, as every version before buckets wrote it: each object a regular

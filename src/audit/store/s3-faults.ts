@@ -34,6 +34,18 @@ const CREDENTIALS = new Set([
   'CredentialsProviderError',
 ]);
 
+/** Socket errors: the store was not reached (after the SDK's retries). */
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
 /**
  * One line for a failed S3 request on `what` (an `s3://` URL), code `io` (exit 1): access denied,
  * no such bucket, credentials refused or expired, a bucket without Object Lock, or the store's code
@@ -55,6 +67,9 @@ export function s3Fault(error: unknown, what: string): Error {
     return line(
       'the bucket has no Object Lock, so --retain-days cannot be kept: use a bucket created with Object Lock',
     );
+  const network = (error as { code?: unknown }).code;
+  if (typeof network === 'string' && NETWORK.has(network))
+    return line(`cannot reach the store (${network}): check the endpoint (--s3-endpoint) and the network`);
   if (/region/i.test(code) || /region is missing/i.test((error as Error).message ?? ''))
     return line('no region: set AWS_REGION (or --s3-region)');
   return line(`the store answered ${code}${status ? ` (HTTP ${status})` : ''}`);

@@ -7,7 +7,6 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   GetObjectRetentionCommand,
-  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type PutObjectCommandInput,
@@ -15,8 +14,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { SvcError } from '../../core/errors/error-classes.js';
+import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
-import { alive } from '../sync/lock.js';
+import { alive, LOCK_FILE } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -28,6 +28,8 @@ import type {
 import { s3Debug } from './s3-debug.js';
 import { isAbsent, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
+import { parseLock } from './s3-lock-body.js';
+import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
 import {
   type ArchiveStoreOptions,
   DEFAULT_S3_LOCK_TTL_MS,
@@ -40,12 +42,12 @@ const PART_BYTES = 5 * 1024 * 1024;
 /** Parts uploaded at once. */
 const UPLOAD_QUEUE = 4;
 /** Name of the lock object under the prefix (as the folder's lock file). */
-const LOCK_NAME = 'sync.lock';
+const LOCK_NAME = LOCK_FILE;
 /**
  * Objects that get no retention: the lock (removed at the end of each run) and the state
  * (rewritten by each run; the manifests it is rebuilt from are kept).
  */
-const HOUSEKEEPING = new Set([LOCK_NAME, 'sync-state.json']);
+const HOUSEKEEPING = new Set([LOCK_NAME, SYNC_STATE_FILE]);
 const DAY_MS = 86_400_000;
 /** The answers to GetObjectRetention that mean the object has none. */
 const NO_RETENTION = new Set([
@@ -54,30 +56,6 @@ const NO_RETENTION = new Set([
   'InvalidRequest',
   'NotImplemented',
 ]);
-
-/** What the lock object holds. */
-interface LockBody {
-  token: string;
-  host: string;
-  pid: number;
-  /** ISO time after which another run may take the lock over. */
-  expires: string;
-}
-
-function parseLock(text: string | undefined): LockBody | undefined {
-  try {
-    const body = JSON.parse(text ?? '') as Partial<LockBody>;
-    return typeof body.token === 'string' &&
-      typeof body.host === 'string' &&
-      typeof body.pid === 'number' &&
-      typeof body.expires === 'string' &&
-      !Number.isNaN(Date.parse(body.expires))
-      ? (body as LockBody)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * An archive in an S3-compatible bucket, under `s3://bucket/prefix/`: one object per file of the
@@ -346,34 +324,8 @@ export class S3Store implements ArchiveStore {
     );
   }
 
-  private async unfinished(): Promise<Array<{ key: string; id: string; initiated: Date | undefined }>> {
-    const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
-    const found: Array<{ key: string; id: string; initiated: Date | undefined }> = [];
-    let keyMarker: string | undefined;
-    let idMarker: string | undefined;
-    for (;;) {
-      const page = await this.client
-        .send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.bucket,
-            Prefix: prefix,
-            ...(keyMarker && { KeyMarker: keyMarker }),
-            ...(idMarker && { UploadIdMarker: idMarker }),
-          }),
-        )
-        .catch((error: unknown) => {
-          throw this.fault(error);
-        });
-      for (const upload of page.Uploads ?? []) {
-        const key = upload.Key ?? '';
-        // Only this archive's own level: another archive may live under a longer prefix.
-        if (upload.UploadId && !key.slice(prefix.length).includes('/'))
-          found.push({ key, id: upload.UploadId, initiated: upload.Initiated });
-      }
-      if (!page.IsTruncated) return found;
-      keyMarker = page.NextKeyMarker;
-      idMarker = page.NextUploadIdMarker;
-    }
+  private unfinished(): Promise<UnfinishedUpload[]> {
+    return listUnfinishedUploads(this.client, this.bucket, this.where.prefix, (error) => this.fault(error));
   }
 
   async cleanUp(): Promise<void> {
