@@ -284,6 +284,44 @@ describe('If-None-Match: * creates an object only once', () => {
   });
 });
 
+describe('If-Match: ETAG replaces an object only while it is the one read', () => {
+  it('replaces with the current ETag, refuses a stale one with 412 and a missing key with 404', async () => {
+    const client = s3.client();
+    const first = await client.send(new PutObjectCommand({ Bucket: 'trap', Key: 'lock.json', Body: 'a' }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'trap', Key: 'lock.json', Body: 'b', IfMatch: first.ETag }),
+    );
+    const stale = await errorOf(
+      client.send(new PutObjectCommand({ Bucket: 'trap', Key: 'lock.json', Body: 'c', IfMatch: first.ETag })),
+    );
+    expect(stale.$metadata.httpStatusCode).toBe(412);
+    expect((await s3.objects('trap')).get('lock.json')?.toString()).toBe('b');
+    const missing = await errorOf(
+      client.send(
+        new PutObjectCommand({ Bucket: 'trap', Key: 'nothing.json', Body: 'x', IfMatch: first.ETag }),
+      ),
+    );
+    expect(missing.$metadata.httpStatusCode).toBe(404);
+    client.destroy();
+  });
+
+  it('lets exactly one of ten writers holding the same ETag win', async () => {
+    const client = s3.client();
+    const { ETag } = await client.send(
+      new PutObjectCommand({ Bucket: 'trap', Key: 'takeover.json', Body: 'old' }),
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        client.send(
+          new PutObjectCommand({ Bucket: 'trap', Key: 'takeover.json', Body: `writer ${i}`, IfMatch: ETag }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    client.destroy();
+  });
+});
+
 describe('the env of the server reaches it from a default SDK client', () => {
   it('names endpoint, keys and region', () => {
     expect(s3.env).toEqual({

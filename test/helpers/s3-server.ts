@@ -35,8 +35,9 @@ export interface S3ServerOptions {
   region?: string;
   /**
    * Honour `If-None-Match: *` on PutObject and CompleteMultipartUpload (412 PreconditionFailed when
-   * the key exists), as AWS S3, R2 and MinIO do. s3rver alone ignores the header; `false` gives a
-   * store that ignores it, to test the product's fallback. Default true.
+   * the key exists) and `If-Match: ETAG` on PutObject (412 when the object's ETag is another, 404
+   * NoSuchKey when there is none), as AWS S3, R2 and MinIO do. s3rver alone ignores both headers;
+   * `false` gives a store that ignores them, to test the product's fallback. Default true.
    */
   conditionalWrites?: boolean;
 }
@@ -122,14 +123,15 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       upstream.end(body);
     });
 
-  const keyExists = (bucket: string, key: string) =>
-    new Promise<boolean>((resolve) => {
+  /** The object's ETag as s3rver answers a HEAD, or undefined when there is no such object. */
+  const keyEtag = (bucket: string, key: string) =>
+    new Promise<string | undefined>((resolve) => {
       const path = `/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
       request({ host: '127.0.0.1', port: innerPort, method: 'HEAD', path, agent }, (up) => {
         up.resume();
-        resolve(up.statusCode === 200);
+        resolve(up.statusCode === 200 ? String(up.headers.etag ?? '') : undefined);
       })
-        .on('error', () => resolve(false))
+        .on('error', () => resolve(undefined))
         .end();
     });
 
@@ -220,7 +222,9 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
         }
       }
       const creates = (method === 'PUT' && !q.has('uploadId')) || (method === 'POST' && q.has('uploadId'));
-      if (conditionalWrites && key !== '' && creates && req.headers['if-none-match'] === '*') {
+      const ifNoneMatch = creates && req.headers['if-none-match'] === '*';
+      const ifMatch = method === 'PUT' && !q.has('uploadId') ? req.headers['if-match'] : undefined;
+      if (conditionalWrites && key !== '' && (ifNoneMatch || ifMatch !== undefined)) {
         const lockKey = `${bucket}/${key}`;
         const before = keyLocks.get(lockKey) ?? Promise.resolve();
         let release!: () => void;
@@ -231,18 +235,20 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
         keyLocks.set(lockKey, chained);
         await before;
         try {
-          if (await keyExists(bucket, key)) {
+          const etag = await keyEtag(bucket, key);
+          if (ifMatch !== undefined && etag === undefined)
+            return sendS3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
+          if ((ifNoneMatch && etag !== undefined) || (ifMatch !== undefined && ifMatch !== etag)) {
             return sendS3Error(
               res,
               412,
               'PreconditionFailed',
               'At least one of the pre-conditions you specified did not hold',
-              {
-                Condition: 'If-None-Match',
-              },
+              { Condition: ifNoneMatch ? 'If-None-Match' : 'If-Match' },
             );
           }
           delete headers['if-none-match'];
+          delete headers['if-match'];
           await forward(req, res, headers, body);
           return;
         } finally {
