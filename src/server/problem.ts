@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { statusText } from '../core/errors/error-classes.js';
 import type { ProblemDetails } from '../core/problem-schema.js';
 import { type PaymentRequiredCause, paymentRequiredType, statusProblemType } from '../core/problem-types.js';
+import { endLingering } from './linger.js';
 
 /** One failing field of a 422, RFC 9457 extension member `errors`. */
 export interface ProblemIssue {
@@ -54,5 +55,7 @@ export function sendProblem(res: ServerResponse, problem: HttpProblem): void {
     'content-type': 'application/problem+json',
     'content-length': Buffer.byteLength(text),
   });
-  res.end(text);
+  // A body cut off at its limit: the client may still be sending it.
+  if (problem.status === 413 && problem.headers?.connection === 'close') endLingering(res, text);
+  else res.end(text);
 }

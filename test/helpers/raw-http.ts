@@ -27,6 +27,8 @@ export function rawHttp(port: number, head: string, body = ''): Promise<RawAnswe
 export interface StreamedAnswer extends RawAnswer {
   /** Body bytes handed to the socket before the server closed it or the body ended. */
   written: number;
+  /** The socket's error code, if it ended with one (EPIPE, ECONNRESET once the server closed). */
+  error?: string;
 }
 
 function parseAnswer(text: string): RawAnswer {
@@ -60,9 +62,18 @@ export function rawStream(
     const chunks: Buffer[] = [];
     let written = 0;
     socket.on('data', (chunk) => chunks.push(chunk));
-    // EPIPE or ECONNRESET once the server stops reading: expected, the answer came first.
-    socket.on('error', () => {});
-    socket.on('close', () => resolve({ ...parseAnswer(Buffer.concat(chunks).toString('latin1')), written }));
+    let error: string | undefined;
+    // EPIPE or ECONNRESET once the server stops reading: expected, kept for the caller to check.
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error ??= e.code;
+    });
+    socket.on('close', () =>
+      resolve({
+        ...parseAnswer(Buffer.concat(chunks).toString('latin1')),
+        written,
+        ...(error !== undefined && { error }),
+      }),
+    );
     const piece = (bytes: Buffer) =>
       chunked ? [`${bytes.length.toString(16)}\r\n`, bytes, '\r\n'] : [bytes];
     const send = async () => {
