@@ -44,6 +44,19 @@ export async function interleave(rounds, contenders, log) {
   return out;
 }
 
+/**
+ * The median over rounds of `ours[i][field] / base[i][field]`: each ratio compares two runs of the
+ * same round, next to each other in time, so a machine that slows down for a few seconds slows
+ * both sides of one ratio instead of one side of the ratio of two medians.
+ * @param {Array<Record<string, number>>} ours
+ * @param {Array<Record<string, number>>} base
+ * @param {string} field
+ */
+export function pairedRatio(ours, base, field) {
+  const ratios = ours.map((r, i) => r[field] / (base[i]?.[field] ?? Number.NaN)).filter(Number.isFinite);
+  return ratios.length > 0 ? median(ratios) : null;
+}
+
 /** Medians of one numeric field over rounds. */
 export function medianOf(results, field) {
   return median(results.map((r) => r[field]));
