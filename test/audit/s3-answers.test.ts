@@ -85,7 +85,7 @@ describe('write once: a manifest or run file that exists is answered 412 and lef
 });
 
 describe('an expired lock is taken over by exactly one run: a takeover that lost gets 412 and is refused', () => {
-  it('the replace is conditional on the ETag read; 412 gives a locked error naming the holder', async () => {
+  it('the replace is conditional on the ETag read; 412 gives a locked error naming the run that won', async () => {
     const s = await store();
     const expired = JSON.stringify({
       token: 't',
@@ -106,7 +106,7 @@ describe('an expired lock is taken over by exactly one run: a takeover that lost
     queue.push({ status: 200, body: winner }); // the re-read: not this run's token
     const error = (await s.lock().catch((e: unknown) => e)) as Error & { code?: string };
     expect(error.code).toBe('locked');
-    expect(error.message).toContain('locked by a sync on runner-1 until 2020-01-01T00:00:00.000Z');
+    expect(error.message).toContain('locked by a sync on runner-2 until 2030-01-01T00:00:00.000Z');
     const takeover = seen.filter((request) => request.method === 'PUT').at(-1);
     expect(takeover?.headers['if-match']).toBe('"aaaabbbbccccddddeeeeffff00001111"');
     expect(takeover?.headers['if-none-match']).toBeUndefined();

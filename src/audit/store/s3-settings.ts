@@ -7,8 +7,11 @@ export type RetainMode = 'governance' | 'compliance';
 /** Default {@link S3StoreSettings.maxAttempts}: tries of one S3 request (the SDK's standard retry mode, with backoff). */
 export const DEFAULT_S3_MAX_ATTEMPTS = 8;
 
-/** Default {@link S3StoreSettings.lockTtlMs}: a lock whose holder has not finished after 6 hours may be taken over. */
-export const DEFAULT_S3_LOCK_TTL_MS = 6 * 60 * 60_000;
+/**
+ * Default {@link S3StoreSettings.lockTtlMs}: 15 minutes. A running sync renews its lock every 5
+ * minutes; one not renewed for 15 (its holder was killed on another machine) may be taken over.
+ */
+export const DEFAULT_S3_LOCK_TTL_MS = 15 * 60_000;
 
 /**
  * Settings of a bucket archive, taken as the AWS CLI and SDKs take them: credentials come from the
@@ -39,11 +42,21 @@ export interface S3StoreSettings {
   retainDays?: number;
   /** Mode of that retention. Default `governance`. */
   retainMode?: RetainMode;
-  /** A lock older than this (ms) is taken as abandoned (its holder was killed). Default 6 h. */
+  /**
+   * Lifetime of the archive's lock, ms: the run holding it moves its expiry on every third of it;
+   * a lock not renewed for this long is taken as abandoned (its holder was killed) and may be
+   * taken over. Default 15 minutes.
+   */
   lockTtlMs?: number;
   /** The clock of the lock's expiry and the retention dates. Default `Date.now`. */
   now?: () => number;
-  /** Receives warnings, one line each (a store that ignores `If-None-Match`). Default: none. */
+  /**
+   * Runs the lock's renewal: calls `task` every `everyMs` ms until the returned function is
+   * called (`task` settles when that renewal is done, and never rejects). Default: an interval
+   * timer that does not keep the process alive.
+   */
+  schedule?: (everyMs: number, task: () => Promise<void>) => () => void;
+  /** Receives warnings, one line each (a store that ignores `If-None-Match`, a lock lost meanwhile). Default: none. */
   onWarning?: (line: string) => void;
   /** Receives one redacted line per S3 request and answer (`--debug`). Default: none. */
   debug?: (line: string) => void;

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -13,10 +13,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { SvcError } from '../../core/errors/error-classes.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
-import { alive, LOCK_FILE } from '../sync/lock.js';
+import { LOCK_FILE } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -28,7 +27,7 @@ import type {
 import { s3Debug } from './s3-debug.js';
 import { isAbsent, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
-import { parseLock } from './s3-lock-body.js';
+import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
 import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
 import {
   type ArchiveStoreOptions,
@@ -286,42 +285,40 @@ export class S3Store implements ArchiveStore {
     return this.probed;
   }
 
-  async lock(): Promise<ReleaseLock> {
-    const token = randomUUID();
-    const ttl = this.settings.lockTtlMs ?? DEFAULT_S3_LOCK_TTL_MS;
-    const text = () =>
-      `${JSON.stringify({ token, host: hostname(), pid: process.pid, expires: new Date(this.now() + ttl).toISOString() })}\n`;
-    const release: ReleaseLock = async () => {
-      const seen = await this.read(LOCK_NAME, 4096).catch(() => undefined);
-      if (parseLock(seen?.toString('utf8'))?.token === token) await this.remove(LOCK_NAME);
+  lock(): Promise<ReleaseLock> {
+    return holdS3Lock(this.lockObject(), {
+      ttlMs: this.settings.lockTtlMs ?? DEFAULT_S3_LOCK_TTL_MS,
+      now: this.now,
+      schedule: this.settings.schedule ?? everyInterval,
+      ...(this.settings.onWarning && { onWarning: this.settings.onWarning }),
+    });
+  }
+
+  /** The lock object, read and written as {@link holdS3Lock} needs it. */
+  private lockObject(): LockObjectIo {
+    return {
+      location: this.location,
+      where: this.describe(LOCK_NAME),
+      create: (text) => this.create(LOCK_NAME, text),
+      read: async () => {
+        try {
+          const answer = await this.get(LOCK_NAME);
+          // A lock body is some 150 bytes; a larger object is not one (its text is not read).
+          const small = (answer.ContentLength ?? 0) <= 4096;
+          if (!small) (answer.Body as Readable | undefined)?.destroy();
+          return { text: small ? ((await answer.Body?.transformToString()) ?? '') : '', etag: answer.ETag };
+        } catch (error) {
+          if (error instanceof ArchiveFileError) return 'missing';
+          throw error;
+        }
+      },
+      replaceIf: (text, etag) =>
+        this.put(LOCK_NAME, text, etag).catch((error: unknown) => {
+          throw isPreconditionFailed(error) ? error : this.fault(error, LOCK_NAME);
+        }),
+      isPreconditionFailed,
+      remove: () => this.remove(LOCK_NAME),
     };
-    if ((await this.create(LOCK_NAME, text())) === 'created') return release;
-    const answer = await this.get(LOCK_NAME).catch(() => undefined);
-    const seen = answer ? await answer.Body?.transformToString() : undefined;
-    const holder = parseLock(seen);
-    // Our own lock: the create took effect but its answer was lost, and the SDK's retry got 412.
-    if (holder?.token === token) return release;
-    // Stale: its expiry passed, or its holder ran on this host and is gone (killed) - as a folder's lock.
-    const stale =
-      holder !== undefined &&
-      (Date.parse(holder.expires) <= this.now() || (holder.host === hostname() && !alive(holder.pid)));
-    if (answer?.ETag && stale) {
-      // Conditional on the ETag read: of runs taking over the same expired lock, one replaces it.
-      try {
-        await this.put(LOCK_NAME, text(), answer.ETag);
-        return release;
-      } catch (error) {
-        if (!isPreconditionFailed(error)) throw this.fault(error, LOCK_NAME);
-        // 412: another run took it over, or this one did and the SDK retried after a lost answer.
-        const now = await this.read(LOCK_NAME, 4096).catch(() => undefined);
-        if (parseLock(now?.toString('utf8'))?.token === token) return release;
-      }
-    }
-    const who = holder ? `a sync on ${holder.host} until ${holder.expires}` : 'an unknown sync';
-    throw new SvcError(
-      `${this.location} is locked by ${who} (${this.describe(LOCK_NAME)}); two syncs cannot share an archive. If no sync runs, delete that object`,
-      'locked',
-    );
   }
 
   private unfinished(): Promise<UnfinishedUpload[]> {
