@@ -9,7 +9,7 @@ export const name = 'cold-start';
 
 /** @param {{ quick: boolean, log: (line: string) => void }} ctx */
 export async function run({ quick, log }) {
-  const rounds = quick ? 5 : 20;
+  const rounds = quick ? 5 : 40;
   const result = measureColdStart({ rounds, root: ROOT });
   log(
     `  medians (ms): ${JSON.stringify(result.medianMs)}; pairs: ${JSON.stringify({ ratio: result.ratio, addedMs: result.addedMs })}`,
