@@ -12,7 +12,7 @@ export type {
   ArchiveRunCoverage,
   VerifyArchiveOptions,
   VerifyArchiveResult,
-} from './audit/archive/verify.js';
+} from './audit/archive/verify-result.js';
 export {
   type ArchiveGaps,
   acknowledgeAuditGap,

@@ -7,7 +7,7 @@ import {
 import { SvcError } from '../core/errors/error-classes.js';
 import type { CopyArchiveOptions, CopyArchiveResult } from './archive/copy.js';
 import type { ArchiveGap } from './archive/gaps.js';
-import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify.js';
+import type { VerifyArchiveOptions, VerifyArchiveResult } from './archive/verify-result.js';
 import type { ArchiveStoreOptions } from './store/s3-settings.js';
 
 // The public functions of a sync archive on disk (gaps, acknowledgements, verify): each loads the

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { type VerifyArchiveResult, verifyAuditArchive } from '../../audit/archive/verify.js';
+import { verifyAuditArchive } from '../../audit/archive/verify.js';
+import type { VerifyArchiveResult } from '../../audit/archive/verify-result.js';
 import type { CommandContext } from '../context.js';
 import type { AuditVerifyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
