@@ -61,6 +61,19 @@ const syncS3 = (options: Partial<SyncOptions> = {}, c: SvcClient = client) =>
 const put = (key: string, body: Buffer | string) =>
   s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
 
+/**
+ * The environment of an in-process `svc` run against the S3 test server: the CLI's own variables
+ * go in its io, and the AWS SDK reads its credentials from `process.env`, restored after each test.
+ */
+const savedEnv = { ...process.env };
+afterEach(() => {
+  process.env = { ...savedEnv };
+});
+function cliEnv(): Record<string, string> {
+  Object.assign(process.env, s3.env);
+  return { ...s3.env, SVC_BASE_URL: server().url, SVC_API_KEY: 'ak_demo_project' };
+}
+
 /** Three nights into a bucket and into a folder, from the same events; the clock moves a day each night. */
 async function threeNights(
   beforeNight: (night: number) => Promise<void> = async () => {},
@@ -236,9 +249,41 @@ describe('verify --require-retention fails where an object has no Object Lock re
     }
   });
 
-  // s3rver has no Object Lock: it neither keeps nor reports retention. The store's real answer to
-  // --retain-days on a bucket without Object Lock is tested in s3-answers.test.ts.
-  it.skip('objects written with --retain-days 30 pass --require-retention 29 and fail 31 (skipped: s3rver has no Object Lock)', () => {});
+  it('objects written with --retain-days 30 pass --require-retention 29 and fail 31 (a bucket with Object Lock)', async () => {
+    add(30, T0 - 2 * HOUR, T0 - HOUR);
+    const locked = `locked-${bucketN}`;
+    await s3.createBucket(locked, { objectLock: true });
+    const where = `s3://${locked}/audit`;
+    const env = cliEnv();
+    const sync = await runSvc(
+      ['audit', 'sync', '--dir', where, '--work-dir', freshWork(), '--retain-days', '30'],
+      {
+        env,
+      },
+    );
+    expect(sync.code, sync.stderr).toBe(0);
+    const kept = await runSvc(['audit', 'verify', where, '--require-retention', '29'], { env });
+    expect(kept.code, kept.stdout + kept.stderr).toBe(0);
+    const short = await runSvc(['audit', 'verify', where, '--require-retention', '31'], { env });
+    expect(short.code).toBe(1);
+    const lines = short.stdout.trim().split('\n');
+    expect(lines.map((line) => line.split(':')[0])).toEqual(['manifest-000001.json', 'audit-000001.ndjson']);
+    expect(lines[0]).toMatch(/retention \(governance\) ends .*, sooner than the 31 days asked$/);
+  });
+
+  it('--retain-days on a bucket without Object Lock stops with one line naming it, exit 1', async () => {
+    add(5, T0 - 2 * HOUR, T0 - HOUR);
+    const env = cliEnv();
+    const run = await runSvc(
+      ['audit', 'sync', '--dir', url(), '--work-dir', freshWork(), '--retain-days', '30'],
+      {
+        env,
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('Object Lock');
+  });
 });
 
 describe('wherever an archive directory is taken, s3:// works: --projects entries and gaps', () => {

@@ -5,6 +5,7 @@ import {
   AbortMultipartUploadCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
+  GetObjectRetentionCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
   S3ServiceException,
@@ -319,6 +320,39 @@ describe('If-Match: ETAG replaces an object only while it is the one read', () =
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     client.destroy();
+  });
+});
+
+describe('Object Lock: retention kept on a bucket created with it, refused elsewhere, as on S3', () => {
+  const until = new Date('2030-01-01T00:00:00.000Z');
+  const retained = (Bucket: string, Key: string) =>
+    new PutObjectCommand({
+      Bucket,
+      Key,
+      Body: 'x',
+      ObjectLockMode: 'GOVERNANCE',
+      ObjectLockRetainUntilDate: until,
+    });
+
+  it('a write with retention is reported by GetObjectRetention; one without has none', async () => {
+    await s3.createBucket('locked-trap', { objectLock: true });
+    const client = s3.client();
+    await client.send(retained('locked-trap', 'kept'));
+    await client.send(new PutObjectCommand({ Bucket: 'locked-trap', Key: 'plain', Body: 'x' }));
+    const kept = await client.send(new GetObjectRetentionCommand({ Bucket: 'locked-trap', Key: 'kept' }));
+    expect(kept.Retention).toEqual({ Mode: 'GOVERNANCE', RetainUntilDate: until });
+    const none = await client
+      .send(new GetObjectRetentionCommand({ Bucket: 'locked-trap', Key: 'plain' }))
+      .catch((e: S3ServiceException) => e);
+    expect((none as S3ServiceException).name).toBe('NoSuchObjectLockConfiguration');
+  });
+
+  it('a bucket without Object Lock refuses retention with InvalidRequest and stores nothing', async () => {
+    const client = s3.client();
+    const refused = await client.send(retained('trap', 'refused')).catch((e: S3ServiceException) => e);
+    expect((refused as S3ServiceException).name).toBe('InvalidRequest');
+    expect((refused as S3ServiceException).message).toContain('Object Lock');
+    expect((await s3.objects('trap')).has('refused')).toBe(false);
   });
 });
 

@@ -27,6 +27,7 @@ import {
   type PendingUpload,
   pendingUploads,
 } from './s3-multipart.js';
+import { ObjectLockStandIn } from './s3-object-lock.js';
 import { sendS3Error } from './s3-xml.js';
 
 /** Options of {@link startS3Server}. */
@@ -55,7 +56,8 @@ export interface S3TestServer {
   directory: string;
   /** An SDK client for this server, default checksums on. */
   client(config?: Partial<S3ClientConfig>): S3Client;
-  createBucket(name: string): Promise<void>;
+  /** Creates a bucket; with `objectLock`, one created with Object Lock enabled (retention kept and reported). */
+  createBucket(name: string, options?: { objectLock?: boolean }): Promise<void>;
   /** Every object of `bucket` with its bytes, by key (sorted). */
   objects(bucket: string): Promise<Map<string, Buffer>>;
   /** The multipart uploads of `bucket` that were neither completed nor aborted. */
@@ -91,6 +93,8 @@ const HOP_BY_HOP = ['connection', 'keep-alive'];
  *   from s3rver's upload folders; UploadPart/Complete on an unknown upload get 404 NoSuchUpload;
  * - a PUT cut off mid-body is stored half-written: the wrapper buffers each body and forwards only
  *   a complete one, so an interrupted request leaves nothing, as on S3.
+ * - s3rver has no Object Lock: the wrapper keeps retention for buckets created with it and
+ *   answers GetObjectRetention ({@link ObjectLockStandIn}), and refuses retention elsewhere as S3 does.
  */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<S3TestServer> {
   const region = options.region ?? 'us-east-1';
@@ -102,6 +106,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
   const agent = new Agent({ keepAlive: true });
   // Serialises conditional writes per key, so the existence check and the write act as one step.
   const keyLocks = new Map<string, Promise<void>>();
+  const objectLock = new ObjectLockStandIn();
 
   const forward = (req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders, body: Buffer) =>
     new Promise<number>((resolve) => {
@@ -199,6 +204,13 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
         (s) => s.isDirectory(),
         () => false,
       );
+      if (key === '' && method === 'PUT' && q.size === 0) objectLock.bucketCreated(bucket, req.headers);
+      if (key !== '' && method === 'GET' && q.has('retention')) {
+        objectLock.answerRetention(res, bucket, key);
+        return;
+      }
+      const write = (method === 'PUT' && !q.has('uploadId')) || (method === 'POST' && q.has('uploads'));
+      if (key !== '' && write && objectLock.refusedWrite(res, bucket, key, req.headers)) return;
       if (key === '' && method === 'GET' && q.has('uploads')) {
         if (!bucketThere) return sendS3Error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
         const xml = listUploadsXml(bucket, await pendingUploads(directory, bucket), q);
@@ -286,8 +298,13 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       AWS_REGION: region,
     },
     client,
-    async createBucket(name) {
-      await own.send(new CreateBucketCommand({ Bucket: name }));
+    async createBucket(name, options = {}) {
+      await own.send(
+        new CreateBucketCommand({
+          Bucket: name,
+          ...(options.objectLock && { ObjectLockEnabledForBucket: true }),
+        }),
+      );
     },
     async objects(bucket) {
       const keys: string[] = [];
