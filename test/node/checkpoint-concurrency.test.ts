@@ -3,23 +3,16 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStateFile } from '../../src/node/checkpoint.js';
-import { ROOT } from '../helpers/build.js';
+import { ROUNDS, WRITERS, writeCheckpointChild, writerStates } from '../helpers/checkpoint-writers.js';
 
 /**
  * 20 writers replace one state file at once through the real checkpoint module and real fs, while
  * the test reads it over and over: every read must be one writer's whole state. A state is large
  * (about 200 kB) so a write in place would be caught half done.
  */
-const WRITERS = 20;
-const ROUNDS = 5;
-const stateOf = (writer: number, round: number) => ({ writer, round, pad: 'x'.repeat(200_000 + writer) });
-const textOf = (writer: number, round: number) => `${JSON.stringify(stateOf(writer, round), null, 2)}\n`;
-const WHOLE = new Set(
-  Array.from({ length: WRITERS }, (_, w) => Array.from({ length: ROUNDS }, (_, r) => textOf(w, r))).flat(),
-);
+const { stateOf, textOf, whole: WHOLE } = writerStates(200_000);
 
 /** A child writes the states of writers `first` .. `first + count - 1`, all at once, then exits. */
 const CHILD = `
@@ -35,15 +28,7 @@ let root: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'svc-checkpoint-race-'));
-  await build({
-    entryPoints: [join(ROOT, 'src/node/checkpoint.ts')],
-    outfile: join(root, 'checkpoint.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  writeFileSync(join(root, 'child.mjs'), CHILD);
+  await writeCheckpointChild(root, CHILD);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -1,9 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/build.js';
+import { ROUNDS, WRITERS, writeCheckpointChild, writerStates } from '../helpers/checkpoint-writers.js';
 import { useWinePrefix, WINDOWS_NODE, wineMissing, winPath } from '../helpers/windows.js';
 
 // Issue 36: Windows refuses to rename over a file another handle holds open (EPERM), which broke
@@ -12,13 +11,7 @@ import { useWinePrefix, WINDOWS_NODE, wineMissing, winPath } from '../helpers/wi
 // renames meet an open handle) and this test reads it from Linux: every writer finishes, every
 // read is one writer's whole state. test/node/checkpoint-concurrency.test.ts does the same on Linux.
 
-const WRITERS = 20;
-const ROUNDS = 5;
-const stateOf = (writer: number, round: number) => ({ writer, round, pad: 'x'.repeat(50_000 + writer) });
-const textOf = (writer: number, round: number) => `${JSON.stringify(stateOf(writer, round), null, 2)}\n`;
-const WHOLE = new Set(
-  Array.from({ length: WRITERS }, (_, w) => Array.from({ length: ROUNDS }, (_, r) => textOf(w, r))).flat(),
-);
+const { textOf, whole: WHOLE } = writerStates(50_000);
 
 /** Writers and a reader in one Windows process; prints what each side saw as one JSON line. */
 const CHILD = `
@@ -60,15 +53,7 @@ describe.skipIf(wineMissing)(
 
     beforeAll(async () => {
       dir = mkdtempSync(join(wine().scratch, 'checkpoint-'));
-      await build({
-        entryPoints: [join(ROOT, 'src/node/checkpoint.ts')],
-        outfile: join(dir, 'checkpoint.mjs'),
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        logLevel: 'silent',
-      });
-      writeFileSync(join(dir, 'child.mjs'), CHILD);
+      await writeCheckpointChild(dir, CHILD);
     });
 
     it('20 writers, 5 rounds each, a reader in the same process and one on Linux: all finish, no read torn', async () => {
