@@ -134,3 +134,19 @@ describe('a run whose lock is no longer its own says so once and leaves the lock
     expect(holder.warnings).toEqual([]);
   });
 });
+
+describe('a lock object that is not a lock body is an unknown holder, never taken over', () => {
+  it.each([
+    ['larger than a lock body (10 KB)', `{"pad":"${'x'.repeat(10_000)}"}`],
+    ['not JSON', 'locked by hand'],
+  ])('%s: refused, naming an unknown sync, and left as it is', async (_, body) => {
+    await s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: 'audit/sync.lock', Body: body }));
+    const clock = { now: T0 + 365 * 24 * 60 * MINUTE };
+    const refused = (await run(clock)
+      .lock()
+      .catch((e: unknown) => e)) as Error & { code?: string };
+    expect(refused.code).toBe('locked');
+    expect(refused.message).toContain('is locked by an unknown sync');
+    expect((await s3.objects(bucket)).get('audit/sync.lock')?.toString('utf8')).toBe(body);
+  });
+});

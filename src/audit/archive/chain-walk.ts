@@ -5,6 +5,7 @@ import { manifestRun } from './fields.js';
 import { ArchiveFileError, countObjectLines, hashObject } from './files.js';
 import { GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { type loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
+import type { SyncState } from './state.js';
 import type {
   ArchiveProblem,
   ArchiveProblemKind,
@@ -145,7 +146,7 @@ export class ChainWalk {
    * After the last run: gaps left open, an empty archive, what the unsigned state claims beyond
    * the chain, and the caller's anchor and maximum age; then the result.
    */
-  end(lastRun: number, state: SyncStateLike | undefined, anchor: string | undefined): VerifyArchiveResult {
+  end(lastRun: number, state: SyncState | undefined, anchor: string | undefined): VerifyArchiveResult {
     for (const gap of this.ledger.open()) this.report('incomplete', gap.manifest, openGapMessage(gap));
     if (lastRun === 0)
       this.report('missing-manifest', '.', 'no manifest: not an archive written by sync, or an empty one');
@@ -190,9 +191,6 @@ export class ChainWalk {
     };
   }
 }
-
-/** What the sync state says of the newest run (it is never trusted: it only adds problems). */
-type SyncStateLike = { lastManifest?: { name: string; sha256: string } | null };
 
 /** The problem line of a gap no later run repaired or acknowledged. */
 function openGapMessage(gap: ReturnType<GapLedger['open']>[number]): string {

@@ -42,6 +42,8 @@ const PART_BYTES = 5 * 1024 * 1024;
 const UPLOAD_QUEUE = 4;
 /** Name of the lock object under the prefix (as the folder's lock file). */
 const LOCK_NAME = LOCK_FILE;
+/** Most a lock object may hold: its body is some 150 bytes. */
+const LOCK_MAX_BYTES = 4096;
 /**
  * Objects that get no retention: the lock (removed at the end of each run) and the state
  * (rewritten by each run; the manifests it is rebuilt from are kept).
@@ -149,6 +151,14 @@ export class S3Store implements ArchiveStore {
   }
 
   async read(name: string, maxBytes: number): Promise<Buffer> {
+    return (await this.readTagged(name, maxBytes)).bytes;
+  }
+
+  /** {@link read} with the object's ETag (what a conditional replace names). */
+  private async readTagged(
+    name: string,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; etag: string | undefined }> {
     const answer = await this.get(name);
     const body = answer.Body as Readable | undefined;
     if ((answer.ContentLength ?? 0) > maxBytes) {
@@ -165,7 +175,7 @@ export class S3Store implements ArchiveStore {
       }
       chunks.push(chunk as Buffer);
     }
-    return Buffer.concat(chunks);
+    return { bytes: Buffer.concat(chunks), etag: answer.ETag };
   }
 
   async readStream(name: string): Promise<Readable> {
@@ -302,14 +312,12 @@ export class S3Store implements ArchiveStore {
       create: (text) => this.create(LOCK_NAME, text),
       read: async () => {
         try {
-          const answer = await this.get(LOCK_NAME);
-          // A lock body is some 150 bytes; a larger object is not one (its text is not read).
-          const small = (answer.ContentLength ?? 0) <= 4096;
-          if (!small) (answer.Body as Readable | undefined)?.destroy();
-          return { text: small ? ((await answer.Body?.transformToString()) ?? '') : '', etag: answer.ETag };
+          const { bytes, etag } = await this.readTagged(LOCK_NAME, LOCK_MAX_BYTES);
+          return { text: bytes.toString('utf8'), etag };
         } catch (error) {
-          if (error instanceof ArchiveFileError) return 'missing';
-          throw error;
+          if (!(error instanceof ArchiveFileError)) throw error;
+          // Larger than a lock body: not one (an unknown holder, never taken over).
+          return error.message === 'missing' ? 'missing' : { text: '', etag: undefined };
         }
       },
       replaceIf: (text, etag) =>
