@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { maskKey } from '../core/redact.js';
+import { maskKey, redact } from '../core/redact.js';
 import { UsageError } from './usage-error.js';
 
 /** Settings a profile can hold. */
@@ -30,23 +30,10 @@ export function asConfigKey(name: string): ConfigKey {
   throw new UsageError(`unknown setting '${name}'; valid settings: ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** A URL with its user name and password replaced by `***` (a file written before they were refused). */
-function withoutCredentials(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return value;
-  }
-  if (!url.username && !url.password) return value;
-  url.username = '***';
-  url.password = '';
-  return url.href;
-}
-
 /** A value as it may be shown: keys masked, credentials in a base URL hidden. */
 export function shownValue(key: ConfigKey, value: string): string {
-  if (key === 'base-url') return withoutCredentials(value);
+  // A base URL with credentials (a file written before they were refused) shows them as `***@`.
+  if (key === 'base-url') return redact(value);
   return isSecretKey(key) ? maskKey(value) : value;
 }
 

@@ -4,9 +4,12 @@ const SECRET_JSON_FIELD = /("(?:encryptedAccessToken|accessToken|apiKey|api-key)
 // The S3 signature, credential scope and session token of a presigned URL are secrets too.
 const SECRET_QUERY =
   /([?&](?:accessToken|access_token|apiKey|api-key|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token)=)[^&#\s]*/gi;
-// What each pattern above needs to match at all (`ak_`, a quote, an equals sign): text without any
-// of them (a request id, most messages) is returned without running the three replacements.
-const MAY_MATCH = /ak_|["=]/;
+// The user name and password of a URL (`http://USER:SECRET@host`: an S3 endpoint, a proxy, a
+// base URL written by hand), up to the `@` that ends them; shown as `***@`.
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#"'<>]+@/gi;
+// What each pattern above needs to match at all (`ak_`, a quote, an equals sign, an `@`): text
+// without any of them (a request id, most messages) is returned without running the replacements.
+const MAY_MATCH = /ak_|["=@]/;
 const SECRET_HEADERS = new Set([
   'authorization',
   'svc-authorization',
@@ -28,8 +31,9 @@ export function maskKey(key: string): string {
 
 /**
  * Removes secrets from text meant for a log, an error message or a terminal: every `ak_...`
- * key, the deprecated `encryptedAccessToken` and access-token values, and any extra secret
- * passed in `secrets` (for example a legacy secret key without the `ak_` prefix).
+ * key, the deprecated `encryptedAccessToken` and access-token values, the user name and password
+ * of every URL in it (`https://***@host/`), and any extra secret passed in `secrets` (for example
+ * a legacy secret key without the `ak_` prefix).
  */
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
@@ -45,7 +49,8 @@ export function redact(text: string, secrets: readonly string[] = []): string {
       return maskKey(key) + (tail ?? '');
     })
     .replace(SECRET_JSON_FIELD, '$1[redacted]$2')
-    .replace(SECRET_QUERY, '$1[redacted]');
+    .replace(SECRET_QUERY, '$1[redacted]')
+    .replace(URL_USERINFO, '$1***@');
 }
 
 /** A copy of `headers` with credential headers masked and every other value passed through {@link redact}. */

@@ -203,3 +203,26 @@ describe('secrets: --debug lines for S3 requests mask the signature and the sess
     expect(run.stderr).not.toMatch(/Credential=/);
   }, 60_000);
 });
+
+describe('a URL printed by sync goes through the one redaction: no endpoint credentials on stderr', () => {
+  it('--s3-endpoint http://USER:SECRET@host on a store ignoring If-None-Match: the warning names http://***@host', async () => {
+    seed(20, T0 - 2 * HOUR, T0 - HOUR);
+    const loose = await startS3Server({ conditionalWrites: false });
+    try {
+      await loose.createBucket('loose');
+      const endpoint = loose.endpoint.replace('://', '://USER:SECRET-Pa55@');
+      const run = await svc(
+        ['audit', 'sync', '--dir', 's3://loose/p', '--s3-endpoint', endpoint, '--debug'],
+        machine(loose.env),
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        `warning: ${loose.endpoint.replace('://', '://***@')} (bucket loose) ignores If-None-Match`,
+      );
+      expect(run.stdout + run.stderr).not.toContain('SECRET-Pa55');
+      expect(run.stdout + run.stderr).not.toContain('USER:');
+    } finally {
+      await loose.close();
+    }
+  }, 60_000);
+});

@@ -129,6 +129,39 @@ describe("S3 credentials: the session token header and a presigned URL's signatu
   });
 });
 
+describe("a URL's user name and password are never shown: every URL is printed as scheme://***@host", () => {
+  it('removes the userinfo of http, https, s3 and proxy URLs in free text, and keeps the rest', () => {
+    expect(redact('warning: http://USER:SECRET@127.0.0.1:9000 (bucket b) ignores If-None-Match')).toBe(
+      'warning: http://***@127.0.0.1:9000 (bucket b) ignores If-None-Match',
+    );
+    expect(redact('proxy https://u:p@proxy.corp:3128/ and https://api.example.com/x?y=1')).toBe(
+      'proxy https://***@proxy.corp:3128/ and https://api.example.com/x?y=1',
+    );
+    expect(redact('HTTP://only-user@h/')).toBe('HTTP://***@h/');
+  });
+
+  it('a password holding an @ is removed whole (the host starts after the last @)', () => {
+    expect(redact('http://u:p@ss@host:1/path@x')).toBe('http://***@host:1/path@x');
+  });
+
+  it('is stable, and leaves e-mail addresses and URLs without userinfo alone', () => {
+    expect(redact('http://***@h/')).toBe('http://***@h/');
+    expect(redact('ask ops@example.com about https://example.com/a@b')).toBe(
+      'ask ops@example.com about https://example.com/a@b',
+    );
+  });
+
+  it('no generated user name or password survives (property)', () => {
+    const part = fc.stringMatching(/^[A-Za-z0-9._~%!$&()*+,;=:-]{1,24}$/);
+    fc.assert(
+      fc.property(part, part, (user, password) => {
+        const shown = redact(`error at https://${user}:${password}@store.test:443/b/k: refused`);
+        expect(shown).toBe('error at https://***@store.test:443/b/k: refused');
+      }),
+    );
+  });
+});
+
 describe('logger lines and onRequest/onResponse hooks never contain a key', () => {
   for (const [name, make] of [
     ['undici', () => createUndiciTransport()],

@@ -13,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { redact } from '../../core/redact.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
 import { LOCK_FILE } from '../sync/lock.js';
@@ -289,7 +290,7 @@ export class S3Store implements ArchiveStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
       if (!honoured)
         this.settings.onWarning?.(
-          `${this.settings.endpoint ?? 'the S3 store'} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
+          `${this.settings.endpoint === undefined ? 'the S3 store' : redact(this.settings.endpoint)} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
         );
     })();
     return this.probed;
