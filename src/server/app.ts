@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { maskKey } from '../core/redact.js';
+import { type HttpServerLimits, httpServerOptions, limitHttpServer } from '../node/http-limits.js';
 import { closeHttp, listenHttp } from '../node/listen.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
@@ -30,7 +31,22 @@ export interface ReferenceServerOptions {
    * default 1 s, 5 s, 30 s, 2 min, 10 min), attempt timeout, records kept, retry timer.
    */
   webhooks?: WebhookSenderOptions;
+  /**
+   * What one client may hold: connections open at once (default 256; past it the oldest idle one
+   * is closed, or the new one when all are busy), the time to send a request's headers (default
+   * 30 s) and its whole body (default 30 s: a body trickled a byte at a time is cut there with a
+   * 408), and the idle time of a kept-alive connection (default 5 s).
+   */
+  limits?: Partial<HttpServerLimits>;
 }
+
+/** The reference server's {@link ReferenceServerOptions.limits} when none are given. */
+export const DEFAULT_SERVER_LIMITS: HttpServerLimits = {
+  maxConnections: 256,
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5000,
+};
 
 /** Whether a peer address is on the loopback range (127.0.0.0/8 or ::1, also IPv4-mapped). */
 export function isLoopback(address: string | undefined): boolean {
@@ -197,12 +213,13 @@ export async function listen(
 ): Promise<ListeningServer> {
   let names: OwnNames = { hosts: new Set(), origins: new Set() };
   const handler = createHandler(state, modules, () => names);
-  const server = createServer((req, res) => {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const server = createServer(httpServerOptions(limits), (req, res) => {
     // The handler answers every error itself; this is the last guard, so a bug in a request can
     // never become an unhandled rejection that stops the process.
     handler(req, res).catch(() => res.destroy());
   });
-  server.keepAliveTimeout = 5000;
+  limitHttpServer(server, limits);
   const host = options.host ?? '127.0.0.1';
   const { port, baseUrl } = await listenHttp(server, host, options.port ?? 0);
   names = ownNames(host, port);

@@ -1,8 +1,8 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { nodeBuiltin } from '../core/node-builtin.js';
 import { readNodeBody } from '../core/request-body.js';
+import { httpServerOptions, limitHttpServer } from '../node/http-limits.js';
 import { closeHttp, listenHttp } from '../node/listen.js';
 import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
 import { WebhookRejection } from './webhook-rejection.js';
@@ -21,39 +21,6 @@ function randomHex(bytes: number): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) =>
     b.toString(16).padStart(2, '0'),
   ).join('');
-}
-
-/**
- * Keeps at most `max` connections open: a connection past it closes the oldest idle one (no
- * request in progress), or is itself closed when every open one is busy.
- */
-function boundConnections(server: Server, max: number): void {
-  const open = new Set<Socket>();
-  const busy = new WeakSet<Socket>();
-  server.on('connection', (socket: Socket) => {
-    if (open.size >= max) {
-      let idle: Socket | undefined;
-      for (const candidate of open) {
-        if (!busy.has(candidate)) {
-          idle = candidate;
-          break;
-        }
-      }
-      if (!idle) {
-        socket.destroy();
-        return;
-      }
-      open.delete(idle);
-      idle.destroy();
-    }
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    busy.add(socket);
-    res.once('close', () => busy.delete(socket));
-  });
 }
 
 /** Starts the listener `listenForWebhooks` documents. */
@@ -92,16 +59,19 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
       else reply(res, 500, 'handler failed');
     }
   };
+  // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;
+  // the limits stop a sender that does not (or one that stalls) from exhausting descriptors.
+  const limits = {
+    maxConnections: options.maxConnections ?? 64,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5000,
+  };
   // The last guard: no request can become an unhandled rejection that stops the process.
-  const server = createServer((req, res) => {
+  const server = createServer(httpServerOptions(limits), (req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  // Senders keep their connections alive and reuse them, so a run of any size needs few sockets;
-  // the limits below stop a sender that does not (or one that stalls) from exhausting descriptors.
-  boundConnections(server, options.maxConnections ?? 64);
-  server.keepAliveTimeout = 5000;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  limitHttpServer(server, limits);
   const host = options.host ?? '127.0.0.1';
   const { baseUrl, port } = await listenHttp(server, host, options.port ?? 0);
   hosts = allowedHostHeaders(host, port);
