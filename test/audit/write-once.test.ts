@@ -233,6 +233,21 @@ describe.each(STORES)('a pending run that is not the next one is never taken ove
     expect((await verified(archive)).runs).toBe(3);
   });
 
+  it('a backfill pending run 1 on an archive holding run 1: --backfill replaces nothing, one warning', async () => {
+    const archive = await open();
+    await archiveOf(archive, 1);
+    const before = await digests(archive);
+    const pending = { ...(await pendingLike(archive, 1)), repairs: ['run1.late1'] };
+    await editState(archive, (s) => {
+      s.pending = pending;
+    });
+    const run = await sync(archive, '--backfill');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.warnings).toEqual([expect.stringContaining('its pending run 1 is not the next run, 2')]);
+    await untouched(archive, before);
+    await verified(archive);
+  });
+
   it('two syncs after the tampering both succeed; only the first warns', async () => {
     const archive = await open();
     await archiveOf(archive, 1);
