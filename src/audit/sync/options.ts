@@ -46,10 +46,10 @@ export interface SyncOptions {
   /** Writes the run's file gzip-compressed (`.ndjson.gz`). Default false. */
   gzip?: boolean;
   /**
-   * Replace a data file or manifest that exists in `dir` although the sync state does not name it
-   * (left by another tool, or by an archive whose state was lost). Without it such a file is
-   * refused (`OutputPathError`, nothing written). Files of an interrupted run are its own: a rerun
-   * replaces them without it. Default false.
+   * Replace a data or conflicts file of the new run that exists in `dir` although no manifest
+   * lists it (left by another tool). Without it such a file is refused (`OutputPathError`,
+   * nothing written). A file a manifest lists and a manifest are never replaced, force or not.
+   * Files of an interrupted run are its own: a rerun replaces them without it. Default false.
    */
   force?: boolean;
   /**
@@ -76,6 +76,11 @@ export interface SyncOptions {
   signal?: AbortSignal;
   /** Called after every page of the run's export. */
   onProgress?: (progress: ExportProgress) => void;
+  /**
+   * Receives warnings, one line each: a sync state that did not match the archive's manifests
+   * and was rebuilt from them (it is never followed to replace an object). Default: none.
+   */
+  onWarning?: (line: string) => void;
 }
 
 /** What a sync run did. */

@@ -152,8 +152,11 @@ async function putRunObject(
 /** The run's objects, where they go and whether they may replace what is there. */
 export interface RunFileTarget {
   store: ArchiveStore;
-  /** Replace the run's objects when they exist (a resumed run's own, or `force`). */
-  replace: boolean;
+  /**
+   * The run's objects that may be replaced where they exist: a resumed run's own, or with `force`
+   * another tool's, never one a manifest lists (see `replaceableOf`). Any other is created once.
+   */
+  replaceable: ReadonlySet<string>;
   /** Where the conflicts wait before they go up (in the run's work folder). */
   conflictsPart: string;
   /** Mode of the conflicts' local part. Default 0600. */
@@ -175,7 +178,7 @@ export async function writeRunFile(
   known: KnownEvents,
   onEvent: (event: WindowEvent, line: () => string) => void,
 ): Promise<Written> {
-  const { store, replace } = target;
+  const { store, replaceable } = target;
   const { fates, occ, ids, contents } = await decide(partPath, plan, known);
   const name = dataFileName(plan.run, plan.gzip);
   const conflictPath = target.conflictsPart;
@@ -238,7 +241,7 @@ export async function writeRunFile(
       store,
       name,
       plan.gzip ? source.pipe(createGzip()) : source,
-      replace,
+      replaceable.has(name),
       target.signal,
     );
     if (conflictOut) {
@@ -258,7 +261,7 @@ export async function writeRunFile(
       store,
       conflictsName(plan.run),
       createReadStream(conflictPath),
-      replace,
+      replaceable.has(conflictsName(plan.run)),
       target.signal,
     );
     conflicts = {

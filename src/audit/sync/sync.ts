@@ -6,7 +6,6 @@ import { refuseOverwrite } from '../../node/output-file.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
-  emptySyncState,
   type PendingRun,
   readSyncState,
   type SyncState,
@@ -18,6 +17,7 @@ import { sha256 } from '../archive/writes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
 import { openArchiveStore } from '../store/open-store.js';
 import { planBackfill } from './backfill.js';
+import { checkedSyncState } from './checked-state.js';
 import {
   DEFAULT_SYNC_OVERLAP_MS,
   nonNegative,
@@ -26,8 +26,8 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
-import { rebuildSyncState } from './rebuild-state.js';
 import { RunTally, type Written, writeRunFile } from './run-file.js';
+import { replaceableOf } from './unlisted.js';
 
 /** Mode of the work folder: owner only. */
 const WORK_DIR_MODE = 0o700;
@@ -108,10 +108,12 @@ async function carryOut(
     ...(signal && { signal }),
     ...(options.onProgress && { onProgress: options.onProgress }),
   });
+  // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign
+  // ones. Either way only objects no manifest lists: those are never replaced.
+  const own = [dataFileName(plan.run, plan.gzip), conflictsName(plan.run)];
   const target = {
     store,
-    // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign ones.
-    replace: resumed || Boolean(options.force),
+    replaceable: resumed || options.force ? await replaceableOf(store, own) : new Set<string>(),
     conflictsPart: `${base}.conflicts.ndjson`,
     ...(fileMode !== undefined && { mode: fileMode }),
     ...(signal && { signal }),
@@ -145,7 +147,7 @@ async function carryOut(
   };
   const text = serializeManifest(body, ctx.key);
   const name = manifestName(plan.run);
-  await writeManifest(store, name, text, Boolean(options.force));
+  await writeManifest(store, name, text);
   const head = { name, sha256: sha256(text) };
   const next: SyncState = tally
     ? tally.finish(head)
@@ -178,12 +180,11 @@ async function carryOut(
 }
 
 /**
- * Writes a run's manifest once: of two runs racing for one number, the second finds it there and
- * stops without a manifest of its own. The same bytes already there are this run's (killed before
- * its state was written). `force` replaces a foreign one, as it does in a folder.
+ * Writes a run's manifest once, `force` or not: of two runs racing for one number, the second
+ * finds it there and stops without a manifest of its own. The same bytes already there count as
+ * written (a retry whose first answer was lost).
  */
-async function writeManifest(store: ArchiveStore, name: string, text: string, force: boolean): Promise<void> {
-  if (force) return store.replace(name, text);
+async function writeManifest(store: ArchiveStore, name: string, text: string): Promise<void> {
   if ((await store.create(name, text)) === 'created') return;
   const there = await store.read(name, Buffer.byteLength(text)).catch(() => undefined);
   if (there?.toString('utf8') === text) return;
@@ -241,9 +242,9 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   const release = await store.lock();
   try {
     await store.cleanUp();
-    // A state object lost (deleted, or a bucket copied without it) is rebuilt from the manifests.
-    const state =
-      (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs)) ?? emptySyncState();
+    // A state object lost (deleted, or a bucket copied without it), or one that does not match the
+    // manifests, is rebuilt from them: a pending run is taken over only when it is the next one.
+    const state = await checkedSyncState(store, overlapMs, options.onWarning);
     const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)

@@ -38,6 +38,7 @@ async function syncOptions(ctx: CommandContext, flags: AuditSyncOptions): Promis
     ...(pageSize !== undefined && { pageSize }),
     ...(flags.workDir !== undefined && { workDir: flags.workDir }),
     s3: bucketSettings(ctx, flags),
+    onWarning: (line) => ctx.out.warn(line),
   };
 }
 

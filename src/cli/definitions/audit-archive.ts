@@ -57,7 +57,7 @@ export const auditSyncCommand = (audit: Command) =>
     .addOption(new Option('--gzip', "write the run's file gzip-compressed (.ndjson.gz)"))
     .addOption(new Option('--sign-key <file>', 'Ed25519 private key (PEM) to sign each manifest'))
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
-    .addOption(forceOption("a run's file or manifest in DIR"))
+    .addOption(forceOption('a data or conflicts file in DIR no manifest lists'))
     .addOption(fileModeOption())
     .addOption(s3EndpointOption())
     .addOption(s3RegionOption())
