@@ -17,6 +17,7 @@ import { isArchiveObjectName } from '../../src/audit/archive/fields.js';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
 import { runSvc } from '../helpers/cli.js';
+import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR } from './helpers.js';
@@ -206,7 +207,7 @@ describe('a refused destination is left byte for byte and object for object as i
     expect(new Map(folder(target).map((name) => [name, readFileSync(join(target, name))]))).toEqual(before);
   });
 
-  it('a bucket: its objects, its unfinished multipart upload, no lock, no probe', async () => {
+  it('a bucket: its objects and its unfinished multipart upload; the copy only read it (no lock, no probe, no abort)', async () => {
     await twoRuns();
     await put('d/other-archive.json', '{}');
     await put('d/audit-000003.ndjson.svc-tmp', 'x');
@@ -216,7 +217,13 @@ describe('a refused destination is left byte for byte and object for object as i
     const objects = await s3.objects(bucket);
     const uploads = await s3.uploads(bucket);
     expect(uploads).toHaveLength(1);
-    const run = await runSvc(['audit', 'copy', dir, `s3://${bucket}/d`], { env: cliEnv() });
+    // Every request the copy sends goes through a recording proxy: it may read the bucket, never write it.
+    const proxy = await startS3FaultProxy({ target: s3.endpoint });
+    const env = { ...cliEnv(), AWS_ENDPOINT_URL_S3: proxy.endpoint };
+    const run = await runSvc(['audit', 'copy', dir, `s3://${bucket}/d`], { env });
+    await proxy.close();
+    expect(proxy.log.length).toBeGreaterThan(0);
+    expect(proxy.log.filter((entry) => entry.method !== 'GET' && entry.method !== 'HEAD')).toEqual([]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /is not empty: s3:\/\/.*\/d\/(audit-000003\.ndjson\.svc-tmp|other-archive\.json)/,
