@@ -4,7 +4,12 @@
 // `svc-sdk/botcheck` come from one list each (botcheck/public.ts, core/public.ts).
 // What only the CLI, the reference server or the tests need (wire schemas as values, retry
 // internals, choice lists, redaction) they import from its own module: it is not public.
-export type { CopiedObject, CopyArchiveOptions, CopyArchiveResult } from './audit/archive/copy.js';
+export type {
+  CopiedObject,
+  CopyArchiveOptions,
+  CopyArchiveResult,
+  LeftOutObject,
+} from './audit/archive/copy.js';
 export type { ArchiveGap, GapCause } from './audit/archive/gaps.js';
 export type {
   ArchiveProblem,

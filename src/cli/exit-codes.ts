@@ -50,6 +50,8 @@ export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, stri
   'audit verify': { 130: 'interrupted (Ctrl-C, SIGINT or SIGTERM)' },
   'audit gaps': { [EXIT.INCOMPLETE]: 'a gap is open (each open gap is listed)' },
   'audit copy': {
+    [EXIT.INCOMPLETE]:
+      'copied, but an object of the archive was left (not a regular file, gone from SRC; each named): DST is not the whole archive',
     130: 'interrupted (Ctrl-C, SIGINT or SIGTERM); the same copy again goes on where it stopped',
   },
   // Tail runs until stopped: stopping it is its normal end.

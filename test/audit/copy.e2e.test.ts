@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
@@ -109,5 +110,51 @@ describe('svc audit copy: folder -> bucket -> folder, every object byte-identica
     expect(nowhere.stderr.trim().split('\n'), nowhere.stderr).toHaveLength(1);
     expect(nowhere.stderr).toMatch(/no-such-bucket/);
     expect(nowhere.stderr).not.toMatch(/S3RVER|at .*\.js/);
+  });
+});
+
+describe('svc audit copy: only the archive comes down from a bucket; planted keys are named, verify passes', () => {
+  it('leaves .bashrc, CON, .sync-work, a *.svc-tmp and a backslash key, exit 0, and the folder verifies', async () => {
+    server().admin.freezeClock(true);
+    server().admin.setNow(T0);
+    server().admin.addAuditEvents({ count: 50, scope: 'project', from: iso(T0 - 2 * HOUR), to: iso(T0) });
+    const dir = join(root, 'planted-source');
+    const sync = await svc(
+      'audit',
+      'sync',
+      '--dir',
+      dir,
+      '--since',
+      iso(T0 - 3 * HOUR),
+      '--base-url',
+      server().url,
+    );
+    expect(sync.code).toBe(0);
+    const head = /head sha256:([0-9a-f]{64})/.exec(sync.stdout)?.[1] ?? '';
+    writeFileSync(join(dir, 'sign.pem'), 'not a key\n');
+    const up = await svc('audit', 'copy', dir, 's3://archive/planted');
+    expect([up.code, up.stderr]).toEqual([0, expect.stringContaining('not copied: sign.pem is not a name')]);
+    const raw = s3.client();
+    const planted = [
+      '.bashrc',
+      'CON',
+      '.sync-work',
+      'manifest-000001.json.svc-tmp',
+      'audit-000001.ndjson\\x',
+    ];
+    for (const name of planted)
+      await raw.send(new PutObjectCommand({ Bucket: 'archive', Key: `planted/${name}`, Body: 'planted\n' }));
+    raw.destroy();
+    const back = join(root, 'planted-back');
+    const down = await svc('audit', 'copy', 's3://archive/planted', back);
+    expect([down.code, down.stdout]).toEqual([0, up.stdout]);
+    for (const name of planted) expect(down.stderr).toContain(`not copied: ${name} is not a name`);
+    expect(readdirSync(back).sort()).toEqual(
+      readdirSync(dir)
+        .filter((name) => name !== 'sign.pem')
+        .sort(),
+    );
+    const verify = await svc('audit', 'verify', back, '--head', head);
+    expect([verify.code, verify.stdout]).toEqual([0, '']);
   });
 });

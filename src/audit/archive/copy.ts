@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
-import type { ArchiveObject, ArchiveStore } from '../store/archive-store.js';
+import type { ArchiveStore } from '../store/archive-store.js';
 import { openArchiveStore } from '../store/open-store.js';
 import type { ArchiveStoreOptions } from '../store/s3-settings.js';
-import { LOCK_FILE, TAKEOVER_FILE } from '../sync/lock.js';
+import {
+  type CopiedObject,
+  type CopyPlan,
+  type LeftOutObject,
+  planCopy,
+  recheckDestination,
+} from './copy-plan.js';
 import { manifestRun, SYNC_STATE_FILE } from './fields.js';
-import { checkAborted, hashObject, isPlainName } from './files.js';
+import { ArchiveFileError, checkAborted, hashObject } from './files.js';
+
+export type { CopiedObject, LeftOutObject } from './copy-plan.js';
 
 /** Options of {@link copyAuditArchive}: the settings of whichever side is a bucket, and a stop. */
 export interface CopyArchiveOptions extends ArchiveStoreOptions {
@@ -18,14 +26,6 @@ export interface CopyArchiveOptions extends ArchiveStoreOptions {
   onObject?: (object: CopiedObject) => void;
 }
 
-/** One object of a copied archive. */
-export interface CopiedObject {
-  name: string;
-  bytes: number;
-  /** sha256 (hex) of its bytes, the same in the source and the destination. */
-  sha256: string;
-}
-
 /** What {@link copyAuditArchive} did. */
 export interface CopyArchiveResult {
   /** The objects written to the destination, each read back and compared. */
@@ -33,10 +33,17 @@ export interface CopyArchiveResult {
   /** The objects the destination held already, byte for byte (left by an interrupted copy). */
   present: CopiedObject[];
   /**
-   * Source entries that cannot be an archive's (sub-folders, symbolic links, FIFOs, names such as
-   * `..`): not copied.
+   * Every source name not copied, sorted: names that are not an archive's (`sign.pem`, `.env`,
+   * `.bashrc`, `CON`, `*.svc-tmp`, a key with `\` or a control character, a sub-folder) and the
+   * archive's objects in {@link incomplete}. The lock and a killed run's leftovers are not listed.
    */
   skipped: string[];
+  /**
+   * The archive's own objects (names of its layout) that were not copied, and why (not a regular
+   * file, gone from the source): the destination does not hold the whole archive. Empty when it
+   * does (`svc audit copy` then exits 0, else 5).
+   */
+  incomplete: LeftOutObject[];
   /** The newest manifest and its sha256: the head `verify --head` checks, the same on both sides. */
   head: { manifest: string; sha256: string } | null;
 }
@@ -45,14 +52,15 @@ const SAME_LOCATION = /\/+$/;
 
 /**
  * Copies a sync archive from `source` to `destination` (each a folder or `s3://bucket/prefix`),
- * object for object: every data file, manifest and the sync state, byte for byte, each read back
- * from the destination and compared (sha256) with what was read from the source. Both archives
- * are locked for the copy (no sync changes either meanwhile). The destination must be empty, or
- * hold only objects equal to the source's (what an interrupted copy left: the copy then goes on
- * with the rest); anything else there is refused before a byte is written. Data files go first,
- * then the manifests oldest first, the state last, so an interrupted copy never has a manifest
- * without its file. Housekeeping (the lock, a killed run's temporary files or unfinished uploads)
- * is not copied.
+ * object for object: exactly the objects whose names are the archive's layout (data files,
+ * conflicts files, manifests, the sync state; `isArchiveObjectName`), byte for byte, each read
+ * back from the destination and compared (sha256) with what was read from the source; every other
+ * name is left and listed in `skipped`. Both archives are locked for the copy (no sync changes
+ * either meanwhile). The destination must be empty, or hold only objects equal to the source's
+ * (what an interrupted copy left: the copy then goes on with the rest); anything else there is
+ * refused before anything in it changes (no lock taken, no temporary file removed, no upload
+ * aborted). Data files go first, then the manifests oldest first, the state last, so an
+ * interrupted copy never has a manifest without its file.
  */
 export async function copyAuditArchive(
   source: string,
@@ -67,10 +75,13 @@ export async function copyAuditArchive(
   await from.list({ mustExist: true });
   const releaseSource = await from.lock();
   try {
+    // Read only: a destination refused here is left exactly as it was.
+    const plan = await planCopy(from, to, options.signal);
     const releaseDestination = await to.lock();
     try {
+      await recheckDestination(from, to, plan);
       await to.cleanUp();
-      return await copyObjects(from, to, options);
+      return await copyObjects(from, to, plan, options);
     } finally {
       await releaseDestination();
     }
@@ -86,15 +97,6 @@ export async function copyAuditArchive(
   } finally {
     await releaseSource();
   }
-}
-
-/** The objects of a store that are the archive's: no lock, no killed run's leftovers. */
-async function archiveObjects(store: ArchiveStore): Promise<ArchiveObject[]> {
-  const housekeeping = new Set([LOCK_FILE, TAKEOVER_FILE, ...(await store.leftovers())]);
-  // A folder archive keeps its run's transient work in a sub-folder of its own: not the archive.
-  return (await store.list()).filter(
-    (object) => !housekeeping.has(object.name) && store.describe(object.name) !== store.workDir,
-  );
 }
 
 /** Data files first, manifests by run, the state last: what a sync writes first comes first. */
@@ -113,68 +115,36 @@ function byCopyOrder(a: string, b: string): number {
 async function copyObjects(
   from: ArchiveStore,
   to: ArchiveStore,
+  plan: CopyPlan,
   options: CopyArchiveOptions,
 ): Promise<CopyArchiveResult> {
   const { signal } = options;
-  const listed = await archiveObjects(from);
-  // Only a regular object with a plain name can be an archive's (a bucket may hold `p/..` or `p/sub/x`).
-  const copyable = (object: ArchiveObject) => object.bytes !== null && isPlainName(object.name);
-  const objects = listed.filter(copyable);
-  if (!objects.some((object) => object.name === SYNC_STATE_FILE || manifestRun(object.name) !== undefined))
-    throw new SvcError(`${from.location} holds no sync archive (no manifest, no sync-state.json)`, 'config');
-  const sourceByName = new Map(objects.map((object) => [object.name, object]));
-  const present = await alreadyCopied(from, to, sourceByName, signal);
-  const presentNames = new Set(present.map((object) => object.name));
+  const presentNames = new Set(plan.present.map((object) => object.name));
   const copied: CopiedObject[] = [];
-  for (const name of [...sourceByName.keys()].sort(byCopyOrder)) {
+  const incomplete = [...plan.leftOut];
+  for (const name of [...plan.objects.keys()].sort(byCopyOrder)) {
     if (presentNames.has(name)) continue;
     checkAborted(signal);
-    const object = await copyOne(from, to, name, signal);
-    copied.push(object);
-    options.onObject?.(object);
+    try {
+      const object = await copyOne(from, to, name, signal);
+      copied.push(object);
+      options.onObject?.(object);
+    } catch (error) {
+      // The source refused this one object (gone, replaced by a link or a FIFO): named, the rest goes on.
+      if (!(error instanceof ArchiveFileError) || signal?.aborted) throw error;
+      incomplete.push({ name, reason: error.message });
+    }
   }
-  const all = [...present, ...copied];
-  const newest = all
+  const newest = [...plan.present, ...copied]
     .filter((object) => manifestRun(object.name) !== undefined)
     .sort((a, b) => (manifestRun(b.name) ?? 0) - (manifestRun(a.name) ?? 0))[0];
   return {
     copied,
-    present,
-    skipped: listed.filter((object) => !copyable(object)).map((object) => object.name),
+    present: plan.present,
+    skipped: [...plan.foreign, ...incomplete.map((object) => object.name)].sort(),
+    incomplete,
     head: newest ? { manifest: newest.name, sha256: newest.sha256 } : null,
   };
-}
-
-/**
- * The destination's objects, each equal to the source's object of that name; refuses a
- * destination holding anything else (another archive, a changed or partial object, a folder).
- */
-async function alreadyCopied(
-  from: ArchiveStore,
-  to: ArchiveStore,
-  sourceByName: Map<string, ArchiveObject>,
-  signal: AbortSignal | undefined,
-): Promise<CopiedObject[]> {
-  const refuse = (name: string, why: string) =>
-    new SvcError(
-      `${to.location} is not empty: ${to.describe(name)} ${why}; copy into an empty archive (or one an interrupted copy of this source left)`,
-      'config',
-    );
-  const present: CopiedObject[] = [];
-  for (const object of await archiveObjects(to)) {
-    checkAborted(signal);
-    const source = sourceByName.get(object.name);
-    if (!source || object.bytes === null) throw refuse(object.name, `is not in ${from.location}`);
-    if (source.bytes !== object.bytes)
-      throw refuse(object.name, `differs from ${from.describe(object.name)}`);
-    const [there, here] = await Promise.all([
-      hashObject(to, object.name, signal),
-      hashObject(from, object.name, signal),
-    ]);
-    if (there.sha256 !== here.sha256) throw refuse(object.name, `differs from ${from.describe(object.name)}`);
-    present.push({ name: object.name, ...here });
-  }
-  return present;
 }
 
 /** Streams one object across (memory bounded), hashing it on the way, then reads it back to compare. */

@@ -31,6 +31,24 @@ const LISTED_FILE_NAME = /^(?:audit-\d{6,}\.ndjson(?:\.gz)?|conflicts-\d{6,}\.nd
 /** `run3.late1`, `run3.retention`, `run3.conflicts`: the gap ids `archive/gaps.ts` gives. */
 const GAP_ID = /^run\d+\.(?:retention|late\d+|conflicts)$/;
 
+/**
+ * Longest name an archive's object may have: `conflicts-` and `.ndjson` around a run number of up
+ * to 31 digits. Any folder (255 bytes a name) and any bucket key under a prefix of up to 960 bytes
+ * (S3 keys: 1024) can hold it.
+ */
+const MAX_OBJECT_NAME = 48;
+
+/**
+ * Whether `name` is one an archive's layout gives an object: a manifest (`manifest-000001.json`),
+ * a data file (`audit-000001.ndjson`, `audit-000001.ndjson.gz`), a conflicts file
+ * (`conflicts-000001.ndjson`) or the state (`sync-state.json`). Every other name (a key, `.env`,
+ * `.bashrc`, `CON`, a temporary `*.svc-tmp`, a name with `\\` or a control character, one over
+ * 48 characters) is not an archive's: `svc audit copy` leaves it, named.
+ */
+export const isArchiveObjectName = (name: string): boolean =>
+  name.length <= MAX_OBJECT_NAME &&
+  (name === SYNC_STATE_FILE || MANIFEST_NAME.test(name) || LISTED_FILE_NAME.test(name));
+
 /** The run number of a manifest file name, or undefined when it is not one. */
 export function manifestRun(name: string): number | undefined {
   const match = MANIFEST_NAME.exec(name);

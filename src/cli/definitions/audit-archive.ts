@@ -144,7 +144,7 @@ export const auditCopyCommand = (audit: Command) =>
   audit
     .command('copy')
     .description(
-      'copy a sync archive between a directory and a bucket, object for object, each read back and compared (sha256)',
+      "copy a sync archive between a directory and a bucket, object for object, each read back and compared (sha256); only the archive's objects (anything else is named and left)",
     )
     .argument('<src>', 'archive to copy: a directory or s3://BUCKET/PREFIX')
     .argument(
