@@ -1,8 +1,9 @@
 import type { KeyObject } from 'node:crypto';
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { refuseOverwrite } from '../../node/output-file.js';
+import { ensurePrivateDir, openWorkFile } from '../../node/private-dir.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
@@ -29,8 +30,12 @@ import { planRun } from './plan.js';
 import { rebuildSyncState } from './rebuild-state.js';
 import { RunTally, type Written, writeRunFile } from './run-file.js';
 
-/** Mode of the work folder: owner only. */
-const WORK_DIR_MODE = 0o700;
+/** Whether a regular file (not a link) lies at `path`. */
+const isFile = (path: string) =>
+  lstat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 
 /** A result with nothing done yet, for `dir` in `state`. */
 function idle(state: SyncState, from: string, serverNow: string): SyncResult {
@@ -89,21 +94,26 @@ async function carryOut(
   resumed: boolean,
 ): Promise<SyncResult> {
   const { api, store, options } = ctx;
-  const { fileMode, signal } = options;
+  const { signal } = options;
   const work = store.workDir;
-  // The export's parts are archive data before they are archived: owner only, like the files.
-  await mkdir(work, { recursive: true, mode: WORK_DIR_MODE });
-  await chmod(work, WORK_DIR_MODE);
+  // The export's parts are archive data before they are archived: a folder of this user's alone,
+  // refused when another user made it or can write into it (they could read or swap the parts).
+  if (store.workRoot !== undefined) await ensurePrivateDir(store.workRoot);
+  await ensurePrivateDir(work);
   const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
   const partPath = `${base}.ndjson`;
+  const statePath = `${base}.state.json`;
+  const conflictsPart = `${base}.conflicts.ndjson`;
+  // A part no state file names is a leftover of a run killed before its first checkpoint, in
+  // the user's own folder: removed, so the export creates its part exclusively (never writing
+  // into a file that was there). A part a state names is resumed by the export itself.
+  if (!(await isFile(statePath))) await rm(partPath, { force: true });
+  await rm(conflictsPart, { force: true });
   const exported = await api.exportEvents({
     from: plan.queryFrom,
     to: plan.to,
     output: partPath,
-    statePath: `${base}.state.json`,
-    // The work folder is the run's own, under the lock: what is there belongs to this run.
-    force: true,
-    ...(fileMode !== undefined && { fileMode }),
+    statePath,
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(signal && { signal }),
     ...(options.onProgress && { onProgress: options.onProgress }),
@@ -112,13 +122,17 @@ async function carryOut(
     store,
     // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign ones.
     replace: resumed || Boolean(options.force),
-    conflictsPart: `${base}.conflicts.ndjson`,
-    ...(fileMode !== undefined && { mode: fileMode }),
+    conflictsPart,
     ...(signal && { signal }),
   };
-  const written: Written = await writeRunFile(target, partPath, plan, known, (event, line) =>
-    tally?.add(event, line),
-  );
+  // Read back through one handle, checked to be this user's file: both passes see the same bytes.
+  const part = await openWorkFile(partPath);
+  let written: Written;
+  try {
+    written = await writeRunFile(target, part, plan, known, (event, line) => tally?.add(event, line));
+  } finally {
+    await part.close();
+  }
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
   // What the API sent, in range or not, must add up to its own count.
