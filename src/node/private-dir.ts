@@ -64,8 +64,15 @@ function refuse(path: string, why: string, fix: string): OutputPathError {
  * into could be read, or its files swapped, by that user.
  */
 export async function ensurePrivateDir(path: string, options: PrivateDirOptions = {}): Promise<void> {
-  await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const info = await lstat(path);
+  await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
+    // Something not a folder lies there (or on the way): named by the checks below.
+    if (error.code !== 'EEXIST' && error.code !== 'ENOTDIR') throw error;
+  });
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOTDIR')
+      throw refuse(path, 'lies inside a file, not a folder', 'give another --work-dir');
+    throw error;
+  });
   if (info.isSymbolicLink())
     throw refuse(path, 'is a symbolic link', 'give the folder itself, or remove the link');
   if (!info.isDirectory()) throw refuse(path, 'is not a folder', 'remove it or give another --work-dir');
