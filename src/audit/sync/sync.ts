@@ -1,9 +1,6 @@
-import type { KeyObject } from 'node:crypto';
-import { lstat, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { refuseOverwrite } from '../../node/output-file.js';
-import { ensurePrivateDir, openWorkFile } from '../../node/private-dir.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
@@ -28,14 +25,8 @@ import {
 } from './options.js';
 import { planRun } from './plan.js';
 import { rebuildSyncState } from './rebuild-state.js';
-import { RunTally, type Written, writeRunFile } from './run-file.js';
-
-/** Whether a regular file (not a link) lies at `path`. */
-const isFile = (path: string) =>
-  lstat(path).then(
-    (info) => info.isFile(),
-    () => false,
-  );
+import { RunTally } from './run-file.js';
+import { exportRun, type RunContext } from './work-folder.js';
 
 /** A result with nothing done yet, for `dir` in `state`. */
 function idle(state: SyncState, from: string, serverNow: string): SyncResult {
@@ -74,13 +65,6 @@ async function refuseForeign(store: ArchiveStore, plan: PendingRun): Promise<voi
   }
 }
 
-interface RunContext {
-  api: SyncApi;
-  store: ArchiveStore;
-  options: SyncOptions;
-  key: KeyObject | undefined;
-}
-
 /**
  * Carries out a planned run (regular or backfill): exports its query range (resumable), writes
  * the run's file (and conflicts file), the manifest last, then the state `next` computes.
@@ -93,46 +77,8 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { api, store, options } = ctx;
-  const { signal } = options;
-  const work = store.workDir;
-  // The export's parts are archive data before they are archived: a folder of this user's alone,
-  // refused when another user made it or can write into it (they could read or swap the parts).
-  if (store.workRoot !== undefined) await ensurePrivateDir(store.workRoot);
-  await ensurePrivateDir(work);
-  const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
-  const partPath = `${base}.ndjson`;
-  const statePath = `${base}.state.json`;
-  const conflictsPart = `${base}.conflicts.ndjson`;
-  // A part no state file names is a leftover of a run killed before its first checkpoint, in
-  // the user's own folder: removed, so the export creates its part exclusively (never writing
-  // into a file that was there). A part a state names is resumed by the export itself.
-  if (!(await isFile(statePath))) await rm(partPath, { force: true });
-  await rm(conflictsPart, { force: true });
-  const exported = await api.exportEvents({
-    from: plan.queryFrom,
-    to: plan.to,
-    output: partPath,
-    statePath,
-    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-    ...(signal && { signal }),
-    ...(options.onProgress && { onProgress: options.onProgress }),
-  });
-  const target = {
-    store,
-    // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign ones.
-    replace: resumed || Boolean(options.force),
-    conflictsPart,
-    ...(signal && { signal }),
-  };
-  // Read back through one handle, checked to be this user's file: both passes see the same bytes.
-  const part = await openWorkFile(partPath);
-  let written: Written;
-  try {
-    written = await writeRunFile(target, part, plan, known, (event, line) => tally?.add(event, line));
-  } finally {
-    await part.close();
-  }
+  const { store, options } = ctx;
+  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
   // What the API sent, in range or not, must add up to its own count.
@@ -165,7 +111,7 @@ async function carryOut(
     ? tally.finish(head)
     : { ...state, runs: plan.run, lastManifest: head, pending: null };
   await writeSyncState(store, { ...next, acks: [] });
-  await rm(work, { recursive: true, force: true });
+  await rm(store.workDir, { recursive: true, force: true });
   return {
     status: plan.repairs ? 'backfilled' : 'synced',
     run: plan.run,
