@@ -1,8 +1,18 @@
-import { chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcClient } from '../../src/client.js';
-import { OutputPathError } from '../../src/core/errors/index.js';
+import { AbortError, OutputPathError } from '../../src/core/errors/index.js';
+import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR } from './helpers.js';
 
@@ -73,4 +83,54 @@ describe.runIf(posix)('a work folder open to others is refused in one line, and 
     expect(readdirSync(dir).filter((name) => /^(audit|manifest)-/.test(name))).toEqual([]);
     expect(readdirSync(work)).toEqual([]);
   });
+});
+
+describe('the default work folder of a bucket is the user cache folder, and a killed run resumes its export there', () => {
+  let s3: S3TestServer;
+  const saved = process.env.XDG_CACHE_HOME;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+  });
+  afterAll(async () => {
+    await s3?.close();
+    if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = saved;
+  });
+
+  it.runIf(posix)(
+    'run 1 stopped after 2 pages leaves its part under $XDG_CACHE_HOME/svc (0700); run 2 continues at page 3',
+    async () => {
+      await s3.createBucket('resume');
+      const cache = join(dir, 'cache');
+      process.env.XDG_CACHE_HOME = cache;
+      const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
+      const controller = new AbortController();
+      const first = client.audit.sync({
+        dir: 's3://resume/a',
+        s3: s3Settings,
+        since: iso(T0 - 3 * HOUR),
+        pageSize: 5,
+        signal: controller.signal,
+        onProgress: (progress) => {
+          if (progress.pages === 2) controller.abort();
+        },
+      });
+      await expect(first).rejects.toBeInstanceOf(AbortError);
+      const root = join(cache, 'svc');
+      expect(statSync(root).mode & 0o777).toBe(0o700);
+      const [work] = readdirSync(root);
+      expect(work).toMatch(/^svc-sync-[0-9a-f]{16}$/);
+      expect(statSync(join(root, work as string)).mode & 0o777).toBe(0o700);
+      const pages: number[] = [];
+      const second = await client.audit.sync({
+        dir: 's3://resume/a',
+        s3: s3Settings,
+        onProgress: (progress) => pages.push(progress.pages),
+      });
+      expect(second.resumed).toBe(true);
+      expect(second.events).toBe(30);
+      expect(pages[0]).toBe(3);
+      expect(existsSync(join(root, work as string))).toBe(false);
+    },
+  );
 });
