@@ -87,11 +87,17 @@ export interface ArchiveStore {
   leftovers(): Promise<string[]>;
   /**
    * A local folder of this archive for the run's transient work (the export and its state), which
-   * no one else needs: inside the folder archive, or under the OS temp folder (or `--work-dir`)
-   * for a bucket. Its content may be lost at any time; a run that finds none starts its export
-   * again.
+   * no one else needs: inside the folder archive, or for a bucket under {@link workRoot}. Its
+   * content may be lost at any time; a run that finds none starts its export again. A run
+   * refuses it unless it is a folder of this user's, mode 0700 (`node/private-dir.ts`).
    */
   readonly workDir: string;
+  /**
+   * The folder {@link workDir} lies in, which must be this user's own too (checked like it): a
+   * bucket's `--work-dir` (option `workDir`), default the per-user cache folder (`~/.cache/svc`,
+   * `%LOCALAPPDATA%\svc`). Absent for a folder archive, whose work folder lies inside it.
+   */
+  readonly workRoot?: string;
   /**
    * The Object Lock retention of an object (`verify --require-retention`); null when it has none.
    * Absent on stores that have no such thing (a folder): every object counts as having none.

@@ -66,7 +66,7 @@ export interface S3StoreSettings {
 export interface ArchiveStoreOptions {
   /** Mode of a folder archive's data files and manifests. Default 0o600. */
   fileMode?: number;
-  /** A bucket archive's local work folder (the run's export). Default: a folder under the OS temp folder. */
+  /** A bucket archive's local work folder (the run's export); it must be this user's, mode 0700. Default: the per-user cache folder (`~/.cache/svc`, `%LOCALAPPDATA%\\svc`). */
   workDir?: string;
   /** Settings of an `s3://` archive. */
   s3?: S3StoreSettings;

@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { redact } from '../../core/redact.js';
+import { userWorkRoot } from '../../node/private-dir.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
 import { LOCK_FILE } from '../sync/lock.js';
@@ -69,6 +69,7 @@ const NO_RETENTION = new Set([
 export class S3Store implements ArchiveStore {
   readonly location: string;
   readonly workDir: string;
+  readonly workRoot: string;
   private readonly where: S3Location;
   private readonly now: () => number;
   private probed: Promise<void> | undefined;
@@ -84,7 +85,10 @@ export class S3Store implements ArchiveStore {
     this.now = settings.now ?? Date.now;
     // A folder of this archive's own inside the work folder: removing it never touches the user's files.
     const id = createHash('sha256').update(this.location).digest('hex').slice(0, 16);
-    this.workDir = join(workDir ?? tmpdir(), `svc-sync-${id}`);
+    // Under the user's own folder, never the shared temp folder: a name anyone can predict there
+    // can be made first by another user, who then reads and swaps the run's export.
+    this.workRoot = workDir ?? userWorkRoot();
+    this.workDir = join(this.workRoot, `svc-sync-${id}`);
   }
 
   describe(name: string): string {

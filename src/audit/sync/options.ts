@@ -26,7 +26,11 @@ export interface SyncOptions {
   /**
    * A bucket archive's local work folder: the run's export waits in a folder of its own inside
    * it (removed when the run ends); nothing the archive needs is kept there, so a run on another
-   * machine continues without it. Default: the OS temp folder. A folder archive works inside itself.
+   * machine continues without it. It must be this user's own folder with no permission bits for
+   * group or others (created 0700 when absent), else the run stops with one line naming it.
+   * Default: the per-user cache folder (`$XDG_CACHE_HOME/svc` or `~/.cache/svc`,
+   * `~/Library/Caches/svc`, `%LOCALAPPDATA%\\svc`), never the shared temp folder. A folder archive
+   * works inside itself.
    */
   workDir?: string;
   /** Settings of an `s3://` archive (endpoint, region, retention...). Default: the AWS SDK's own. */

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
-import { type AtomicFile, createAtomicFile } from '../../node/atomic-file.js';
-import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
+import { createWorkFile, readWorkFile } from '../../node/private-dir.js';
 import { conflictsName, dataFileName } from '../archive/fields.js';
 import { hashObject } from '../archive/files.js';
 import type { ManifestFile } from '../archive/manifest.js';
@@ -19,7 +17,6 @@ import {
   WindowBuilder,
   type WindowEvent,
 } from '../archive/window.js';
-import { TMP_SUFFIX } from '../archive/writes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
@@ -64,7 +61,7 @@ class Column {
  * conflict when its content differs.
  */
 async function decide(
-  partPath: string,
+  part: FileHandle,
   plan: PendingRun,
   known: KnownEvents,
 ): Promise<{ fates: Uint8Array; occ: Float64Array; ids: Float64Array; contents: Float64Array }> {
@@ -74,7 +71,7 @@ async function decide(
   const contents = new Column();
   const occs = new Column();
   const fateList: number[] = [];
-  const reader = createInterface({ input: createReadStream(partPath), crlfDelay: Number.POSITIVE_INFINITY });
+  const reader = createInterface({ input: readAll(part), crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of reader) {
     if (line === '') continue;
     const event = (JSON.parse(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
@@ -108,6 +105,9 @@ async function decide(
   }
   return { fates, occ: occs.data.subarray(0, n), ids: id, contents: content };
 }
+
+/** The whole of a work file from its start, through its open handle (which stays open). */
+const readAll = (file: FileHandle) => Readable.from(readWorkFile(file), { objectMode: false });
 
 /** Characters of event lines gathered into one chunk of a run's data on its way to the store. */
 const CHUNK_CHARS = 64 * 1024;
@@ -157,10 +157,11 @@ export interface RunFileTarget {
    * another tool's, never one a manifest lists (see `replaceableOf`). Any other is created once.
    */
   replaceable: ReadonlySet<string>;
-  /** Where the conflicts wait before they go up (in the run's work folder). */
+  /**
+   * Where the conflicts wait before they go up (in the run's work folder): created exclusively,
+   * mode 0600, and read back through the handle they were written with.
+   */
   conflictsPart: string;
-  /** Mode of the conflicts' local part. Default 0600. */
-  mode?: number;
   /** Stops the upload (a bucket's multipart upload is aborted). */
   signal?: AbortSignal;
 }
@@ -173,13 +174,13 @@ export interface RunFileTarget {
  */
 export async function writeRunFile(
   target: RunFileTarget,
-  partPath: string,
+  part: FileHandle,
   plan: PendingRun,
   known: KnownEvents,
   onEvent: (event: WindowEvent, line: () => string) => void,
 ): Promise<Written> {
   const { store, replaceable } = target;
-  const { fates, occ, ids, contents } = await decide(partPath, plan, known);
+  const { fates, occ, ids, contents } = await decide(part, plan, known);
   const name = dataFileName(plan.run, plan.gzip);
   const conflictPath = target.conflictsPart;
   const tally = { write: 0, already: 0, out: 0, conflict: 0 };
@@ -188,12 +189,12 @@ export async function writeRunFile(
   let lastWritten = -1;
   for (let i = fates.length - 1; i >= 0 && lastWritten < 0; i--) if (fates[i] === Fate.Write) lastWritten = i;
   // Opened at the first conflict: a run without one leaves no conflicts object.
-  let conflictFile: AtomicFile | undefined;
-  let conflictOut: Writable | undefined;
+  let conflictFile: FileHandle | undefined;
+  let conflictBytes = 0;
   async function* lines() {
     let gathered = '';
     const reader = createInterface({
-      input: createReadStream(partPath),
+      input: readAll(part),
       crlfDelay: Number.POSITIVE_INFINITY,
     });
     let i = 0;
@@ -206,14 +207,13 @@ export async function writeRunFile(
       else if (fate === Fate.OutOfRange) tally.out += 1;
       else if (fate === Fate.Conflict) {
         tally.conflict += 1;
-        if (!conflictOut) {
-          conflictFile = await createAtomicFile(conflictPath, {
-            mode: target.mode ?? DEFAULT_FILE_MODE,
-            tmp: `${conflictPath}${TMP_SUFFIX}`,
-          });
-          conflictOut = conflictFile.writable();
+        conflictFile ??= await createWorkFile(conflictPath);
+        const bytes = Buffer.from(`${line}\n`);
+        for (let done = 0; done < bytes.length; ) {
+          const at = conflictBytes + done;
+          done += (await conflictFile.write(bytes, done, bytes.length - done, at)).bytesWritten;
         }
-        if (!conflictOut.write(`${line}\n`)) await once(conflictOut, 'drain');
+        conflictBytes += bytes.length;
       } else {
         tally.write += 1;
         first ??= (JSON.parse(line) as { occurredAt: string }).occurredAt;
@@ -235,6 +235,7 @@ export async function writeRunFile(
     if (gathered !== '') yield Buffer.from(gathered);
   }
   let found: { sha256: string; bytes: number };
+  let conflicts: ManifestFile | null = null;
   try {
     const source = Readable.from(lines(), { objectMode: false });
     found = await putRunObject(
@@ -244,33 +245,24 @@ export async function writeRunFile(
       replaceable.has(name),
       target.signal,
     );
-    if (conflictOut) {
-      const stream = conflictOut;
-      await new Promise<void>((resolve, reject) =>
-        stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    if (conflictFile) {
+      const up = await putRunObject(
+        store,
+        conflictsName(plan.run),
+        readAll(conflictFile),
+        replaceable.has(conflictsName(plan.run)),
+        target.signal,
       );
-      await conflictFile?.commit();
+      conflicts = {
+        name: conflictsName(plan.run),
+        ...up,
+        events: tally.conflict,
+        firstOccurredAt: null,
+        lastOccurredAt: null,
+      };
     }
-  } catch (error) {
-    await conflictFile?.discard();
-    throw error;
-  }
-  let conflicts: ManifestFile | null = null;
-  if (conflictFile) {
-    const up = await putRunObject(
-      store,
-      conflictsName(plan.run),
-      createReadStream(conflictPath),
-      replaceable.has(conflictsName(plan.run)),
-      target.signal,
-    );
-    conflicts = {
-      name: conflictsName(plan.run),
-      ...up,
-      events: tally.conflict,
-      firstOccurredAt: null,
-      lastOccurredAt: null,
-    };
+  } finally {
+    await conflictFile?.close();
   }
   return {
     file: {

@@ -1,6 +1,4 @@
-import type { KeyObject } from 'node:crypto';
-import { chmod, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { refuseOverwrite } from '../../node/output-file.js';
 import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
@@ -26,11 +24,8 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
-import { RunTally, type Written, writeRunFile } from './run-file.js';
-import { replaceableOf } from './unlisted.js';
-
-/** Mode of the work folder: owner only. */
-const WORK_DIR_MODE = 0o700;
+import { RunTally } from './run-file.js';
+import { exportRun, type RunContext } from './work-folder.js';
 
 /** A result with nothing done yet, for `dir` in `state`. */
 function idle(state: SyncState, from: string, serverNow: string): SyncResult {
@@ -69,13 +64,6 @@ async function refuseForeign(store: ArchiveStore, plan: PendingRun): Promise<voi
   }
 }
 
-interface RunContext {
-  api: SyncApi;
-  store: ArchiveStore;
-  options: SyncOptions;
-  key: KeyObject | undefined;
-}
-
 /**
  * Carries out a planned run (regular or backfill): exports its query range (resumable), writes
  * the run's file (and conflicts file), the manifest last, then the state `next` computes.
@@ -88,39 +76,8 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { api, store, options } = ctx;
-  const { fileMode, signal } = options;
-  const work = store.workDir;
-  // The export's parts are archive data before they are archived: owner only, like the files.
-  await mkdir(work, { recursive: true, mode: WORK_DIR_MODE });
-  await chmod(work, WORK_DIR_MODE);
-  const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
-  const partPath = `${base}.ndjson`;
-  const exported = await api.exportEvents({
-    from: plan.queryFrom,
-    to: plan.to,
-    output: partPath,
-    statePath: `${base}.state.json`,
-    // The work folder is the run's own, under the lock: what is there belongs to this run.
-    force: true,
-    ...(fileMode !== undefined && { fileMode }),
-    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-    ...(signal && { signal }),
-    ...(options.onProgress && { onProgress: options.onProgress }),
-  });
-  // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign
-  // ones. Either way only objects no manifest lists: those are never replaced.
-  const own = [dataFileName(plan.run, plan.gzip), conflictsName(plan.run)];
-  const target = {
-    store,
-    replaceable: resumed || options.force ? await replaceableOf(store, own) : new Set<string>(),
-    conflictsPart: `${base}.conflicts.ndjson`,
-    ...(fileMode !== undefined && { mode: fileMode }),
-    ...(signal && { signal }),
-  };
-  const written: Written = await writeRunFile(target, partPath, plan, known, (event, line) =>
-    tally?.add(event, line),
-  );
+  const { store, options } = ctx;
+  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
   // What the API sent, in range or not, must add up to its own count.
@@ -153,7 +110,7 @@ async function carryOut(
     ? tally.finish(head)
     : { ...state, runs: plan.run, lastManifest: head, pending: null };
   await writeSyncState(store, { ...next, acks: [] });
-  await rm(work, { recursive: true, force: true });
+  await rm(store.workDir, { recursive: true, force: true });
   return {
     status: plan.repairs ? 'backfilled' : 'synced',
     run: plan.run,

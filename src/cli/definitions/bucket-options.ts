@@ -30,7 +30,7 @@ export const s3PathStyleOption = () =>
 export const workDirOption = () =>
   new Option(
     '--work-dir <dir>',
-    "with s3://: local folder for the run's transient export (default: the OS temp folder); nothing the archive needs stays there",
+    "with s3://: local folder for the run's transient export (yours alone, mode 0700; default: ~/.cache/svc, %LOCALAPPDATA%\\svc on Windows); nothing the archive needs stays there",
   );
 
 /** `--retain-days <n>`: Object Lock retention on every object a run writes. */
