@@ -338,7 +338,8 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       return out;
     },
     uploads: (bucket) => pendingUploads(directory, bucket),
-    servedBytes: (bucket, key) => served.get(`/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`) ?? 0,
+    servedBytes: (bucket, key) =>
+      served.get(`/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`) ?? 0,
     async close() {
       own.destroy();
       wrapper.closeAllConnections();
