@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { ArchiveEdits } from '../audit/helpers.js';
 
 // What a forger with write access to an archive folder does: data files replaced by hostile ones
 // and manifests rewritten to list them, still validly chained (each later manifest re-linked to the
@@ -18,7 +19,7 @@ const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).di
 export function forgeManifest(
   dir: string,
   name: string,
-  edit: (manifest: any) => void,
+  edit: ArchiveEdits[string],
   options: { compact?: boolean } = {},
 ): void {
   const names = readdirSync(dir)
@@ -37,7 +38,7 @@ export function forgeManifest(
     previous = later;
   }
   const statePath = join(dir, 'sync-state.json');
-  let state: any;
+  let state: { lastManifest: unknown };
   try {
     state = JSON.parse(readFileSync(statePath, 'utf8'));
   } catch {
