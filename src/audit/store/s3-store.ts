@@ -30,7 +30,7 @@ import { isAbsent, isInvalidRange, isPreconditionFailed, s3Fault } from './s3-fa
 import { parseS3Location, type S3Location } from './s3-location.js';
 import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
 import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
-import { firstBytes, wholeSize } from './s3-range.js';
+import { bytesUpTo, firstBytes, wholeSize } from './s3-range.js';
 import {
   type ArchiveStoreOptions,
   DEFAULT_S3_LOCK_TTL_MS,
@@ -175,23 +175,9 @@ export class S3Store implements ArchiveStore {
   ): Promise<{ bytes: Buffer; etag: string | undefined }> {
     const answer = await this.get(name, maxBytes + 1);
     if (answer === null) return { bytes: Buffer.alloc(0), etag: undefined };
-    const body = answer.Body as Readable | undefined;
     const size = wholeSize(answer.ContentRange) ?? answer.ContentLength ?? 0;
-    if (size > maxBytes) {
-      body?.destroy();
-      throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of body ?? []) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) {
-        body?.destroy();
-        throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { bytes: Buffer.concat(chunks), etag: answer.ETag };
+    const bytes = await bytesUpTo(answer.Body as Readable | undefined, size, maxBytes);
+    return { bytes, etag: answer.ETag };
   }
 
   async readStream(name: string, options: ReadStreamOptions = {}): Promise<Readable> {
