@@ -60,6 +60,11 @@ export interface S3TestServer {
   createBucket(name: string, options?: { objectLock?: boolean }): Promise<void>;
   /** Every object of `bucket` with its bytes, by key (sorted). */
   objects(bucket: string): Promise<Map<string, Buffer>>;
+  /**
+   * Bytes of `bucket`/`key` the server sent in answers to GETs so far (what left s3rver for the
+   * client: a client that drops the connection stops it).
+   */
+  servedBytes(bucket: string, key: string): number;
   /** The multipart uploads of `bucket` that were neither completed nor aborted. */
   uploads(bucket: string): Promise<PendingUpload[]>;
   close(): Promise<void>;
@@ -108,6 +113,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
   const keyLocks = new Map<string, Promise<void>>();
   const objectLock = new ObjectLockStandIn();
 
+  const served = new Map<string, number>();
   const forward = (req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders, body: Buffer) =>
     new Promise<number>((resolve) => {
       const upstream = request(
@@ -115,6 +121,10 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
         (up) => {
           const out = { ...up.headers };
           for (const name of HOP_BY_HOP) delete out[name];
+          if (req.method === 'GET') {
+            const path = new URL(req.url ?? '/', 'http://s3.test').pathname;
+            up.on('data', (chunk: Buffer) => served.set(path, (served.get(path) ?? 0) + chunk.length));
+          }
           res.writeHead(up.statusCode ?? 500, out);
           up.pipe(res);
           up.on('end', () => resolve(up.statusCode ?? 500));
@@ -128,17 +138,19 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       upstream.end(body);
     });
 
-  /** The object's ETag as s3rver answers a HEAD, or undefined when there is no such object. */
-  const keyEtag = (bucket: string, key: string) =>
-    new Promise<string | undefined>((resolve) => {
+  /** The object's ETag and size as s3rver answers a HEAD, or undefined when there is no such object. */
+  const keyHead = (bucket: string, key: string) =>
+    new Promise<{ etag: string; size: number } | undefined>((resolve) => {
       const path = `/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
       request({ host: '127.0.0.1', port: innerPort, method: 'HEAD', path, agent }, (up) => {
         up.resume();
-        resolve(up.statusCode === 200 ? String(up.headers.etag ?? '') : undefined);
+        const size = Number(up.headers['content-length'] ?? 0);
+        resolve(up.statusCode === 200 ? { etag: String(up.headers.etag ?? ''), size } : undefined);
       })
         .on('error', () => resolve(undefined))
         .end();
     });
+  const keyEtag = async (bucket: string, key: string) => (await keyHead(bucket, key))?.etag;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readWholeBody(req);
@@ -205,6 +217,10 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
         () => false,
       );
       if (key === '' && method === 'PUT' && q.size === 0) objectLock.bucketCreated(bucket, req.headers);
+      // s3rver answers a range of an empty object with Content-Length 1 and no byte (the client
+      // waits for ever); S3 answers 416 InvalidRange.
+      if (key !== '' && method === 'GET' && req.headers.range && (await keyHead(bucket, key))?.size === 0)
+        return sendS3Error(res, 416, 'InvalidRange', 'The requested range is not satisfiable');
       if (key !== '' && method === 'GET' && q.has('retention')) {
         objectLock.answerRetention(res, bucket, key);
         return;
@@ -322,6 +338,8 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       return out;
     },
     uploads: (bucket) => pendingUploads(directory, bucket),
+    servedBytes: (bucket, key) =>
+      served.get(`/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`) ?? 0,
     async close() {
       own.destroy();
       wrapper.closeAllConnections();

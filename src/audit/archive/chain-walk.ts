@@ -1,8 +1,9 @@
 // The walk along an archive's chain of manifests that `verifyAuditArchive` makes: each manifest
 // read, linked, ranged and signed as sync wrote it, each file it lists re-hashed and recounted.
 import type { ArchiveStore } from '../store/archive-store.js';
+import { countDataLines, longerThanListed } from './data-lines.js';
 import { manifestRun } from './fields.js';
-import { ArchiveFileError, countObjectLines, hashObject } from './files.js';
+import { ArchiveFileError, hashObject } from './files.js';
 import { GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { type loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
 import type { SyncState } from './state.js';
@@ -233,7 +234,10 @@ async function checkRetention(
     );
 }
 
-/** Re-hashes and recounts one file a manifest lists. */
+/**
+ * Re-hashes and recounts one file a manifest lists, fetching at most its listed size plus one
+ * byte; a file that does not count within the caps of data-lines.ts is one problem naming it.
+ */
 async function checkFile(
   store: ArchiveStore,
   file: ManifestFile,
@@ -243,24 +247,31 @@ async function checkFile(
 ): Promise<void> {
   let found: { sha256: string; bytes: number };
   try {
-    found = await hashObject(store, file.name, signal);
+    found = await hashObject(store, file.name, signal, file.bytes + 1);
   } catch (error) {
     if (!(error instanceof ArchiveFileError)) throw error;
     if (error.message === 'missing') report('missing-file', file.name, `missing (listed in ${manifest})`);
     else report('unsafe-file', file.name, `${error.message} (listed in ${manifest})`);
     return;
   }
+  if (found.bytes > file.bytes) {
+    report('changed-file', file.name, `${longerThanListed} (${manifest} lists ${file.bytes} bytes)`);
+    return;
+  }
   if (found.sha256 !== file.sha256 || found.bytes !== file.bytes) {
     report('changed-file', file.name, `sha256 or size differs from ${manifest}`);
     return;
   }
-  const lines = await countObjectLines(store, file.name, file.name.endsWith('.gz'), signal);
+  let lines: number;
+  try {
+    lines = await countDataLines(store, file, signal);
+  } catch (error) {
+    if (!(error instanceof ArchiveFileError)) throw error;
+    report('count-mismatch', file.name, `cannot be counted: ${error.message} (listed in ${manifest})`);
+    return;
+  }
   if (lines !== file.events)
-    report(
-      'count-mismatch',
-      file.name,
-      `holds ${lines ?? 'unreadable'} events, ${manifest} lists ${file.events}`,
-    );
+    report('count-mismatch', file.name, `holds ${lines} events, ${manifest} lists ${file.events}`);
 }
 
 /** `--head`: the chain must end at exactly the manifest whose sha256 the anchor names. */

@@ -2,9 +2,6 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { AbortError } from '../../core/errors/error-classes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
 
@@ -57,13 +54,18 @@ export async function readRegular(dir: string, name: string, maxBytes: number): 
   }
 }
 
-/** sha256 and size of an object of the archive; stops with `AbortError` between chunks once `signal` fired. */
+/**
+ * sha256 and size of an object of the archive; stops with `AbortError` between chunks once
+ * `signal` fired. With `maxBytes`, no more is fetched (a longer object gives `bytes: maxBytes`
+ * and the digest of those bytes): verify asks for a listed file's size plus one.
+ */
 export async function hashObject(
   store: ArchiveStore,
   name: string,
   signal?: AbortSignal,
+  maxBytes?: number,
 ): Promise<{ sha256: string; bytes: number }> {
-  const file = await store.readStream(name);
+  const file = await store.readStream(name, maxBytes === undefined ? {} : { maxBytes });
   const hash = createHash('sha256');
   let bytes = 0;
   try {
@@ -76,29 +78,4 @@ export async function hashObject(
     file.destroy();
   }
   return { sha256: hash.digest('hex'), bytes };
-}
-
-/** Non-empty lines of an object of the archive (gunzipped first when `gzip`); null when it does not gunzip. */
-export async function countObjectLines(
-  store: ArchiveStore,
-  name: string,
-  gzip: boolean,
-  signal?: AbortSignal,
-): Promise<number | null> {
-  const file = await store.readStream(name);
-  const input: Readable = gzip ? file.pipe(createGunzip()) : file;
-  let lines = 0;
-  try {
-    for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-      checkAborted(signal);
-      if (line !== '') lines += 1;
-    }
-    return lines;
-  } catch (error) {
-    if (error instanceof AbortError) throw error;
-    return null;
-  } finally {
-    file.destroy();
-    input.destroy();
-  }
 }

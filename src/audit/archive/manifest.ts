@@ -81,9 +81,26 @@ export function parseManifest(text: string): ParsedManifest {
     return { ok: false, reason: 'not JSON' };
   }
   const parsed = Manifest().safeParse(raw);
-  if (parsed.success) return { ok: true, raw: raw as Record<string, unknown>, manifest: parsed.data };
+  if (parsed.success) {
+    const twice = listedTwice(parsed.data);
+    if (twice !== undefined) return { ok: false, reason: `files: lists ${twice} more than once` };
+    return { ok: true, raw: raw as Record<string, unknown>, manifest: parsed.data };
+  }
   const [first] = toIssues(parsed.error);
   return { ok: false, reason: first?.path ? `${first.path}: ${first.message}` : 'not a manifest object' };
+}
+
+/**
+ * The first file a manifest lists twice (its data files and its conflicts file together), if any:
+ * a run writes each file once, so a repeated name only inflates the counts and the reads.
+ */
+function listedTwice(manifest: Manifest): string | undefined {
+  const seen = new Set<string>();
+  for (const file of [...manifest.files, ...(manifest.conflicts ? [manifest.conflicts] : [])]) {
+    if (seen.has(file.name)) return file.name;
+    seen.add(file.name);
+  }
+  return undefined;
 }
 
 /** The text that is signed: the manifest without its signature, as written. */

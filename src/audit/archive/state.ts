@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CheckpointError } from '../../core/errors/error-classes.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { parseStateText } from '../../node/checkpoint.js';
 import type { ArchiveStore } from '../store/archive-store.js';
@@ -6,8 +7,13 @@ import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex, SYNC_STATE_FILE } fro
 import { ArchiveFileError } from './files.js';
 import { EventWindow, idKey } from './window.js';
 
-/** A state larger than this is not one (its overlap window takes about 18.7 MB per 1,000,000 events). */
-const MAX_STATE_BYTES = 1 << 30;
+/**
+ * A state larger than this (64 MiB) is not one sync wrote, refused from the object's size before
+ * it is read: far under V8's longest string (0x1fffffe8 characters), which a state is parsed as.
+ * A state of 1,000 runs takes 117 KB, plus 18.7 bytes per event of the overlap window (18.8 MB
+ * with 1,000,000 events in it): room for some 3,500,000 events in the overlap window.
+ */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** A span the archive reported as not whole (retention gap or events that came too late). */
 export const ArchiveHole = lazySchema(() =>
@@ -98,16 +104,24 @@ export const emptySyncState = (): SyncState => ({
   pending: null,
 });
 
-/** Reads the sync state of an archive; undefined when there is none, a `bad_state` CheckpointError when it is not one. */
+/**
+ * Reads the sync state of an archive; undefined when there is none, a `bad_state` CheckpointError
+ * when it is not one: larger than {@link MAX_STATE_BYTES} (refused before it is read), not a
+ * regular file, not JSON or not a state.
+ */
 export async function readSyncState(store: ArchiveStore): Promise<SyncState | undefined> {
+  const where = store.describe(SYNC_STATE_FILE);
   let text: string;
   try {
     text = (await store.read(SYNC_STATE_FILE, MAX_STATE_BYTES)).toString('utf8');
   } catch (error) {
-    if (error instanceof ArchiveFileError && error.message === 'missing') return undefined;
-    throw error;
+    if (!(error instanceof ArchiveFileError)) throw error;
+    if (error.message === 'missing') return undefined;
+    throw new CheckpointError(
+      `${where}: ${error.message}, not a sync state; remove it and the next sync rebuilds it from the manifests`,
+      'bad_state',
+    );
   }
-  const where = store.describe(SYNC_STATE_FILE);
   return parseStateText(text, SyncState(), {
     notJson: `${where} is not valid JSON; restore it from a backup`,
     notState: `${where} is not a sync state; restore it from a backup`,

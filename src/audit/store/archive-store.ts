@@ -35,6 +35,12 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
+/** How {@link ArchiveStore.readStream} reads. */
+export interface ReadStreamOptions {
+  /** Most bytes fetched; the stream ends after them. A positive whole number. Default: the whole object. */
+  maxBytes?: number;
+}
+
 /** The sync lock of an archive, held while a run or an acknowledgement changes it. */
 export type ReleaseLock = () => Promise<void>;
 
@@ -56,10 +62,19 @@ export interface ArchiveStore {
    * (`no such archive folder`, `no such bucket`).
    */
   list(options?: { mustExist?: boolean }): Promise<ArchiveObject[]>;
-  /** The bytes of an object, refused (`ArchiveFileError`) when larger than `maxBytes`. */
+  /**
+   * The bytes of an object, refused (`ArchiveFileError` `larger than N bytes`) when larger than
+   * `maxBytes`, from its size before its content is read (a folder's `fstat`, a bucket's
+   * `Content-Range` of a `Range: bytes=0-<maxBytes>` GET): never more than `maxBytes + 1` fetched.
+   */
   read(name: string, maxBytes: number): Promise<Buffer>;
-  /** The bytes of an object as a stream (memory bounded whatever its size); the caller destroys it when done. */
-  readStream(name: string): Promise<Readable>;
+  /**
+   * The bytes of an object as a stream (memory bounded whatever its size); the caller destroys it
+   * when done. With `maxBytes`, no more than that is fetched (a folder's bounded read, a bucket's
+   * `Range: bytes=0-<maxBytes - 1>`) and the stream ends there: a file a manifest lists is read
+   * with its listed size plus one, so a longer object is found without downloading the rest.
+   */
+  readStream(name: string, options?: ReadStreamOptions): Promise<Readable>;
   /** Writes a small object only when none of that name exists; never a part of it visible. */
   create(name: string, data: string | Uint8Array): Promise<CreateOutcome>;
   /** Writes a small object whole, replacing one that exists (the sync state); never a part visible. */

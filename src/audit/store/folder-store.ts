@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OutputPathError, SvcError } from '../../core/errors/error-classes.js';
 import { createAtomicFile } from '../../node/atomic-file.js';
@@ -13,6 +13,7 @@ import type {
   ArchiveObject,
   ArchiveStore,
   CreateOutcome,
+  ReadStreamOptions,
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
@@ -88,9 +89,15 @@ export class FolderStore implements ArchiveStore {
     return readRegular(this.location, name, maxBytes);
   }
 
-  async readStream(name: string): Promise<Readable> {
+  async readStream(name: string, options: ReadStreamOptions = {}): Promise<Readable> {
     const handle = await openRegular(this.location, name);
-    return handle.createReadStream();
+    const { maxBytes } = options;
+    if (maxBytes === undefined) return handle.createReadStream();
+    if (maxBytes < 1) {
+      await handle.close();
+      return Readable.from([]);
+    }
+    return handle.createReadStream({ start: 0, end: maxBytes - 1 });
   }
 
   private async exists(name: string): Promise<boolean> {

@@ -23,6 +23,10 @@ export const isAbsent = (error: unknown): boolean =>
   ['NoSuchKey', 'NotFound', 'NoSuchUpload'].includes(codeOf(error)) ||
   (statusOf(error) === 404 && codeOf(error) !== 'NoSuchBucket');
 
+/** 416 to a `Range` GET: the range starts past the object's end (S3's answer for an empty object). */
+export const isInvalidRange = (error: unknown): boolean =>
+  codeOf(error) === 'InvalidRange' || statusOf(error) === 416;
+
 /** Credentials the store refused or that ran out: nothing was half-written, a rerun continues. */
 const CREDENTIALS = new Set([
   'ExpiredToken',

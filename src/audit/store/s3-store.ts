@@ -22,14 +22,16 @@ import type {
   ArchiveStore,
   CreateOutcome,
   ObjectRetention,
+  ReadStreamOptions,
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
 import { s3Debug } from './s3-debug.js';
-import { isAbsent, isPreconditionFailed, s3Fault } from './s3-faults.js';
+import { isAbsent, isInvalidRange, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
 import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
 import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
+import { bytesUpTo, firstBytes, wholeSize } from './s3-range.js';
 import {
   type ArchiveStoreOptions,
   DEFAULT_S3_LOCK_TTL_MS,
@@ -146,11 +148,19 @@ export class S3Store implements ArchiveStore {
     return objects;
   }
 
-  private async get(name: string) {
+  /**
+   * GetObject of an object's first `maxBytes` bytes (a `Range` GET; the whole object without
+   * `maxBytes`); null for an empty object, which S3 answers a range with 416 InvalidRange.
+   */
+  private async get(name: string, maxBytes?: number) {
+    const range = maxBytes === undefined ? {} : { Range: `bytes=0-${maxBytes - 1}` };
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(name) }));
+      return await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(name), ...range }),
+      );
     } catch (error) {
       if (isAbsent(error)) throw new ArchiveFileError('missing');
+      if (maxBytes !== undefined && isInvalidRange(error)) return null;
       throw this.fault(error, name);
     }
   }
@@ -159,33 +169,28 @@ export class S3Store implements ArchiveStore {
     return (await this.readTagged(name, maxBytes)).bytes;
   }
 
-  /** {@link read} with the object's ETag (what a conditional replace names). */
+  /**
+   * {@link read} with the object's ETag (what a conditional replace names): a `Range` GET of
+   * `maxBytes + 1` bytes, refused from its `Content-Range` (the object's whole size) before the
+   * body is read; a store that ignores the range is cut off past `maxBytes`.
+   */
   private async readTagged(
     name: string,
     maxBytes: number,
   ): Promise<{ bytes: Buffer; etag: string | undefined }> {
-    const answer = await this.get(name);
-    const body = answer.Body as Readable | undefined;
-    if ((answer.ContentLength ?? 0) > maxBytes) {
-      body?.destroy();
-      throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of body ?? []) {
-      total += (chunk as Buffer).length;
-      if (total > maxBytes) {
-        body?.destroy();
-        throw new ArchiveFileError(`larger than ${maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { bytes: Buffer.concat(chunks), etag: answer.ETag };
+    const answer = await this.get(name, maxBytes + 1);
+    if (answer === null) return { bytes: Buffer.alloc(0), etag: undefined };
+    const size = wholeSize(answer.ContentRange) ?? answer.ContentLength ?? 0;
+    const bytes = await bytesUpTo(answer.Body as Readable | undefined, size, maxBytes);
+    return { bytes, etag: answer.ETag };
   }
 
-  async readStream(name: string): Promise<Readable> {
-    const answer = await this.get(name);
-    return (answer.Body as Readable | undefined) ?? Readable.from([]);
+  async readStream(name: string, options: ReadStreamOptions = {}): Promise<Readable> {
+    const { maxBytes } = options;
+    if (maxBytes !== undefined && maxBytes < 1) return Readable.from([]);
+    const answer = await this.get(name, maxBytes);
+    const body = (answer?.Body as Readable | undefined) ?? Readable.from([]);
+    return maxBytes === undefined ? body : firstBytes(body, maxBytes);
   }
 
   private async put(name: string, data: string | Uint8Array, condition: 'absent' | 'any' | string) {

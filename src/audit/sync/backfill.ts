@@ -1,9 +1,9 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { dataLines, type ListedData } from '../archive/data-lines.js';
 import { manifestRun } from '../archive/fields.js';
+import { ArchiveFileError } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES, readGaps } from '../archive/gaps.js';
-import { Manifest } from '../archive/manifest.js';
+import { parseManifest } from '../archive/manifest.js';
 import type { PendingRun, SyncState } from '../archive/state.js';
 import { contentKey, idKey, type KnownEvents } from '../archive/window.js';
 import type { ArchiveStore } from '../store/archive-store.js';
@@ -15,6 +15,23 @@ function parseJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The lines of a listed data file within the caps of data-lines.ts (none when it is missing, as
+ * verify reports); one that breaks a cap is a `bad_archive` SvcError naming it.
+ */
+async function* readableLines(store: ArchiveStore, file: ListedData): AsyncGenerator<string> {
+  try {
+    yield* dataLines(store, file);
+  } catch (error) {
+    if (!(error instanceof ArchiveFileError)) throw error;
+    if (error.message === 'missing') return;
+    throw new SvcError(
+      `${store.describe(file.name)}: ${error.message}; svc audit verify names what is wrong`,
+      'bad_archive',
+    );
   }
 }
 
@@ -36,26 +53,20 @@ async function archivedIn(store: ArchiveStore, fromMs: number, toMs: number): Pr
     .map((entry) => entry.name)
     .filter((name) => manifestRun(name) !== undefined);
   for (const name of manifests) {
-    const parsed = Manifest().safeParse(
-      JSON.parse((await store.read(name, MAX_MANIFEST_BYTES).catch(() => Buffer.from('null'))).toString()),
-    );
-    if (!parsed.success) continue;
-    for (const file of parsed.data.files) {
+    const bytes = await store.read(name, MAX_MANIFEST_BYTES).catch(() => undefined);
+    const parsed = bytes && parseManifest(bytes.toString('utf8'));
+    if (!parsed?.ok) continue;
+    for (const file of parsed.manifest.files) {
       // Files list newest first: the first line is the newest event, the last the oldest.
       const newest = file.firstOccurredAt === null ? Number.NaN : Date.parse(file.firstOccurredAt);
       const oldest = file.lastOccurredAt === null ? Number.NaN : Date.parse(file.lastOccurredAt);
       if (newest < fromMs || oldest > toMs) continue;
-      const raw = await store.readStream(file.name).catch(() => undefined);
-      if (!raw) continue;
-      const input: Readable = file.name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
-      for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-        if (line === '') continue;
+      for await (const line of readableLines(store, file)) {
         const event = (parseJson(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
         const occ = typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN;
         if (typeof event.id === 'string' && occ >= fromMs && occ <= toMs)
           found.byId.set(idKey(event.id), contentKey(line));
       }
-      raw.destroy();
     }
   }
   return found;

@@ -1,7 +1,7 @@
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { dataLines, type ListedData } from '../archive/data-lines.js';
 import { manifestRun } from '../archive/fields.js';
+import { ArchiveFileError } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES } from '../archive/gaps.js';
 import { type Manifest, parseManifest } from '../archive/manifest.js';
 import { emptySyncState, type SyncState } from '../archive/state.js';
@@ -11,23 +11,40 @@ import type { ArchiveStore } from '../store/archive-store.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
 
-/** Each line of a data object: its `occurredAt` (ms), id and the line. */
+/**
+ * Each line of a listed data file: its `occurredAt` (ms and as written), id and the line, read within the caps of
+ * data-lines.ts; a file that breaks one, or a line that is not an event, is a `bad_archive`
+ * SvcError naming the file (the state is not guessed from part of the data).
+ */
 async function* eventsOf(
   store: ArchiveStore,
-  name: string,
-): AsyncGenerator<{ occ: number; id: string; line: string }> {
-  const raw = await store.readStream(name);
-  const input: Readable = name.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  file: ListedData,
+): AsyncGenerator<{ occ: number; id: string; at: string; line: string }> {
+  const refused = (reason: string) =>
+    new SvcError(
+      `${store.describe(file.name)}: ${reason}; the sync state cannot be rebuilt from it`,
+      'bad_archive',
+    );
   try {
-    for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-      if (line === '') continue;
-      const event = JSON.parse(line) as { id: string; occurredAt: string };
-      yield { occ: Date.parse(event.occurredAt), id: event.id, line };
+    for await (const line of dataLines(store, file)) {
+      const event = parseEvent(line);
+      if (!event) throw refused('holds a line that is not an event');
+      yield { occ: Date.parse(event.occurredAt), id: event.id, at: event.occurredAt, line };
     }
-  } finally {
-    raw.destroy();
-    input.destroy();
+  } catch (error) {
+    if (error instanceof ArchiveFileError) throw refused(error.message);
+    throw error;
   }
+}
+
+/** An event line's id and `occurredAt`; undefined when the line is not a JSON object holding both. */
+function parseEvent(line: string): { id: string; occurredAt: string } | undefined {
+  try {
+    const event = JSON.parse(line) as { id?: unknown; occurredAt?: unknown } | null;
+    if (typeof event?.id === 'string' && typeof event.occurredAt === 'string')
+      return { id: event.id, occurredAt: event.occurredAt };
+  } catch {}
+  return undefined;
 }
 
 /**
@@ -73,12 +90,12 @@ export async function rebuildSyncState(
       if (range) range.events += (hole.apiCount ?? 0) - (hole.archivedCount ?? 0);
     }
     for (const file of manifest.files) {
-      for await (const event of eventsOf(store, file.name)) {
+      for await (const event of eventsOf(store, file)) {
         const owner = ranges.slice(0, index + 1).findLast((r, i) => inRange(r, i, event.occ));
         if (owner) owner.events += 1;
         if (event.occ >= keepFromMs) fresh.push(event.occ, idKey(event.id), contentKey(event.line));
         if (event.occ > newestMs) {
-          newest = { id: event.id, occurredAt: JSON.parse(event.line).occurredAt as string };
+          newest = { id: event.id, occurredAt: event.at };
           newestMs = event.occ;
         }
       }
