@@ -76,7 +76,7 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { store, options } = ctx;
+  const { store } = ctx;
   const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
   const conflicts = written.conflicts?.events ?? 0;
   const totalElements = exported.totalElements;
