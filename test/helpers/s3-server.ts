@@ -152,6 +152,24 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
     });
   const keyEtag = async (bucket: string, key: string) => (await keyHead(bucket, key))?.etag;
 
+  /** Runs `work` alone for `lockKey`: one conditional write or range read of a key at a time. */
+  const underKeyLock = async (lockKey: string, work: () => Promise<void>): Promise<void> => {
+    const before = keyLocks.get(lockKey) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => {
+      release = r;
+    });
+    const chained = before.then(() => mine);
+    keyLocks.set(lockKey, chained);
+    await before;
+    try {
+      await work();
+    } finally {
+      release();
+      if (keyLocks.get(lockKey) === chained) keyLocks.delete(lockKey);
+    }
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readWholeBody(req);
     // The client went away mid-body: S3 keeps nothing of an unfinished request, and nobody reads
@@ -219,8 +237,14 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       if (key === '' && method === 'PUT' && q.size === 0) objectLock.bucketCreated(bucket, req.headers);
       // s3rver answers a range of an empty object with Content-Length 1 and no byte (the client
       // waits for ever); S3 answers 416 InvalidRange.
-      if (key !== '' && method === 'GET' && req.headers.range && (await keyHead(bucket, key))?.size === 0)
-        return sendS3Error(res, 416, 'InvalidRange', 'The requested range is not satisfiable');
+      // Under the key's lock (as conditional writes are): s3rver rewrites an object in place, and
+      // a range read between its truncate and its write met the empty-object answer above.
+      if (key !== '' && method === 'GET' && req.headers.range)
+        return underKeyLock(`${bucket}/${key}`, async () => {
+          if ((await keyHead(bucket, key))?.size === 0)
+            return sendS3Error(res, 416, 'InvalidRange', 'The requested range is not satisfiable');
+          await forward(req, res, headers, body);
+        });
       if (key !== '' && method === 'GET' && q.has('retention')) {
         objectLock.answerRetention(res, bucket, key);
         return;
@@ -253,16 +277,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       const ifNoneMatch = creates && req.headers['if-none-match'] === '*';
       const ifMatch = method === 'PUT' && !q.has('uploadId') ? req.headers['if-match'] : undefined;
       if (conditionalWrites && key !== '' && (ifNoneMatch || ifMatch !== undefined)) {
-        const lockKey = `${bucket}/${key}`;
-        const before = keyLocks.get(lockKey) ?? Promise.resolve();
-        let release!: () => void;
-        const mine = new Promise<void>((r) => {
-          release = r;
-        });
-        const chained = before.then(() => mine);
-        keyLocks.set(lockKey, chained);
-        await before;
-        try {
+        return underKeyLock(`${bucket}/${key}`, async () => {
           const etag = await keyEtag(bucket, key);
           if (ifMatch !== undefined && etag === undefined)
             return sendS3Error(res, 404, 'NoSuchKey', 'The specified key does not exist.');
@@ -278,11 +293,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
           delete headers['if-none-match'];
           delete headers['if-match'];
           await forward(req, res, headers, body);
-          return;
-        } finally {
-          release();
-          if (keyLocks.get(lockKey) === chained) keyLocks.delete(lockKey);
-        }
+        });
       }
     }
     await forward(req, res, headers, body);
