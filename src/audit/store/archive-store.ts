@@ -53,9 +53,11 @@ export interface ArchiveStore {
   /**
    * Every object of the archive (one level, no sub-folders' contents), in no set order. An
    * archive that does not exist yet is empty, unless `mustExist`, when it is a `config` SvcError
-   * (`no such archive folder`, `no such bucket`).
+   * (`no such archive folder`, `no such bucket`). A bucket's listing is bounded (a repeated
+   * continuation token, more than 100,000 pages or 500,000 objects: one `io` SvcError line, see
+   * `store/list-pages.ts`); with `signal`, it stops with an `AbortError` once the signal fired.
    */
-  list(options?: { mustExist?: boolean }): Promise<ArchiveObject[]>;
+  list(options?: { mustExist?: boolean; signal?: AbortSignal }): Promise<ArchiveObject[]>;
   /** The bytes of an object, refused (`ArchiveFileError`) when larger than `maxBytes`. */
   read(name: string, maxBytes: number): Promise<Buffer>;
   /** The bytes of an object as a stream (memory bounded whatever its size); the caller destroys it when done. */

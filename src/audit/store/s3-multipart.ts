@@ -1,4 +1,5 @@
 import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { ListingGuard } from './list-pages.js';
 
 /** A multipart upload that was started and neither completed nor aborted (a killed run's data). */
 export interface UnfinishedUpload {
@@ -9,18 +10,21 @@ export interface UnfinishedUpload {
 
 /**
  * The unfinished multipart uploads of the archive at `archivePrefix` (its own level only: another
- * archive may live under a longer prefix), all pages of ListMultipartUploads.
+ * archive may live under a longer prefix), all pages of ListMultipartUploads, bounded as
+ * {@link ListingGuard} says (`location`, the archive's `s3://` URL, names the store in its line).
  */
 export async function listUnfinishedUploads(
   client: S3Client,
   bucket: string,
   archivePrefix: string,
+  location: string,
   fault: (error: unknown) => Error,
 ): Promise<UnfinishedUpload[]> {
   const prefix = archivePrefix === '' ? '' : `${archivePrefix}/`;
   const found: UnfinishedUpload[] = [];
   let keyMarker: string | undefined;
   let idMarker: string | undefined;
+  const guard = new ListingGuard(location, 'ListMultipartUploads', undefined);
   for (;;) {
     const page = await client
       .send(
@@ -40,7 +44,15 @@ export async function listUnfinishedUploads(
       if (upload.UploadId && !key.slice(prefix.length).includes('/'))
         found.push({ key, id: upload.UploadId, initiated: upload.Initiated });
     }
-    if (!page.IsTruncated) return found;
+    // The marker pair is the continuation token of this listing.
+    const next = guard.next(
+      page.IsTruncated,
+      page.NextKeyMarker === undefined
+        ? undefined
+        : `${page.NextKeyMarker}\0${page.NextUploadIdMarker ?? ''}`,
+      found.length,
+    );
+    if (next === undefined) return found;
     keyMarker = page.NextKeyMarker;
     idMarker = page.NextUploadIdMarker;
   }

@@ -13,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { AbortError } from '../../core/errors/error-classes.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName } from '../archive/files.js';
 import { LOCK_FILE } from '../sync/lock.js';
@@ -24,6 +25,7 @@ import type {
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
+import { ListingGuard } from './list-pages.js';
 import { s3Debug } from './s3-debug.js';
 import { isAbsent, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
@@ -113,9 +115,10 @@ export class S3Store implements ArchiveStore {
     };
   }
 
-  async list(): Promise<ArchiveObject[]> {
+  async list(options: { signal?: AbortSignal } = {}): Promise<ArchiveObject[]> {
     const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
     const objects: ArchiveObject[] = [];
+    const guard = new ListingGuard(this.location, 'ListObjectsV2', options.signal);
     let token: string | undefined;
     do {
       const page = await this.client
@@ -126,8 +129,10 @@ export class S3Store implements ArchiveStore {
             Delimiter: '/',
             ...(token && { ContinuationToken: token }),
           }),
+          { ...(options.signal && { abortSignal: options.signal }) },
         )
         .catch((error: unknown) => {
+          if (options.signal?.aborted) throw new AbortError('The listing was interrupted');
           throw this.fault(error);
         });
       for (const item of page.Contents ?? []) {
@@ -136,7 +141,7 @@ export class S3Store implements ArchiveStore {
       }
       for (const folder of page.CommonPrefixes ?? [])
         objects.push({ name: (folder.Prefix ?? '').slice(prefix.length, -1), bytes: null });
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      token = guard.next(page.IsTruncated, page.NextContinuationToken, objects.length);
     } while (token);
     return objects;
   }
@@ -330,7 +335,9 @@ export class S3Store implements ArchiveStore {
   }
 
   private unfinished(): Promise<UnfinishedUpload[]> {
-    return listUnfinishedUploads(this.client, this.bucket, this.where.prefix, (error) => this.fault(error));
+    return listUnfinishedUploads(this.client, this.bucket, this.where.prefix, this.location, (error) =>
+      this.fault(error),
+    );
   }
 
   async cleanUp(): Promise<void> {
