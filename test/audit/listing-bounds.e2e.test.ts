@@ -127,8 +127,9 @@ describe('a listing that repeats its continuation token stops with one line nami
   }, 60_000);
 });
 
-describe('an interrupt ends a listing that goes on: verify exits 130 within 2 s of SIGTERM', () => {
-  it('fresh tokens forever (under the page cap): SIGTERM after the 20th page, exit 130 in under 2 s', async () => {
+describe('an interrupt ends a listing that goes on: verify and gaps exit 130 within 2 s of SIGTERM', () => {
+  /** Runs `args` through a proxy answering fresh tokens forever; SIGTERM after the 20th page. */
+  async function interrupted(args: string[]): Promise<void> {
     let listing!: () => void;
     const started = new Promise<void>((resolve) => {
       listing = resolve;
@@ -144,16 +145,32 @@ describe('an interrupt ends a listing that goes on: verify exits 130 within 2 s 
       ],
     });
     try {
-      const child = spawnSvc(['audit', 'verify', URL_], env(proxy.endpoint));
+      const child = spawnSvc(args, env(proxy.endpoint));
       const code = exited(child);
       await started;
       const sent = performance.now();
       child.kill('SIGTERM');
-      expect(await code).toBe(130);
+      expect(await code, child.output().stderr).toBe(130);
       expect(performance.now() - sent).toBeLessThan(2000);
       expect(child.output().stderr).not.toMatch(/\n\s+at /);
     } finally {
       await proxy.close();
     }
+  }
+
+  it('verify: fresh tokens forever (under the page cap), SIGTERM after the 20th page, exit 130 in under 2 s', async () => {
+    await interrupted(['audit', 'verify', URL_]);
+  }, 60_000);
+
+  it('gaps of an archive of one run: fresh tokens forever, SIGTERM after the 20th page, exit 130 in under 2 s', async () => {
+    await s3.createBucket('gaps-endless');
+    const dir = 's3://gaps-endless/audit';
+    const run = await runSvcMeasured(
+      ['audit', 'sync', '--dir', dir, '--since', '2026-01-01T00:00:00Z'],
+      env(s3.endpoint),
+      root,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    await interrupted(['audit', 'gaps', '--dir', dir]);
   }, 60_000);
 });

@@ -62,8 +62,8 @@ function idle(state: SyncState, from: string, serverNow: string): SyncResult {
 }
 
 /** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
-async function refuseForeign(store: ArchiveStore, plan: PendingRun): Promise<void> {
-  const names = new Set((await store.list()).map((object) => object.name));
+async function refuseForeign(store: ArchiveStore, plan: PendingRun, signal?: AbortSignal): Promise<void> {
+  const names = new Set((await store.list({ ...(signal && { signal }) })).map((object) => object.name));
   for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run), conflictsName(plan.run)]) {
     if (names.has(name)) throw refuseOverwrite(store.describe(name));
   }
@@ -208,7 +208,7 @@ async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> 
       continue;
     }
     if (!next.plan) break;
-    if (!ctx.options.force) await refuseForeign(ctx.store, next.plan);
+    if (!ctx.options.force) await refuseForeign(ctx.store, next.plan, ctx.options.signal);
     await writeSyncState(ctx.store, { ...state, pending: next.plan });
     last = await carryOut(ctx, state, next.plan, next.known, undefined, false);
     repaired.push(...last.repaired);
@@ -243,7 +243,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     await store.cleanUp();
     // A state object lost (deleted, or a bucket copied without it) is rebuilt from the manifests.
     const state =
-      (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs)) ?? emptySyncState();
+      (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs, signal)) ?? emptySyncState();
     const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)
@@ -265,7 +265,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
       serverNow = planned.serverNow;
       if (!planned.plan) return idle(state, planned.from, serverNow);
       plan = planned.plan;
-      if (!options.force) await refuseForeign(store, plan);
+      if (!options.force) await refuseForeign(store, plan, signal);
       await writeSyncState(store, { ...state, pending: plan });
     }
     const known = stateWindow(state);
