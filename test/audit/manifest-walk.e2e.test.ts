@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -85,7 +85,9 @@ describe('verify walks the manifests that exist: runs missing between two are on
   it('an S3 prefix of 2 runs and an empty object manifest-99999999999999.json: one range line, exit 1', async () => {
     await s3.createBucket('walk');
     await twoRuns('s3://walk/audit');
-    await s3.client().send(new PutObjectCommand({ Bucket: 'walk', Key: `audit/${HUGE}`, Body: '' }));
+    await s3
+      .client()
+      .send(new PutObjectCommand({ Bucket: 'walk', Key: `audit/${HUGE}`, Body: new Uint8Array(0) }));
     await expectRangeReported('s3://walk/audit');
   }, 120_000);
 });
@@ -102,5 +104,22 @@ describe('a run number past 2^53-1 is refused with one line', () => {
       `manifest-99999999999999999999.json: run number past ${Number.MAX_SAFE_INTEGER}, the most a manifest name may hold`,
     ]);
     expect(verified.peakMb).toBeLessThan(200);
+  }, 120_000);
+});
+
+describe('a manifest name that is not one of the chain is named once: run 0, a second name of a run', () => {
+  it('manifest-000000.json and manifest-0000001.json beside a whole chain: one line each, run 1 walked once', async () => {
+    const dir = join(root, 'odd-names');
+    mkdirSync(dir);
+    await twoRuns(dir);
+    writeFileSync(join(dir, 'manifest-000000.json'), '');
+    copyFileSync(join(dir, 'manifest-000001.json'), join(dir, 'manifest-0000001.json'));
+    const verified = await runSvcMeasured(['audit', 'verify', dir], env(), root);
+    expect(verified.code).toBe(1);
+    expect(verified.stdout.trim().split('\n').sort()).toEqual([
+      'manifest-000000.json: run number 0: runs start at 1',
+      "manifest-0000001.json: names run 1, as manifest-000001.json does: one is not sync's",
+    ]);
+    expect(verified.stderr).toContain('2 problems in 2 runs');
   }, 120_000);
 });
