@@ -84,7 +84,11 @@ export async function listAuditGaps(
       'bad_archive',
     );
   }
-  return { gaps: ledger.all(), pendingAcks: state.acks, leftovers: await store.leftovers() };
+  return {
+    gaps: ledger.all(),
+    pendingAcks: state.acks,
+    leftovers: await store.leftovers({ ...(options.signal && { signal: options.signal }) }),
+  };
 }
 
 /**

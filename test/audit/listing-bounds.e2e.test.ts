@@ -57,15 +57,24 @@ function endlessObjects(token: (page: number) => string, keys: boolean, onPage?:
   } satisfies S3AnswerRule;
 }
 
+/** ListMultipartUploads pages, all truncated: `marker(n)` is the n-th page's next upload id marker. */
+function endlessUploadPages(marker: (page: number) => string, onPage?: (page: number) => void) {
+  let page = 0;
+  return {
+    method: 'GET',
+    query: 'uploads',
+    reply: () => {
+      page += 1;
+      onPage?.(page);
+      return xml(
+        `<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${BUCKET}</Bucket><Prefix>audit/</Prefix><MaxUploads>1000</MaxUploads><IsTruncated>true</IsTruncated><NextKeyMarker>audit/x</NextKeyMarker><NextUploadIdMarker>${marker(page)}</NextUploadIdMarker></ListMultipartUploadsResult>`,
+      );
+    },
+  } satisfies S3AnswerRule;
+}
+
 /** ListMultipartUploads pages, all truncated with the same markers. */
-const endlessUploads: S3AnswerRule = {
-  method: 'GET',
-  query: 'uploads',
-  reply: () =>
-    xml(
-      `<ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${BUCKET}</Bucket><Prefix>audit/</Prefix><MaxUploads>1000</MaxUploads><IsTruncated>true</IsTruncated><NextKeyMarker>audit/x</NextKeyMarker><NextUploadIdMarker>same</NextUploadIdMarker></ListMultipartUploadsResult>`,
-    ),
-};
+const endlessUploads = endlessUploadPages(() => 'same');
 
 function env(endpoint: string): Record<string, string> {
   const home = mkdtempSync(join(root, 'home-'));
@@ -127,9 +136,9 @@ describe('a listing that repeats its continuation token stops with one line nami
   }, 60_000);
 });
 
-describe('an interrupt ends a listing that goes on: verify and gaps exit 130 within 2 s of SIGTERM', () => {
+describe('an interrupt ends a listing that goes on: verify and gaps exit 130, sync 75, within 2 s of SIGTERM', () => {
   /** Runs `args` through a proxy answering fresh tokens forever; SIGTERM after the 20th page. */
-  async function interrupted(args: string[]): Promise<void> {
+  async function interrupted(args: string[], uploads = false, exitCode = 130): Promise<void> {
     let listing!: () => void;
     const started = new Promise<void>((resolve) => {
       listing = resolve;
@@ -137,11 +146,16 @@ describe('an interrupt ends a listing that goes on: verify and gaps exit 130 wit
     const proxy = await startS3FaultProxy({
       target: s3.endpoint,
       answers: [
-        endlessObjects(
-          (page) => `fresh-${page}`,
-          false,
-          (page) => page === 20 && listing(),
-        ),
+        uploads
+          ? endlessUploadPages(
+              (page) => `fresh-${page}`,
+              (page) => page === 20 && listing(),
+            )
+          : endlessObjects(
+              (page) => `fresh-${page}`,
+              false,
+              (page) => page === 20 && listing(),
+            ),
       ],
     });
     try {
@@ -150,7 +164,7 @@ describe('an interrupt ends a listing that goes on: verify and gaps exit 130 wit
       await started;
       const sent = performance.now();
       child.kill('SIGTERM');
-      expect(await code, child.output().stderr).toBe(130);
+      expect(await code, child.output().stderr).toBe(exitCode);
       expect(performance.now() - sent).toBeLessThan(2000);
       expect(child.output().stderr).not.toMatch(/\n\s+at /);
     } finally {
@@ -172,5 +186,9 @@ describe('an interrupt ends a listing that goes on: verify and gaps exit 130 wit
     );
     expect(run.code, run.stderr).toBe(0);
     await interrupted(['audit', 'gaps', '--dir', dir]);
+  }, 60_000);
+
+  it('sync: ListMultipartUploads with fresh markers forever, SIGTERM after the 20th page, exit 75 (the sync interrupt code) in under 2 s', async () => {
+    await interrupted(['audit', 'sync', '--dir', URL_, '--since', '2026-01-01T00:00:00Z'], true, 75);
   }, 60_000);
 });

@@ -84,9 +84,12 @@ export interface ArchiveStore {
    * Removes what killed runs left that is not part of the archive (a folder's temporary files, a
    * bucket's unfinished multipart uploads under the prefix). Call only while holding the lock.
    */
-  cleanUp(): Promise<void>;
-  /** What {@link cleanUp} would remove, by name, for `audit gaps`' housekeeping line. */
-  leftovers(): Promise<string[]>;
+  cleanUp(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * What {@link cleanUp} would remove, by name, for `audit gaps`' housekeeping line. With
+   * `signal` (both), a bucket's listing stops with an `AbortError` once it fired.
+   */
+  leftovers(options?: { signal?: AbortSignal }): Promise<string[]>;
   /**
    * A local folder of this archive for the run's transient work (the export and its state), which
    * no one else needs: inside the folder archive, or under the OS temp folder (or `--work-dir`)

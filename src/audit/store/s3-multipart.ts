@@ -1,4 +1,5 @@
 import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { AbortError } from '../../core/errors/error-classes.js';
 import { ListingGuard } from './list-pages.js';
 
 /** A multipart upload that was started and neither completed nor aborted (a killed run's data). */
@@ -9,22 +10,29 @@ export interface UnfinishedUpload {
 }
 
 /**
- * The unfinished multipart uploads of the archive at `archivePrefix` (its own level only: another
+ * The unfinished multipart uploads of the archive at `archive.prefix` (its own level only: another
  * archive may live under a longer prefix), all pages of ListMultipartUploads, bounded as
- * {@link ListingGuard} says (`location`, the archive's `s3://` URL, names the store in its line).
+ * {@link ListingGuard} says (`archive.location` names the store in its line).
  */
 export async function listUnfinishedUploads(
   client: S3Client,
   bucket: string,
-  archivePrefix: string,
-  location: string,
+  archive: {
+    /** The archive's prefix in the bucket ('' for its root). */
+    prefix: string;
+    /** Its `s3://` URL, for messages. */
+    location: string;
+    /** Stops the listing with an `AbortError` once fired. */
+    signal: AbortSignal | undefined;
+  },
   fault: (error: unknown) => Error,
 ): Promise<UnfinishedUpload[]> {
+  const archivePrefix = archive.prefix;
   const prefix = archivePrefix === '' ? '' : `${archivePrefix}/`;
   const found: UnfinishedUpload[] = [];
   let keyMarker: string | undefined;
   let idMarker: string | undefined;
-  const guard = new ListingGuard(location, 'ListMultipartUploads', undefined);
+  const guard = new ListingGuard(archive.location, 'ListMultipartUploads', archive.signal);
   for (;;) {
     const page = await client
       .send(
@@ -34,8 +42,10 @@ export async function listUnfinishedUploads(
           ...(keyMarker && { KeyMarker: keyMarker }),
           ...(idMarker && { UploadIdMarker: idMarker }),
         }),
+        { ...(archive.signal && { abortSignal: archive.signal }) },
       )
       .catch((error: unknown) => {
+        if (archive.signal?.aborted) throw new AbortError('The listing was interrupted');
         throw fault(error);
       });
     for (const upload of page.Uploads ?? []) {

@@ -334,14 +334,17 @@ export class S3Store implements ArchiveStore {
     };
   }
 
-  private unfinished(): Promise<UnfinishedUpload[]> {
-    return listUnfinishedUploads(this.client, this.bucket, this.where.prefix, this.location, (error) =>
-      this.fault(error),
+  private unfinished(signal: AbortSignal | undefined): Promise<UnfinishedUpload[]> {
+    return listUnfinishedUploads(
+      this.client,
+      this.bucket,
+      { prefix: this.where.prefix, location: this.location, signal },
+      (error) => this.fault(error),
     );
   }
 
-  async cleanUp(): Promise<void> {
-    for (const upload of await this.unfinished()) {
+  async cleanUp(options: { signal?: AbortSignal } = {}): Promise<void> {
+    for (const upload of await this.unfinished(options.signal)) {
       await this.client
         .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.key, UploadId: upload.id }))
         .catch((error: unknown) => {
@@ -350,9 +353,9 @@ export class S3Store implements ArchiveStore {
     }
   }
 
-  async leftovers(): Promise<string[]> {
+  async leftovers(options: { signal?: AbortSignal } = {}): Promise<string[]> {
     const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
-    return (await this.unfinished()).map(
+    return (await this.unfinished(options.signal)).map(
       (upload) =>
         `${upload.key.slice(prefix.length)} (unfinished upload${upload.initiated ? ` started ${upload.initiated.toISOString()}` : ''})`,
     );

@@ -240,7 +240,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   });
   const release = await store.lock();
   try {
-    await store.cleanUp();
+    await store.cleanUp({ ...(signal && { signal }) });
     // A state object lost (deleted, or a bucket copied without it) is rebuilt from the manifests.
     const state =
       (await readSyncState(store)) ?? (await rebuildSyncState(store, overlapMs, signal)) ?? emptySyncState();
