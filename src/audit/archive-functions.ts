@@ -67,11 +67,15 @@ async function stateOf(store: Awaited<ReturnType<typeof openStore>>) {
  * const { gaps } = await listAuditGaps('audit-archive');
  * for (const gap of gaps) if (gap.status === 'open') console.log(gap.id, gap.from, gap.to);
  */
-export async function listAuditGaps(dir: string, options: ArchiveStoreOptions = {}): Promise<ArchiveGaps> {
+export async function listAuditGaps(
+  dir: string,
+  /** Where a bucket archive is; `signal` stops the listing and reading with an `AbortError`. */
+  options: ArchiveStoreOptions & { signal?: AbortSignal } = {},
+): Promise<ArchiveGaps> {
   const { readGaps } = await archive();
   const store = await openStore(dir, options);
   const state = await stateOf(store);
-  const { ledger, unreadable } = await readGaps(store, new Set(state.expired));
+  const { ledger, unreadable } = await readGaps(store, new Set(state.expired), options.signal);
   const [first] = unreadable;
   if (first) {
     const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more unreadable manifests)` : '';
@@ -80,7 +84,11 @@ export async function listAuditGaps(dir: string, options: ArchiveStoreOptions = 
       'bad_archive',
     );
   }
-  return { gaps: ledger.all(), pendingAcks: state.acks, leftovers: await store.leftovers() };
+  return {
+    gaps: ledger.all(),
+    pendingAcks: state.acks,
+    leftovers: await store.leftovers({ ...(options.signal && { signal: options.signal }) }),
+  };
 }
 
 /**

@@ -32,7 +32,10 @@ export function s3Fixture(name: S3Fixture): S3FixtureAnswer {
 
 /** Answers matching requests with a fixture instead of forwarding them. */
 export interface S3AnswerRule {
-  fixture: S3Fixture;
+  /** The fixture to answer with; or give {@link reply}. */
+  fixture?: S3Fixture;
+  /** An answer made for each request (its URL): a store misbehaving in ways no fixture records. */
+  reply?: (url: URL) => S3FixtureAnswer;
   /** HTTP method to match (`PUT`, `GET`, ...). Default: any. */
   method?: string;
   /** Tested against the request path, `/bucket/key` (percent-decoded). Default: any. */
@@ -69,7 +72,14 @@ export interface S3ProxyLogEntry {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
-  outcome: 'forwarded' | 'slow-down' | 'reset-before' | 'reset-after' | 'not-implemented' | S3Fixture;
+  outcome:
+    | 'forwarded'
+    | 'slow-down'
+    | 'reset-before'
+    | 'reset-after'
+    | 'not-implemented'
+    | 'reply'
+    | S3Fixture;
 }
 
 /** A loopback proxy in front of an S3 server that injects faults and fixture answers. */
@@ -134,8 +144,8 @@ export async function startS3FaultProxy(options: S3FaultOptions = {}): Promise<S
     );
     if (rule) {
       rule.left -= 1;
-      entry.outcome = rule.fixture;
-      return answer(req, res, s3Fixture(rule.fixture));
+      entry.outcome = rule.fixture ?? 'reply';
+      return answer(req, res, rule.reply ? rule.reply(url) : s3Fixture(rule.fixture as S3Fixture));
     }
     if (!target) {
       entry.outcome = 'not-implemented';

@@ -2,7 +2,7 @@
 // read, linked, ranged and signed as sync wrote it, each file it lists re-hashed and recounted.
 import type { ArchiveStore } from '../store/archive-store.js';
 import { countDataLines, longerThanListed } from './data-lines.js';
-import { manifestRun } from './fields.js';
+import { manifestName, manifestRun } from './fields.js';
 import { ArchiveFileError, hashObject } from './files.js';
 import { GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { type loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
@@ -20,7 +20,7 @@ import { sha256 } from './writes.js';
 type ParsedManifest = Extract<ReturnType<typeof parseManifest>, { ok: true }>;
 
 /**
- * The walk along the chain, run 1 to the last: what was found so far (problems, coverage, gaps)
+ * The walk along the chain, along the manifests that exist from run 1 to the last: what was found so far (problems, coverage, gaps)
  * and what the next manifest is checked against (the previous manifest's digest, where the last
  * regular run ended).
  */
@@ -42,16 +42,23 @@ export class ChainWalk {
     private readonly key: ReturnType<typeof loadPublicKey> | undefined,
   ) {}
 
-  /** Checks run `run`'s manifest (`name`, undefined when missing) and every file it lists. */
-  async step(run: number, name: string | undefined): Promise<void> {
-    if (name === undefined)
-      this.report(
-        'missing-manifest',
-        `manifest-${String(run).padStart(6, '0')}.json`,
-        `missing (run ${run})`,
-      );
-    const read = name === undefined ? undefined : await this.read(run, name);
-    if (name === undefined || read === undefined) {
+  /**
+   * Runs `from` to `to` have no manifest: one problem for the lot (`runs 3-99999998`), however
+   * many they are, named after the first one's manifest.
+   */
+  missing(from: number, to: number): void {
+    this.report(
+      'missing-manifest',
+      manifestName(from),
+      from === to ? `missing (run ${from})` : `missing (runs ${from}-${to}, none of them in the archive)`,
+    );
+    this.previous = undefined;
+  }
+
+  /** Checks run `run`'s manifest (`name`) and every file it lists. */
+  async step(run: number, name: string): Promise<void> {
+    const read = await this.read(run, name);
+    if (read === undefined) {
       this.previous = undefined;
       return;
     }

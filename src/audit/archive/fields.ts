@@ -49,11 +49,25 @@ export const isArchiveObjectName = (name: string): boolean =>
   name.length <= MAX_OBJECT_NAME &&
   (name === SYNC_STATE_FILE || MANIFEST_NAME.test(name) || LISTED_FILE_NAME.test(name));
 
-/** The run number of a manifest file name, or undefined when it is not one. */
+/**
+ * The highest run number a manifest name may hold: 2^53 - 1 (`Number.MAX_SAFE_INTEGER`), the
+ * last number a name still reads back as exactly (past it two names would read as one run). A
+ * name of the manifest form with a larger number is not one of the chain's: `verify` reports it
+ * ({@link isOverRunCap}), gaps, sync and backfill leave it out.
+ */
+export const MAX_RUN = Number.MAX_SAFE_INTEGER;
+
+/** The run number of a manifest file name, or undefined when it is not one (or past {@link MAX_RUN}). */
 export function manifestRun(name: string): number | undefined {
   const match = MANIFEST_NAME.exec(name);
-  return match ? Number(match[1]) : undefined;
+  if (!match) return undefined;
+  const run = Number(match[1]);
+  return run <= MAX_RUN ? run : undefined;
 }
+
+/** Whether `name` has the form of a manifest name but a run number past {@link MAX_RUN}. */
+export const isOverRunCap = (name: string): boolean =>
+  MANIFEST_NAME.test(name) && manifestRun(name) === undefined;
 
 /** A time an archive records: ISO 8601 with a zone, as sync writes it (`2026-01-31T00:00:00.000Z`). */
 export const ArchiveStamp = lazySchema(() => timestamp());

@@ -1,6 +1,6 @@
 import type { ArchiveStore } from '../store/archive-store.js';
 import { manifestRun } from './fields.js';
-import { ArchiveFileError } from './files.js';
+import { ArchiveFileError, checkAborted } from './files.js';
 import { type Manifest, parseManifest } from './manifest.js';
 
 /** Why part of the archive may be missing. */
@@ -114,21 +114,24 @@ export class GapLedger {
 export const MAX_MANIFEST_BYTES = 1 << 20;
 
 /**
- * The gaps of an archive from its manifests, oldest first (in a folder only regular files are read); a
+ * The gaps of an archive from the manifests it holds (never a walk of run numbers), oldest first (in a folder only regular files are read); a
  * manifest that cannot be read is skipped and named in `unreadable` with the reason (`svc audit
  * verify` reports it too). `expired` names gaps a backfill found the API no longer holds.
  */
 export async function readGaps(
   store: ArchiveStore,
   expired: ReadonlySet<string> = new Set(),
+  /** Stops the reading with an `AbortError` once fired (SIGINT/SIGTERM). Default: none. */
+  signal?: AbortSignal,
 ): Promise<{ ledger: GapLedger; unreadable: Array<{ manifest: string; reason: string }> }> {
   const ledger = new GapLedger(expired);
   const unreadable: Array<{ manifest: string; reason: string }> = [];
-  const names = (await store.list())
+  const names = (await store.list({ ...(signal && { signal }) }))
     .map((entry) => ({ name: entry.name, run: manifestRun(entry.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);
   for (const { name } of names) {
+    checkAborted(signal);
     let text: string;
     try {
       text = (await store.read(name, MAX_MANIFEST_BYTES)).toString('utf8');

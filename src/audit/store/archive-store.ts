@@ -59,9 +59,11 @@ export interface ArchiveStore {
   /**
    * Every object of the archive (one level, no sub-folders' contents), in no set order. An
    * archive that does not exist yet is empty, unless `mustExist`, when it is a `config` SvcError
-   * (`no such archive folder`, `no such bucket`).
+   * (`no such archive folder`, `no such bucket`). A bucket's listing is bounded (a repeated
+   * continuation token, more than 100,000 pages or 500,000 objects: one `io` SvcError line, see
+   * `store/list-pages.ts`); with `signal`, it stops with an `AbortError` once the signal fired.
    */
-  list(options?: { mustExist?: boolean }): Promise<ArchiveObject[]>;
+  list(options?: { mustExist?: boolean; signal?: AbortSignal }): Promise<ArchiveObject[]>;
   /**
    * The bytes of an object, refused (`ArchiveFileError` `larger than N bytes`) when larger than
    * `maxBytes`, from its size before its content is read (a folder's `fstat`, a bucket's
@@ -97,9 +99,12 @@ export interface ArchiveStore {
    * Removes what killed runs left that is not part of the archive (a folder's temporary files, a
    * bucket's unfinished multipart uploads under the prefix). Call only while holding the lock.
    */
-  cleanUp(): Promise<void>;
-  /** What {@link cleanUp} would remove, by name, for `audit gaps`' housekeeping line. */
-  leftovers(): Promise<string[]>;
+  cleanUp(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * What {@link cleanUp} would remove, by name, for `audit gaps`' housekeeping line. With
+   * `signal` (both), a bucket's listing stops with an `AbortError` once it fired.
+   */
+  leftovers(options?: { signal?: AbortSignal }): Promise<string[]>;
   /**
    * A local folder of this archive for the run's transient work (the export and its state), which
    * no one else needs: inside the folder archive, or for a bucket under {@link workRoot}. Its

@@ -1,4 +1,6 @@
 import { ListMultipartUploadsCommand, type S3Client } from '@aws-sdk/client-s3';
+import { AbortError } from '../../core/errors/error-classes.js';
+import { ListingGuard } from './list-pages.js';
 
 /** A multipart upload that was started and neither completed nor aborted (a killed run's data). */
 export interface UnfinishedUpload {
@@ -8,19 +10,29 @@ export interface UnfinishedUpload {
 }
 
 /**
- * The unfinished multipart uploads of the archive at `archivePrefix` (its own level only: another
- * archive may live under a longer prefix), all pages of ListMultipartUploads.
+ * The unfinished multipart uploads of the archive at `archive.prefix` (its own level only: another
+ * archive may live under a longer prefix), all pages of ListMultipartUploads, bounded as
+ * {@link ListingGuard} says (`archive.location` names the store in its line).
  */
 export async function listUnfinishedUploads(
   client: S3Client,
   bucket: string,
-  archivePrefix: string,
+  archive: {
+    /** The archive's prefix in the bucket ('' for its root). */
+    prefix: string;
+    /** Its `s3://` URL, for messages. */
+    location: string;
+    /** Stops the listing with an `AbortError` once fired. */
+    signal: AbortSignal | undefined;
+  },
   fault: (error: unknown) => Error,
 ): Promise<UnfinishedUpload[]> {
+  const archivePrefix = archive.prefix;
   const prefix = archivePrefix === '' ? '' : `${archivePrefix}/`;
   const found: UnfinishedUpload[] = [];
   let keyMarker: string | undefined;
   let idMarker: string | undefined;
+  const guard = new ListingGuard(archive.location, 'ListMultipartUploads', archive.signal);
   for (;;) {
     const page = await client
       .send(
@@ -30,8 +42,10 @@ export async function listUnfinishedUploads(
           ...(keyMarker && { KeyMarker: keyMarker }),
           ...(idMarker && { UploadIdMarker: idMarker }),
         }),
+        { ...(archive.signal && { abortSignal: archive.signal }) },
       )
       .catch((error: unknown) => {
+        if (archive.signal?.aborted) throw new AbortError('The listing was interrupted');
         throw fault(error);
       });
     for (const upload of page.Uploads ?? []) {
@@ -40,7 +54,15 @@ export async function listUnfinishedUploads(
       if (upload.UploadId && !key.slice(prefix.length).includes('/'))
         found.push({ key, id: upload.UploadId, initiated: upload.Initiated });
     }
-    if (!page.IsTruncated) return found;
+    // The marker pair is the continuation token of this listing.
+    const next = guard.next(
+      page.IsTruncated,
+      page.NextKeyMarker === undefined
+        ? undefined
+        : `${page.NextKeyMarker}\0${page.NextUploadIdMarker ?? ''}`,
+      found.length,
+    );
+    if (next === undefined) return found;
     keyMarker = page.NextKeyMarker;
     idMarker = page.NextUploadIdMarker;
   }

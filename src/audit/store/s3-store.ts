@@ -12,6 +12,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { AbortError } from '../../core/errors/error-classes.js';
 import { redact } from '../../core/redact.js';
 import { userWorkRoot } from '../../node/private-dir.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
@@ -26,6 +27,7 @@ import type {
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
+import { ListingGuard } from './list-pages.js';
 import { s3Debug } from './s3-debug.js';
 import { isAbsent, isInvalidRange, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
@@ -120,9 +122,10 @@ export class S3Store implements ArchiveStore {
     };
   }
 
-  async list(): Promise<ArchiveObject[]> {
+  async list(options: { signal?: AbortSignal } = {}): Promise<ArchiveObject[]> {
     const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
     const objects: ArchiveObject[] = [];
+    const guard = new ListingGuard(this.location, 'ListObjectsV2', options.signal);
     let token: string | undefined;
     do {
       const page = await this.client
@@ -133,8 +136,10 @@ export class S3Store implements ArchiveStore {
             Delimiter: '/',
             ...(token && { ContinuationToken: token }),
           }),
+          { ...(options.signal && { abortSignal: options.signal }) },
         )
         .catch((error: unknown) => {
+          if (options.signal?.aborted) throw new AbortError('The listing was interrupted');
           throw this.fault(error);
         });
       for (const item of page.Contents ?? []) {
@@ -143,7 +148,7 @@ export class S3Store implements ArchiveStore {
       }
       for (const folder of page.CommonPrefixes ?? [])
         objects.push({ name: (folder.Prefix ?? '').slice(prefix.length, -1), bytes: null });
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      token = guard.next(page.IsTruncated, page.NextContinuationToken, objects.length);
     } while (token);
     return objects;
   }
@@ -339,12 +344,17 @@ export class S3Store implements ArchiveStore {
     };
   }
 
-  private unfinished(): Promise<UnfinishedUpload[]> {
-    return listUnfinishedUploads(this.client, this.bucket, this.where.prefix, (error) => this.fault(error));
+  private unfinished(signal: AbortSignal | undefined): Promise<UnfinishedUpload[]> {
+    return listUnfinishedUploads(
+      this.client,
+      this.bucket,
+      { prefix: this.where.prefix, location: this.location, signal },
+      (error) => this.fault(error),
+    );
   }
 
-  async cleanUp(): Promise<void> {
-    for (const upload of await this.unfinished()) {
+  async cleanUp(options: { signal?: AbortSignal } = {}): Promise<void> {
+    for (const upload of await this.unfinished(options.signal)) {
       await this.client
         .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.key, UploadId: upload.id }))
         .catch((error: unknown) => {
@@ -353,9 +363,9 @@ export class S3Store implements ArchiveStore {
     }
   }
 
-  async leftovers(): Promise<string[]> {
+  async leftovers(options: { signal?: AbortSignal } = {}): Promise<string[]> {
     const prefix = this.where.prefix === '' ? '' : `${this.where.prefix}/`;
-    return (await this.unfinished()).map(
+    return (await this.unfinished(options.signal)).map(
       (upload) =>
         `${upload.key.slice(prefix.length)} (unfinished upload${upload.initiated ? ` started ${upload.initiated.toISOString()}` : ''})`,
     );

@@ -47,9 +47,14 @@ class SpanEvents implements KnownEvents {
  * The events the archive's data files hold in `[fromMs, toMs]`: every file a readable manifest
  * lists whose events may fall in the span is read (regular files only, gunzipped when `.gz`).
  */
-async function archivedIn(store: ArchiveStore, fromMs: number, toMs: number): Promise<SpanEvents> {
+async function archivedIn(
+  store: ArchiveStore,
+  fromMs: number,
+  toMs: number,
+  signal: AbortSignal | undefined,
+): Promise<SpanEvents> {
   const found = new SpanEvents();
-  const manifests = (await store.list())
+  const manifests = (await store.list({ ...(signal && { signal }) }))
     .map((entry) => entry.name)
     .filter((name) => manifestRun(name) !== undefined);
   for (const name of manifests) {
@@ -94,11 +99,14 @@ export async function planBackfill(
   options: SyncOptions,
   pending?: PendingRun,
 ): Promise<BackfillStep> {
-  if (pending) return { known: await archivedIn(store, Date.parse(pending.from), Date.parse(pending.to)) };
-  const { ledger } = await readGaps(store, new Set(state.expired));
+  if (pending)
+    return {
+      known: await archivedIn(store, Date.parse(pending.from), Date.parse(pending.to), options.signal),
+    };
+  const { ledger } = await readGaps(store, new Set(state.expired), options.signal);
   const gap = ledger.open().find((g) => g.cause === 'late' && g.mayStillHold);
   if (!gap) return { known: new SpanEvents() };
-  const known = await archivedIn(store, Date.parse(gap.from), Date.parse(gap.to));
+  const known = await archivedIn(store, Date.parse(gap.from), Date.parse(gap.to), options.signal);
   const { signal } = options;
   const held = await api.listEvents({ from: gap.from, to: gap.to, pageSize: 1 }, { signal });
   if (held.totalElements < known.byId.size + (gap.events ?? 0)) return { known, expired: gap.id };

@@ -18,8 +18,8 @@ interface ArchiveHead {
   names: ReadonlySet<string>;
 }
 
-async function headOf(store: ArchiveStore): Promise<ArchiveHead> {
-  const names = new Set((await store.list()).map((object) => object.name));
+async function headOf(store: ArchiveStore, signal: AbortSignal | undefined): Promise<ArchiveHead> {
+  const names = new Set((await store.list({ ...(signal && { signal }) })).map((object) => object.name));
   let run = 0;
   for (const name of names) run = Math.max(run, manifestRun(name) ?? 0);
   return { run, names };
@@ -63,8 +63,13 @@ function pendingMismatch(state: SyncState, head: ArchiveHead): string | undefine
 }
 
 /** The archive's state from its manifests; a chain that cannot be read whole stops the sync, nothing written. */
-async function rebuilt(store: ArchiveStore, overlapMs: number, head: ArchiveHead): Promise<SyncState> {
-  const state = await rebuildSyncState(store, overlapMs);
+async function rebuilt(
+  store: ArchiveStore,
+  overlapMs: number,
+  head: ArchiveHead,
+  signal: AbortSignal | undefined,
+): Promise<SyncState> {
+  const state = await rebuildSyncState(store, overlapMs, signal);
   if (state) return state;
   if (head.run === 0) return emptySyncState();
   throw new SvcError(
@@ -80,18 +85,20 @@ async function rebuilt(store: ArchiveStore, overlapMs: number, head: ArchiveHead
  * head's run + 1) with no manifest yet, is rebuilt too, written back, and one line saying so goes
  * to `onWarning`: such a state is never followed, so no object a manifest lists is ever replaced
  * on its word. A pending run that passes is the interrupted run's own, and may be taken over.
+ * `signal` stops the listing and the rebuild (an interrupt).
  */
 export async function checkedSyncState(
   store: ArchiveStore,
   overlapMs: number,
   onWarning: ((line: string) => void) | undefined,
+  signal?: AbortSignal,
 ): Promise<SyncState> {
-  const head = await headOf(store);
+  const head = await headOf(store, signal);
   const state = await readSyncState(store);
-  if (!state) return rebuilt(store, overlapMs, head);
+  if (!state) return rebuilt(store, overlapMs, head, signal);
   const reason = (await headMismatch(store, state, head)) ?? pendingMismatch(state, head);
   if (reason === undefined) return state;
-  const fresh = await rebuilt(store, overlapMs, head);
+  const fresh = await rebuilt(store, overlapMs, head, signal);
   onWarning?.(
     `${store.describe(SYNC_STATE_FILE)} did not match the archive (${reason}): rebuilt from the manifests, nothing replaced`,
   );

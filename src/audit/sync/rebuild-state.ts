@@ -59,8 +59,12 @@ function parseEvent(line: string): { id: string; occurredAt: string } | undefine
 export async function rebuildSyncState(
   store: ArchiveStore,
   overlapMs: number,
+  /** Stops the listing with an `AbortError` once fired. Default: none. */
+  signal?: AbortSignal,
 ): Promise<SyncState | undefined> {
-  const names = (await store.list())
+  // The manifests listed, never a walk of run numbers: a gap in them (a run named far past the
+  // last) gives no state at all, so the sync refuses and verify names the runs missing.
+  const names = (await store.list({ ...(signal && { signal }) }))
     .map((object) => ({ name: object.name, run: manifestRun(object.name) }))
     .filter((entry): entry is { name: string; run: number } => entry.run !== undefined)
     .sort((a, b) => a.run - b.run);

@@ -57,8 +57,8 @@ function idle(state: SyncState, from: string, serverNow: string): SyncResult {
 }
 
 /** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
-async function refuseForeign(store: ArchiveStore, plan: PendingRun): Promise<void> {
-  const names = new Set((await store.list()).map((object) => object.name));
+async function refuseForeign(store: ArchiveStore, plan: PendingRun, signal?: AbortSignal): Promise<void> {
+  const names = new Set((await store.list({ ...(signal && { signal }) })).map((object) => object.name));
   for (const name of [dataFileName(plan.run, plan.gzip), manifestName(plan.run), conflictsName(plan.run)]) {
     if (names.has(name)) throw refuseOverwrite(store.describe(name));
   }
@@ -166,7 +166,7 @@ async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> 
       continue;
     }
     if (!next.plan) break;
-    if (!ctx.options.force) await refuseForeign(ctx.store, next.plan);
+    if (!ctx.options.force) await refuseForeign(ctx.store, next.plan, ctx.options.signal);
     await writeSyncState(ctx.store, { ...state, pending: next.plan });
     last = await carryOut(ctx, state, next.plan, next.known, undefined, false);
     repaired.push(...last.repaired);
@@ -198,10 +198,10 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
   });
   const release = await store.lock();
   try {
-    await store.cleanUp();
+    await store.cleanUp({ ...(signal && { signal }) });
     // A state object lost (deleted, or a bucket copied without it), or one that does not match the
     // manifests, is rebuilt from them: a pending run is taken over only when it is the next one.
-    const state = await checkedSyncState(store, overlapMs, options.onWarning);
+    const state = await checkedSyncState(store, overlapMs, options.onWarning, signal);
     const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)
@@ -223,7 +223,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
       serverNow = planned.serverNow;
       if (!planned.plan) return idle(state, planned.from, serverNow);
       plan = planned.plan;
-      if (!options.force) await refuseForeign(store, plan);
+      if (!options.force) await refuseForeign(store, plan, signal);
       await writeSyncState(store, { ...state, pending: plan });
     }
     const known = stateWindow(state);

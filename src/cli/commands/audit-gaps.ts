@@ -22,11 +22,12 @@ export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): P
   const dir = dirFlag(flags);
   const json = ctx.settings.format === 'json' && ctx.settings.flags.output === 'json';
   // No archive at DIR is a usage error (2); an archive that cannot be read is a failure (1).
-  const { gaps, pendingAcks, leftovers } = await listAuditGaps(dir, { s3: bucketSettings(ctx, flags) }).catch(
-    (error: Error & { code?: string }) => {
-      throw error.code === 'config' ? new UsageError(error.message) : error;
-    },
-  );
+  const { gaps, pendingAcks, leftovers } = await listAuditGaps(dir, {
+    s3: bucketSettings(ctx, flags),
+    ...ctx.signals.abortable,
+  }).catch((error: Error & { code?: string }) => {
+    throw error.code === 'config' ? new UsageError(error.message) : error;
+  });
   if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks, leftovers }, 2)}\n`);
   else {
     for (const gap of gaps) {
