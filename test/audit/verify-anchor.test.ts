@@ -218,7 +218,8 @@ describe('verify stops on the first SIGINT: exit 130', () => {
       files: [
         {
           name: 'audit-000001.ndjson',
-          bytes: 1,
+          // Listed at its size: verify reads a listed file only up to its size (plus one byte).
+          bytes: 4 * 1024 ** 3,
           sha256: '0'.repeat(64),
           events: 1,
           firstOccurredAt: null,

@@ -235,7 +235,7 @@ describe('a sync state over 64 MiB is refused from its size before it is read', 
     expect(expectOneLine(gaps)).toBe(expected);
   }, 60_000);
 
-  it('in a bucket: a state object of 64 MiB + 1 byte is refused from its Content-Range, under 4 MiB of it served (128 KiB measured)', async () => {
+  it('in a bucket: a state object of 64 MiB + 1 byte is refused from its Content-Range, under 16 MiB of it served (128-320 KiB measured)', async () => {
     const bucket = `bombs-${cases}`;
     await s3.createBucket(bucket);
     const key = 'audit/sync-state.json';
@@ -257,6 +257,8 @@ describe('a sync state over 64 MiB is refused from its size before it is read', 
       `svc: s3://${bucket}/${key}: larger than ${MAX_STATE_BYTES} bytes, not a sync state; remove it and the next sync rebuilds it from the manifests`,
     );
     peaks.push(`  served of the ${MAX_STATE_BYTES + 1}-byte state: ${s3.servedBytes(bucket, key)} bytes`);
-    expect(s3.servedBytes(bucket, key)).toBeLessThan(4 * 1024 * 1024);
+    // What the test server read from s3rver before the client's close reached it: socket buffers
+    // and read-ahead, 128-320 KiB on an idle machine, more on a loaded one; never the 64 MiB asked.
+    expect(s3.servedBytes(bucket, key)).toBeLessThan(16 * 1024 * 1024);
   }, 120_000);
 });
