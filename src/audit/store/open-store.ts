@@ -20,9 +20,9 @@ export async function openArchiveStore(
 ): Promise<ArchiveStore> {
   if (!isBucketLocation(location))
     return new FolderStore(location, options.fileMode === undefined ? {} : { fileMode: options.fileMode });
-  let module: typeof import('./s3-store.js');
+  let module: typeof import('./s3-open.js');
   try {
-    module = await import('./s3-store.js');
+    module = await import('./s3-open.js');
   } catch (error) {
     // The AWS SDK is an optional peer dependency: installed only by those who keep archives in a bucket.
     if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /@aws-sdk\//.test(String(error)))

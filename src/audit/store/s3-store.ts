@@ -9,7 +9,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   type PutObjectCommandInput,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { AbortError } from '../../core/errors/error-classes.js';
@@ -28,18 +28,12 @@ import type {
   UploadOptions,
 } from './archive-store.js';
 import { ListingGuard } from './list-pages.js';
-import { s3Debug } from './s3-debug.js';
 import { isAbsent, isInvalidRange, isPreconditionFailed, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
 import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
 import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
 import { bytesUpTo, firstBytes, wholeSize } from './s3-range.js';
-import {
-  type ArchiveStoreOptions,
-  DEFAULT_S3_LOCK_TTL_MS,
-  DEFAULT_S3_MAX_ATTEMPTS,
-  type S3StoreSettings,
-} from './s3-settings.js';
+import { DEFAULT_S3_LOCK_TTL_MS, type S3StoreSettings } from './s3-settings.js';
 
 /** Part size of a run's multipart upload (S3's least): with {@link UPLOAD_QUEUE} parts in flight, about 20 MiB held at once. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -388,20 +382,4 @@ export class S3Store implements ArchiveStore {
       throw this.fault(error, name);
     }
   }
-}
-
-/** Opens an `s3://bucket/prefix` archive with the AWS SDK's default credential chain. */
-export function openS3Store(location: string, options: ArchiveStoreOptions): ArchiveStore {
-  const settings = options.s3 ?? {};
-  parseS3Location(location);
-  const client = new S3Client({
-    ...(settings.region && { region: settings.region }),
-    ...(settings.credentials && { credentials: settings.credentials }),
-    ...(settings.endpoint && { endpoint: settings.endpoint }),
-    forcePathStyle: settings.pathStyle ?? settings.endpoint !== undefined,
-    retryMode: 'standard',
-    maxAttempts: settings.maxAttempts ?? DEFAULT_S3_MAX_ATTEMPTS,
-  });
-  if (settings.debug) s3Debug(client, settings.debug);
-  return new S3Store(location, client, settings, options.workDir);
 }
