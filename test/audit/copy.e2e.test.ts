@@ -110,7 +110,7 @@ describe('svc audit copy: folder -> bucket -> folder, every object byte-identica
     expect(nowhere.stderr.trim().split('\n'), nowhere.stderr).toHaveLength(1);
     expect(nowhere.stderr).toMatch(/no-such-bucket/);
     expect(nowhere.stderr).not.toMatch(/S3RVER|at .*\.js/);
-  });
+  }, 90_000);
 });
 
 describe('svc audit copy: only the archive comes down from a bucket; planted keys are named, verify passes', () => {
@@ -156,5 +156,5 @@ describe('svc audit copy: only the archive comes down from a bucket; planted key
     );
     const verify = await svc('audit', 'verify', back, '--head', head);
     expect([verify.code, verify.stdout]).toEqual([0, '']);
-  });
+  }, 60_000);
 });
