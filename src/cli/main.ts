@@ -7,6 +7,7 @@ import { type CliIO, processIO } from './io.js';
 import { buildProgram, type RunState } from './program.js';
 import { abortOnSignals, interruptedExitCode } from './signals.js';
 import { writeHumanLine } from './terminal-safe.js';
+import { exitWhenWritten, watchWriteErrors } from './write-errors.js';
 
 /**
  * Runs `svc` with `args` (without `node` and the script) and returns the exit code; never throws
@@ -60,12 +61,9 @@ export async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   if (streamsAuditPages(process.argv.slice(2))) await keepYoungGenerationSmall();
   const signal = abortOnSignals();
-  // A closed pipe (`svc ... | head`) ends the command quietly, as other Unix tools do.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  // A closed pipe (`svc ... | head`) ends quietly; a full disk or an I/O error is one line, exit 1.
+  watchWriteErrors();
   const code = await runCli(process.argv.slice(2), processIO(signal));
   process.exitCode = code;
-  // Exit once stdout has drained, so lingering handles cannot keep a finished command alive.
-  process.stdout.write('', () => process.exit(code));
+  exitWhenWritten(code);
 }
