@@ -99,7 +99,11 @@ describe('progress text is shown escaped', () => {
     const chunks: Buffer[] = [];
     stderr.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
     const io = { stderr, stderrIsTTY: true, columns: 80, env: { TERM: 'xterm' } } as unknown as CliIO;
-    const progress = await startProgress(io, false, 'reading \x1b]0;pwned\x07');
+    const progress = await startProgress(
+      io,
+      { quiet: false, colorAllowed: true },
+      'reading \x1b]0;pwned\x07',
+    );
     progress.stop();
     const shown = Buffer.concat(chunks).toString('utf8');
     expect(shown).toContain('reading \\x1b]0;pwned\\x07');

@@ -96,7 +96,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
   await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
   const client = await ctx.client.get();
   const sandbox = flags.wait ? await ctx.client.sandbox() : undefined;
-  const progress = await startProgress(ctx.io, ctx.settings.quiet, 'batch: starting');
+  const progress = await startProgress(ctx.io, ctx.settings, 'batch: starting');
   let result: BatchFileResult;
   try {
     result = await client.tax.runBatchFile({
