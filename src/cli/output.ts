@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import stringWidth from 'string-width';
-import { csvLine, type OutputFormat, type TableView } from './output-format.js';
+import { type CsvStyle, csvHeaderLine, csvLine } from '../core/csv-line.js';
+import type { OutputFormat, TableView } from './output-format.js';
 import { escapeForTerminal, jsonForTerminal } from './terminal-safe.js';
 
 function cell(value: unknown): string {
@@ -42,6 +43,8 @@ export interface PrintOptions {
    * Default: no limit.
    */
   width?: number | undefined;
+  /** Delimiter and BOM of CSV output (`--delimiter`, `--bom`). Default `,` without a BOM. */
+  csv?: CsvStyle | undefined;
 }
 
 /**
@@ -67,12 +70,21 @@ async function renderTable(view: TableView, options: PrintOptions): Promise<stri
   return `${table.toString()}\n`;
 }
 
-/** The CSV of a view: a field list (from {@link fieldsView}) is one row with the fields as header. */
-function renderCsv(view: TableView): string {
+/**
+ * The CSV of a view in `style` (the writer `svc batch` uses: formula-safe, quoted as needed): a
+ * field list (from {@link fieldsView}) is one row with the fields as header.
+ */
+function renderCsv(view: TableView, style: CsvStyle): string {
+  const line = (values: readonly unknown[]) => csvLine(values, style.delimiter);
   if (view.record) {
-    return csvLine(view.rows.map((r) => r[0])) + csvLine(view.rows.map((r) => r[1]));
+    return (
+      csvHeaderLine(
+        view.rows.map((r) => r[0]),
+        style,
+      ) + line(view.rows.map((r) => r[1]))
+    );
   }
-  return csvLine(view.head) + view.rows.map((r) => csvLine(r)).join('');
+  return csvHeaderLine(view.head, style) + view.rows.map(line).join('');
 }
 
 /**
@@ -99,7 +111,7 @@ export async function printData(
       return;
     }
     case 'csv':
-      out.write(renderCsv(view()));
+      out.write(renderCsv(view(), options.csv ?? { delimiter: ',', bom: false }));
       return;
     case 'table':
       out.write(await renderTable(view(), options));

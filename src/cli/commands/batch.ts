@@ -6,6 +6,7 @@ import {
 } from '../../tax/batch-file-errors.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
+import { parseDelimiter } from '../csv-options.js';
 import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
@@ -13,16 +14,6 @@ import { parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
-
-const DELIMITERS: Readonly<Record<string, ',' | ';' | '\t'>> = { ',': ',', ';': ';', tab: '\t', '\t': '\t' };
-
-/** `--delimiter , | ; | tab`. */
-function parseDelimiter(value: string | undefined): ',' | ';' | '\t' | undefined {
-  if (value === undefined) return undefined;
-  const delimiter = DELIMITERS[value.toLowerCase()];
-  if (!delimiter) throw new UsageError(`--delimiter must be , ; or tab, got '${value}'`);
-  return delimiter;
-}
 
 /** `--columns countryCode=Land,rawValue=USt-IdNr`: request field -> column name. */
 export function parseColumns(value: string | undefined): Record<string, string> | undefined {
