@@ -42,7 +42,7 @@ export function addCsvOptions(program: CommandUnknownOpts): void {
     command
       .addOption(new Option('--bom', 'with -o csv: start with a UTF-8 BOM, so Excel reads the text as UTF-8'))
       .addOption(
-        new Option('--delimiter <delimiter>', 'with -o csv: the field delimiter, , ; or tab (default ,)'),
+        new Option('--delimiter <delimiter>', 'with -o csv: fields separated by , or ; or tab (default ,)'),
       );
     WITH_CSV_OPTIONS.add(command);
   }
