@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDirsSync } from '../../src/node/make-dirs.js';
 import { BIN, collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { lines } from '../helpers/run-bin.js';
 
@@ -149,20 +148,4 @@ describe('an ordinary command reads the profile without making the folder: it go
       for (const line of lines(result.stderr)) expect(line).toMatch(/^warning: ignoring config file /);
     });
   }
-});
-
-describe('makeDirsSync makes missing folders top down with the mode, and says why it cannot', () => {
-  it('nested folders, again without error, ENOTDIR through a file, ENOENT under /proc', () => {
-    const base = mkdtempSync(join(work, 'dirs-'));
-    const deep = join(base, 'a', 'b', 'c');
-    makeDirsSync(deep, 0o700);
-    expect(statSync(deep).isDirectory()).toBe(true);
-    expect(statSync(join(base, 'a')).mode & 0o777).toBe(0o700);
-    makeDirsSync(deep, 0o700);
-    expect(() => makeDirsSync(join(aFile, 'x', 'y'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
-    if (process.platform === 'linux')
-      expect(() => makeDirsSync('/proc/.svc-test/x')).toThrow(
-        expect.objectContaining({ code: 'ENOENT', path: '/proc/.svc-test' }),
-      );
-  });
 });
