@@ -1,5 +1,6 @@
 import type { OptionValues } from '@commander-js/extra-typings';
 import { CommandContext } from './context.js';
+import { csvStyleOf } from './csv-options.js';
 import { EXIT } from './exit-codes.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
@@ -52,7 +53,8 @@ export function lazy<Args extends unknown[]>(
     const ctx = new CommandContext(io, flags(), commandPath(args.at(-1)));
     state.context = ctx;
     // Refuse a bad --output, or one this command does not print (output-contract.ts), before anything is sent.
-    void ctx.settings.format;
+    // So are --bom and --delimiter without CSV output (csv-options.ts).
+    ctx.out.useCsvStyle(csvStyleOf(args.at(-1), ctx.settings.format));
     const handler = await load();
     const code = await handler(ctx, ...args);
     state.exitCode = code ?? EXIT.OK;

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { CsvStyle } from '../core/csv-line.js';
 import { redact } from '../core/redact.js';
 import { printData } from './output.js';
 import type { TableView } from './output-format.js';
@@ -14,6 +15,7 @@ export class CommandOutput {
   private readonly stdout: Writable;
   private readonly stderr: Writable;
   private readonly settings: Settings;
+  private csvStyle: CsvStyle | undefined;
 
   constructor(streams: { stdout: Writable; stderr: Writable }, settings: Settings) {
     this.stdout = streams.stdout;
@@ -21,10 +23,15 @@ export class CommandOutput {
     this.settings = settings;
   }
 
+  /** Sets the delimiter and BOM of CSV output (the command's `--delimiter` and `--bom`, csv-options.ts). */
+  useCsvStyle(style: CsvStyle | undefined): void {
+    this.csvStyle = style;
+  }
+
   /** Prints data to stdout in the chosen format. */
   print(data: unknown, view: () => TableView): Promise<void> {
     const { format, color, tableWidth: width } = this.settings;
-    return printData(this.stdout, format, data, view, { color, width });
+    return printData(this.stdout, format, data, view, { color, width, csv: this.csvStyle });
   }
 
   /**

@@ -1,7 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileFault } from '../core/file-faults.js';
 import { maskKey, redact } from '../core/redact.js';
+import { makeDirsSync } from '../node/make-dirs.js';
 import { UsageError } from './usage-error.js';
 
 /** Settings a profile can hold. */
@@ -100,6 +102,27 @@ export class ConfigFileError extends UsageError {
   }
 }
 
+/**
+ * The config folder cannot be made or written (a home under /proc, a path through a regular
+ * file, a read-only folder): one line naming the folder, the cause and the variable that moves
+ * it; `svc` exits 1 (an I/O failure, not a usage error).
+ */
+export class ConfigFolderError extends Error {
+  override name = 'ConfigFolderError';
+  /** The config folder. */
+  readonly path: string;
+
+  constructor(path: string, what: string, cause: unknown, platform: NodeJS.Platform) {
+    const where = (cause as NodeJS.ErrnoException)?.path;
+    const at = where && where !== path ? ` at ${where}` : '';
+    const fix = platform === 'win32' ? 'APPDATA' : 'XDG_CONFIG_HOME (or HOME)';
+    super(`config folder ${path} ${what}: ${fileFault(cause)}${at}; point ${fix} at a folder you can write`, {
+      cause,
+    });
+    this.path = path;
+  }
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -162,6 +185,28 @@ export function trimmedValue(value: string | undefined): string | undefined {
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+
+/**
+ * Makes the config folder (mode 0700) when it is missing, without Node's recursive mkdir, which
+ * never returns under /proc ({@link makeDirsSync}); a folder that cannot be made is a
+ * {@link ConfigFolderError}.
+ */
+function ensureConfigFolder(dir: string, platform: NodeJS.Platform): void {
+  try {
+    makeDirsSync(dir, DIR_MODE);
+  } catch (error) {
+    throw new ConfigFolderError(dir, 'cannot be created', error, platform);
+  }
+}
+
+/** A config folder the user cannot write: a {@link ConfigFolderError} before conf tries (and retries) the write. */
+function ensureWritable(dir: string, platform: NodeJS.Platform): void {
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new ConfigFolderError(dir, 'cannot be written', error, platform);
+  }
+}
 
 function tighten(path: string, mode: number, allowed: number, what: string, warn: (line: string) => void) {
   const current = statSync(path).mode & 0o777;
@@ -242,7 +287,7 @@ export async function openConfig(env: Record<string, string | undefined>, option
   const platform = options.platform ?? process.platform;
   const dir = configDir(env, platform);
   const warn = options.warn ?? (() => {});
-  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  ensureConfigFolder(dir, platform);
   if (platform !== 'win32') tighten(dir, DIR_MODE, DIR_MODE, 'config folder', warn);
   securePermissions(env, warn, platform);
   readProfiles(configFile(env, platform));
@@ -261,6 +306,7 @@ export async function openConfig(env: Record<string, string | undefined>, option
       return profileOf(store.get('profiles'), profile)?.[key];
     },
     set(profile: string, key: ConfigKey, value: string): void {
+      ensureWritable(dir, platform);
       const profiles = store.get('profiles');
       const next = { ...profileOf(profiles, profile), [key]: value };
       const all = { ...profiles };
@@ -272,6 +318,7 @@ export async function openConfig(env: Record<string, string | undefined>, option
       const profiles = store.get('profiles');
       const current = profileOf(profiles, profile);
       if (!current || current[key] === undefined) return false;
+      ensureWritable(dir, platform);
       const { [key]: _removed, ...rest } = current;
       const all = { ...profiles };
       Object.defineProperty(all, profile, { value: rest, enumerable: true, writable: true });

@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { lazy, type Runner, type RunState } from './action.js';
+import { addCsvOptions } from './csv-options.js';
 import { auditExportCommand, auditListCommand, auditTailCommand } from './definitions/audit.js';
 import {
   auditCopyCommand,
@@ -129,4 +130,6 @@ export function defineCommands(program: Command<[], GlobalFlags>, io: CliIO, sta
   defineCompletionCommand(program, run);
   defineDoctorCommand(program, run);
   defineVersionCommand(program, run);
+  // After every command: --bom and --delimiter go to those with CSV output (output-contract.ts).
+  addCsvOptions(program);
 }

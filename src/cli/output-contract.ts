@@ -40,6 +40,23 @@ export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> 
   version: [],
 };
 
+/**
+ * The columns of the output that hold an id or a token, by table header (`audit list`'s `id`) or
+ * by field name in a one-object table (`validationResultId`): a table on a narrow terminal never
+ * cuts these, so they can be copied whole (gh keeps its id column whole too); the other columns
+ * are cut to make room. The one list: views name their columns, this says which are ids.
+ */
+export const ID_COLUMNS: ReadonlySet<string> = new Set([
+  'id',
+  'validationResultId',
+  'validationRequestId',
+  'taxIdentifierId',
+  'correlationId',
+  'scheduleId',
+  'verificationId',
+  'token',
+]);
+
 /** What a command prints when it has no formats, for the refusal line. */
 function noFormatLine(command: string): string {
   return `svc ${command} prints no data in a format and takes no -o/--output`;

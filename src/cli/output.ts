@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
 import stringWidth from 'string-width';
-import { csvLine, type OutputFormat, type TableView } from './output-format.js';
+import { type CsvStyle, csvHeaderLine, csvLine } from '../core/csv-line.js';
+import { ID_COLUMNS } from './output-contract.js';
+import type { OutputFormat, TableView } from './output-format.js';
 import { escapeForTerminal, jsonForTerminal } from './terminal-safe.js';
 
 function cell(value: unknown): string {
@@ -17,20 +19,47 @@ const MIN_COLUMN = 2 + CELL_PADDING;
 /**
  * Column widths (padding included) that fit `width` terminal columns, borders included: columns
  * that fit keep their width, and the widest ones are cut to one shared limit (as gh does), so a
- * narrow column is never squeezed for a wide one. Widths are display widths (`string-width`,
- * which cli-table3 uses too): a full-width character or an emoji counts as two columns.
- * Undefined when the table fits as it is.
+ * narrow column is never squeezed for a wide one. No column is cut below its `floor` (an id
+ * column's whole width, see {@link ID_COLUMNS}): when the floors alone are wider than the
+ * terminal, the table is too, and the terminal wraps its lines, but an id is never cut. Widths
+ * are display widths (`string-width`, which cli-table3 uses too): a full-width character or an
+ * emoji counts as two columns. Undefined when the table fits as it is.
  */
-export function fitColumns(natural: readonly number[], width: number): number[] | undefined {
+export function fitColumns(
+  natural: readonly number[],
+  width: number,
+  floors: readonly number[] = [],
+): number[] | undefined {
   const borders = natural.length + 1;
   const total = natural.reduce((sum, w) => sum + w, borders);
   if (total <= width) return undefined;
   const budget = width - borders;
+  const capped = (w: number, i: number, cap: number) =>
+    Math.max(Math.min(w, cap), Math.min(w, floors[i] ?? 0));
   // The largest limit whose capped widths still fit the budget.
   let limit = Math.max(...natural);
-  const used = (cap: number) => natural.reduce((sum, w) => sum + Math.min(w, cap), 0);
+  const used = (cap: number) => natural.reduce((sum, w, i) => sum + capped(w, i, cap), 0);
   while (limit > MIN_COLUMN && used(limit) > budget) limit -= 1;
-  return natural.map((w) => Math.min(w, limit));
+  return natural.map((w, i) => capped(w, i, limit));
+}
+
+/**
+ * How narrow each column of a view may be cut (padding included): a column whose header is an
+ * id keeps its whole width; in a one-object table, the value column keeps the width of its widest
+ * id, and the field column that of the widest field name beside an id, so each id is shown
+ * whole next to its name. Other columns may be cut to the minimum.
+ */
+function columnFloors(view: TableView, head: string[], rows: string[][]): number[] {
+  const widest = (cells: string[]) => Math.max(0, ...cells.map((c) => stringWidth(c))) + CELL_PADDING;
+  if (view.record) {
+    const idRows = rows.filter((_, r) => ID_COLUMNS.has(String(view.rows[r]?.[0])));
+    return idRows.length
+      ? [widest(idRows.map((row) => row[0] ?? '')), widest(idRows.map((row) => row[1] ?? ''))]
+      : [];
+  }
+  return head.map((h, i) =>
+    ID_COLUMNS.has(view.head[i] as string) ? widest([h, ...rows.map((row) => row[i] ?? '')]) : 0,
+  );
 }
 
 /** Options of {@link printData}. */
@@ -42,12 +71,14 @@ export interface PrintOptions {
    * Default: no limit.
    */
   width?: number | undefined;
+  /** Delimiter and BOM of CSV output (`--delimiter`, `--bom`). Default `,` without a BOM. */
+  csv?: CsvStyle | undefined;
 }
 
 /**
  * Renders a table with cli-table3 (loaded only when a table is printed). Every cell and header
  * is shown with control characters escaped: a table is terminal text, and its strings come from
- * the network or a file. With a width, columns are cut to fit it.
+ * the network or a file. With a width, columns are cut to fit it, never an id ({@link fitColumns}).
  */
 async function renderTable(view: TableView, options: PrintOptions): Promise<string> {
   const { default: Table } = await import('cli-table3');
@@ -56,7 +87,10 @@ async function renderTable(view: TableView, options: PrintOptions): Promise<stri
   const natural = head.map(
     (h, i) => Math.max(stringWidth(h), ...rows.map((row) => stringWidth(row[i] ?? ''))) + CELL_PADDING,
   );
-  const colWidths = options.width === undefined ? undefined : fitColumns(natural, options.width);
+  const colWidths =
+    options.width === undefined
+      ? undefined
+      : fitColumns(natural, options.width, columnFloors(view, head, rows));
   const table = new Table({
     head,
     ...(colWidths && { colWidths }),
@@ -67,12 +101,21 @@ async function renderTable(view: TableView, options: PrintOptions): Promise<stri
   return `${table.toString()}\n`;
 }
 
-/** The CSV of a view: a field list (from {@link fieldsView}) is one row with the fields as header. */
-function renderCsv(view: TableView): string {
+/**
+ * The CSV of a view in `style` (the writer `svc batch` uses: formula-safe, quoted as needed): a
+ * field list (from {@link fieldsView}) is one row with the fields as header.
+ */
+function renderCsv(view: TableView, style: CsvStyle): string {
+  const line = (values: readonly unknown[]) => csvLine(values, style.delimiter);
   if (view.record) {
-    return csvLine(view.rows.map((r) => r[0])) + csvLine(view.rows.map((r) => r[1]));
+    return (
+      csvHeaderLine(
+        view.rows.map((r) => r[0]),
+        style,
+      ) + line(view.rows.map((r) => r[1]))
+    );
   }
-  return csvLine(view.head) + view.rows.map((r) => csvLine(r)).join('');
+  return csvHeaderLine(view.head, style) + view.rows.map(line).join('');
 }
 
 /**
@@ -99,7 +142,7 @@ export async function printData(
       return;
     }
     case 'csv':
-      out.write(renderCsv(view()));
+      out.write(renderCsv(view(), options.csv ?? { delimiter: ',', bom: false }));
       return;
     case 'table':
       out.write(await renderTable(view(), options));

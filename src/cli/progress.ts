@@ -17,6 +17,14 @@ export interface Progress {
 
 const SILENT: Progress = { update: () => {}, print: (write) => write(), stop: () => {}, live: false };
 
+/** How progress may show: from the run's settings. */
+export interface ProgressDisplay {
+  /** `--quiet`: no progress at all. */
+  quiet: boolean;
+  /** Colour allowed (no `--no-color`, no `NO_COLOR`): otherwise the spinner is drawn without colour codes. */
+  colorAllowed: boolean;
+}
+
 /**
  * Starts an ora spinner when stderr is a TTY with a known, non-zero width (ora hangs on
  * 0-column terminals), `TERM` is not `dumb` and `--quiet` is off; otherwise progress is silent
@@ -27,16 +35,19 @@ const SILENT: Progress = { update: () => {}, print: (write) => write(), stop: ()
  * in raw mode, which turns off the terminal's own signal keys, so Ctrl-C and Ctrl-\ did nothing
  * while a spinner showed. With stdin untouched the terminal sends SIGINT/SIGQUIT as usual.
  *
- * The text is shown with control characters escaped (it may quote a file or a response).
+ * The text is shown with control characters escaped (it may quote a file or a response). The
+ * spinner is cyan unless colour is off (`--no-color`, `NO_COLOR`): then ora gets `color: false`
+ * and writes no SGR colour code (its own guess reads neither `NO_COLOR` nor stderr).
  */
-export async function startProgress(io: CliIO, quiet: boolean, text: string): Promise<Progress> {
-  if (quiet || !io.stderrIsTTY || (io.columns ?? 80) <= 0 || io.env.TERM === 'dumb') return SILENT;
+export async function startProgress(io: CliIO, display: ProgressDisplay, text: string): Promise<Progress> {
+  if (display.quiet || !io.stderrIsTTY || (io.columns ?? 80) <= 0 || io.env.TERM === 'dumb') return SILENT;
   const { default: ora } = await import('ora');
   const spinner = ora({
     text: escapeForTerminal(text),
     stream: io.stderr as NodeJS.WritableStream & { isTTY?: boolean },
     discardStdin: false,
     isEnabled: true,
+    ...(!display.colorAllowed && { color: false as const }),
   }).start();
   let last = 0;
   return {

@@ -60,8 +60,18 @@ export class Settings {
     return Boolean(this.flags.quiet);
   }
 
+  /**
+   * Whether colour may be used at all: not with `--no-color`, nor with `NO_COLOR` set to any
+   * non-empty value (no-color.org). The spinner on stderr follows this; tables also need stdout
+   * to be a terminal ({@link color}).
+   */
+  get colorAllowed(): boolean {
+    return this.flags.color !== false && !this.io.env.NO_COLOR;
+  }
+
+  /** Colour in tables on stdout: {@link colorAllowed} and stdout is a terminal. */
   get color(): boolean {
-    return this.flags.color !== false && !this.io.env.NO_COLOR && this.io.stdoutIsTTY;
+    return this.colorAllowed && this.io.stdoutIsTTY;
   }
 
   /** An environment variable as set (empty counts as unset), for what a command reads by name. */

@@ -52,3 +52,19 @@ export function csvLine(values: readonly unknown[], delimiter = ','): string {
   if (delimiter === ',') return `${values.map((v) => csvField(v)).join(',')}\n`;
   return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\n`;
 }
+
+/** How a CSV text is written: the delimiter and whether it starts with a BOM. */
+export interface CsvStyle {
+  /** Field delimiter: `,`, `;` or tab. Default `,`. */
+  delimiter: string;
+  /** Start the text with a UTF-8 byte order mark (Excel then reads it as UTF-8). Default false. */
+  bom: boolean;
+}
+
+/** The UTF-8 byte order mark (EF BB BF), as the first character of a text. */
+export const UTF8_BOM = '\uFEFF';
+
+/** The first line of a CSV text in `style`: the BOM when asked, then the header fields. */
+export function csvHeaderLine(values: readonly unknown[], style: CsvStyle): string {
+  return (style.bom ? UTF8_BOM : '') + csvLine(values, style.delimiter);
+}

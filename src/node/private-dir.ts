@@ -1,8 +1,9 @@
 import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open } from 'node:fs/promises';
+import { type FileHandle, lstat, open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { OutputPathError } from '../core/errors/error-classes.js';
+import { makeDirs } from './make-dirs.js';
 import { DEFAULT_FILE_MODE } from './output-file.js';
 
 // The one rule for a folder a run keeps its work in (a bucket sync's export before it goes up):
@@ -64,7 +65,7 @@ function refuse(path: string, why: string, fix: string): OutputPathError {
  * into could be read, or its files swapped, by that user.
  */
 export async function ensurePrivateDir(path: string, options: PrivateDirOptions = {}): Promise<void> {
-  await mkdir(path, { recursive: true, mode: PRIVATE_DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
+  await makeDirs(path, PRIVATE_DIR_MODE).catch((error: NodeJS.ErrnoException) => {
     // Something not a folder lies there (or on the way): named by the checks below.
     if (error.code !== 'EEXIST' && error.code !== 'ENOTDIR') throw error;
   });

@@ -137,13 +137,13 @@ function expectFormat(format: OutputFormat, stdout: string): void {
 }
 
 /** Runs a command in a format it honours, with what it needs (events, a CSV, a webhook). */
-async function runHonoured(command: string, format: OutputFormat): Promise<CliRun> {
+async function runHonoured(command: string, format: OutputFormat, extra: string[] = []): Promise<CliRun> {
   const spec = COMMANDS[command] as (typeof COMMANDS)[string];
   const id = spec.setup ? await spec.setup() : '';
   server().admin.addAuditEvents({ count: 3, ...range() });
   writeFileSync(join(dir, 'in.csv'), 'countryCode,vatId\nDE,136695976\nDE,136695977\n');
   if (command === 'config list') await svc(['config', 'set', 'timeout', '5000']);
-  if (command !== 'webhooks listen') return svc(['-o', format, ...spec.args(id)], spec.key);
+  if (command !== 'webhooks listen') return svc(['-o', format, ...spec.args(id), ...extra], spec.key);
   server().admin.setProviderMode('VIES', 'async');
   const listen = svc(['-o', format, ...spec.args(id), '--register', server().url]);
   while (server().admin.webhookEndpoints().length === 0) await new Promise((r) => setImmediate(r));
@@ -214,6 +214,48 @@ describe('every command honours every format it accepts, or refuses it with exit
     expect(requests).toBe(before);
     expect(existsSync(join(dir, 'config'))).toBe(false);
     expect(existsSync(join(dir, 'archive'))).toBe(false);
+  });
+});
+
+describe('every command with CSV output takes --bom and --delimiter (Excel-ready), batch included', () => {
+  const withCsv = Object.keys(OUTPUT_CONTRACT).filter((c) => OUTPUT_CONTRACT[c]?.includes('csv'));
+
+  it.each(withCsv)('%s -o csv --bom --delimiter ";"', async (command) => {
+    const run = await runHonoured(command, 'csv', ['--bom', '--delimiter', ';']);
+    expect(run.stderr).not.toMatch(/^svc: /m);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('\uFEFF')).toBe(true);
+    const rows = parse(run.stdout.slice(1), { delimiter: ';' }) as string[][];
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    // Split at `;`, not at `,` (no header name holds either).
+    expect(run.stdout.split('\n')[0]).not.toContain(',');
+    for (const row of rows) expect(row).toHaveLength((rows[0] as string[]).length);
+  });
+
+  it.each(withCsv.filter((c) => c !== 'batch'))(
+    '%s: --bom without CSV output is exit 2, one line, nothing sent',
+    async (command) => {
+      const spec = COMMANDS[command] as (typeof COMMANDS)[string];
+      const before = requests;
+      const run = await runSvc(['-o', 'json', ...spec.args('some-id'), '--bom', '--delimiter', 'tab'], {
+        env: env(counterUrl, spec.key),
+      });
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        2,
+        '',
+        'svc: --bom and --delimiter are for CSV output: add -o csv (this run prints json)\n',
+      ]);
+      expect(requests).toBe(before);
+    },
+  );
+
+  it('commands without CSV output do not take them', async () => {
+    for (const command of Object.keys(OUTPUT_CONTRACT).filter((c) => !withCsv.includes(c))) {
+      const spec = COMMANDS[command] as (typeof COMMANDS)[string];
+      const run = await runSvc([...spec.args('some-id'), '--bom'], { env: env(counterUrl, spec.key) });
+      expect([command, run.code]).toEqual([command, 2]);
+      expect(run.stderr).toMatch(/^svc: unknown option '--bom'.*\n$/);
+    }
   });
 });
 

@@ -16,8 +16,9 @@ async function render(view: TableView, width?: number, format: 'table' | 'csv' =
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 const widest = (text: string) => Math.max(...lines(text).map((l) => stringWidth(l)));
 
+// `ref` is not an id column (ID_COLUMNS): every column may be cut.
 const wide: TableView = {
-  head: ['id', 'occurredAt', 'type', 'subject'],
+  head: ['ref', 'occurredAt', 'type', 'subject'],
   rows: [
     [
       '31251ba7-0000-0002-155c-0f0ca2e5d3a2',
@@ -75,6 +76,53 @@ describe('tables are cut to the terminal width, with an ellipsis', () => {
   });
 });
 
+const EVENT_ID = '31251ba7-0000-0002-155c-0f0ca2e5d3a2';
+const RESULT_ID = 'valres_95045cd1-2a4b-4c6d-8e9f-000000000000';
+
+describe('id columns (ID_COLUMNS in the output contract) are never cut; the other columns make room', () => {
+  const events: TableView = { ...wide, head: ['id', ...wide.head.slice(1)] };
+
+  it.each([40, 60, 80])('a column headed id keeps every id whole at %i columns', async (width) => {
+    const text = await render(events, width);
+    expect(text).toContain(`│ ${EVENT_ID} │`);
+    expect(text).toContain('…');
+    // The id column (38 with padding) and four borders and three cut columns of 4: 54 at most.
+    expect(widest(text)).toBeLessThanOrEqual(Math.max(width, 38 + 5 + 3 * 4));
+  });
+
+  it('the same values under a header that is not an id are cut: the header decides, not the value', async () => {
+    const text = await render(wide, 40);
+    expect(text).not.toContain(EVENT_ID);
+    expect(widest(text)).toBeLessThanOrEqual(40);
+  });
+
+  it('a one-object table keeps each id and its field name whole; other values are cut', async () => {
+    const view = fieldsView([
+      ['outcome', 'VALID'],
+      ['companyName', 'Seaside Engineering GmbH und Söhne Maschinenbau Aktiengesellschaft'],
+      ['validationResultId', RESULT_ID],
+      ['checkedAt', '2026-12-02T04:50:29.327Z'],
+    ]);
+    for (const width of [40, 60]) {
+      const text = await render(view, width);
+      expect(text).toMatch(new RegExp(`│ validationResultId +│ ${RESULT_ID} +│`));
+      expect(text).toContain('Seaside Engineering');
+      expect(text).not.toContain('Aktiengesellschaft');
+      // Field column 20 and value column 45 (the id), three borders: 68, wider than 40 or 60.
+      expect(widest(text)).toBe(68);
+    }
+    const roomy = await render(view, 200);
+    expect(roomy).toContain('Aktiengesellschaft');
+    expect(widest(roomy)).toBeLessThanOrEqual(200);
+  });
+
+  it('fitColumns keeps a floor and cuts the others to one limit', () => {
+    expect(fitColumns([38, 26, 62, 26], 80, [38])).toEqual([38, 12, 12, 12]);
+    expect(fitColumns([38, 26, 62, 26], 40, [38])).toEqual([38, 4, 4, 4]);
+    expect(fitColumns([38, 26, 62, 26], 200, [38])).toBeUndefined();
+  });
+});
+
 describe('CSV of a field list is one record', () => {
   it('header of field names, one row of values; CSV is not escaped for the terminal', async () => {
     const text = await render(
@@ -99,7 +147,11 @@ describe('progress text is shown escaped', () => {
     const chunks: Buffer[] = [];
     stderr.on('data', (c: Buffer) => chunks.push(Buffer.from(c)));
     const io = { stderr, stderrIsTTY: true, columns: 80, env: { TERM: 'xterm' } } as unknown as CliIO;
-    const progress = await startProgress(io, false, 'reading \x1b]0;pwned\x07');
+    const progress = await startProgress(
+      io,
+      { quiet: false, colorAllowed: true },
+      'reading \x1b]0;pwned\x07',
+    );
     progress.stop();
     const shown = Buffer.concat(chunks).toString('utf8');
     expect(shown).toContain('reading \\x1b]0;pwned\\x07');

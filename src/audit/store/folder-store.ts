@@ -1,9 +1,10 @@
-import { lstat, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OutputPathError, SvcError } from '../../core/errors/error-classes.js';
 import { createAtomicFile } from '../../node/atomic-file.js';
+import { makeDirs } from '../../node/make-dirs.js';
 import { DEFAULT_FILE_MODE, directoryModeFor } from '../../node/output-file.js';
 import { SYNC_STATE_FILE } from '../archive/fields.js';
 import { ArchiveFileError, isPlainName, openRegular, readRegular } from '../archive/files.js';
@@ -147,7 +148,8 @@ export class FolderStore implements ArchiveStore {
     const there = await stat(dir).catch(() => undefined);
     if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
     // A folder the sync creates is as private as the files it will hold (0700 by default).
-    await mkdir(dir, { recursive: true, mode: directoryModeFor(this.fileMode) });
+    // Not Node's recursive mkdir, which never returns under /proc (node/make-dirs.ts).
+    await makeDirs(dir, directoryModeFor(this.fileMode));
     return acquireSyncLock(dir);
   }
 

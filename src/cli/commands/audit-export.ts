@@ -20,7 +20,7 @@ function rate(events: number, ms: number): string {
 
 /** The shared spinner (see progress.ts), fed with export progress. */
 async function progressReporter(ctx: CommandContext, started: number) {
-  const spinner = await startProgress(ctx.io, ctx.settings.quiet, 'exporting audit events');
+  const spinner = await startProgress(ctx.io, ctx.settings, 'exporting audit events');
   return {
     update: (p: ExportProgress) => {
       const total = p.totalElements === null ? '' : ` of ${p.totalElements}`;

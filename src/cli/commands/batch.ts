@@ -6,6 +6,7 @@ import {
 } from '../../tax/batch-file-errors.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
+import { parseDelimiter } from '../csv-options.js';
 import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
@@ -13,16 +14,6 @@ import { parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
-
-const DELIMITERS: Readonly<Record<string, ',' | ';' | '\t'>> = { ',': ',', ';': ';', tab: '\t', '\t': '\t' };
-
-/** `--delimiter , | ; | tab`. */
-function parseDelimiter(value: string | undefined): ',' | ';' | '\t' | undefined {
-  if (value === undefined) return undefined;
-  const delimiter = DELIMITERS[value.toLowerCase()];
-  if (!delimiter) throw new UsageError(`--delimiter must be , ; or tab, got '${value}'`);
-  return delimiter;
-}
 
 /** `--columns countryCode=Land,rawValue=USt-IdNr`: request field -> column name. */
 export function parseColumns(value: string | undefined): Record<string, string> | undefined {
@@ -96,7 +87,7 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
   await keepOldGenerationTight(flags.wait || workbook ? 30 : 100);
   const client = await ctx.client.get();
   const sandbox = flags.wait ? await ctx.client.sandbox() : undefined;
-  const progress = await startProgress(ctx.io, ctx.settings.quiet, 'batch: starting');
+  const progress = await startProgress(ctx.io, ctx.settings, 'batch: starting');
   let result: BatchFileResult;
   try {
     result = await client.tax.runBatchFile({

@@ -1,4 +1,4 @@
-import { csvLine } from '../../core/csv-line.js';
+import { type CsvStyle, csvHeaderLine, csvLine } from '../../core/csv-line.js';
 import type { BatchRowResult } from '../batch/types.js';
 
 /**
@@ -31,13 +31,8 @@ export const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['row', 'line']);
  */
 export type RowFormat = 'csv' | 'ndjson' | 'rows';
 
-/** How CSV results and rejects are written. */
-export interface CsvStyle {
-  /** Field delimiter: `,`, `;` or tab. Default `,`. */
-  delimiter: string;
-  /** Start the file with a UTF-8 byte order mark (Excel then reads it as UTF-8). Default false. */
-  bom: boolean;
-}
+/** How CSV results and rejects are written (core/csv-line.ts: the one CSV writer). */
+export type { CsvStyle };
 
 const PLAIN: CsvStyle = { delimiter: ',', bom: false };
 
@@ -102,9 +97,7 @@ export class RowOutput {
   /** The header line of CSV results (after a BOM when asked); empty for the other formats. */
   header(): string {
     if (!this.csv) return '';
-    return (
-      (this.style.bom ? '\uFEFF' : '') + csvLine([...this.csvNames, ...OUTPUT_COLUMNS], this.style.delimiter)
-    );
+    return csvHeaderLine([...this.csvNames, ...OUTPUT_COLUMNS], this.style);
   }
 
   /** One output line for a row and its input cells. */
@@ -145,9 +138,7 @@ const OUTCOME_KEYS = OUTPUT_COLUMNS.map((c) => `"${c}":`);
 
 /** The rejects file header: row, line, the input's own columns, code, message (after a BOM when asked). */
 export function rejectsHeader(inputHeader: readonly string[], style: CsvStyle = PLAIN): string {
-  return (
-    (style.bom ? '\uFEFF' : '') + csvLine(['row', 'line', ...inputHeader, 'code', 'message'], style.delimiter)
-  );
+  return csvHeaderLine(['row', 'line', ...inputHeader, 'code', 'message'], style);
 }
 
 /** One line of the rejects file. */
