@@ -140,7 +140,9 @@ describe.each(Object.entries(transports))(
       const error = await failure(trickled.botCheck.getResult(ID));
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error).toMatchObject({ phase: 'deadline', timeoutMs: 400, attempts: 1 });
-      expect(error.message).toBe(`Deadline of 400 ms passed: GET /captcha/v2/verifications/${ID}/results (1 attempt)`);
+      expect(error.message).toBe(
+        `Deadline of 400 ms passed: GET /captcha/v2/verifications/${ID}/results (1 attempt)`,
+      );
     });
   },
 );
