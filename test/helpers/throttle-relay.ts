@@ -1,5 +1,5 @@
-import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createReferenceServer, type ReferenceServer } from '../../src/server/index.js';
 
