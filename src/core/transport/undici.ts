@@ -52,8 +52,7 @@ export function createUndiciTransport(
         connections: options.connections ?? 64,
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
         connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        // The pipeline bounds the wait for the headers; the silence of a body is set per request
-        // (`bodyTimeout` from the request's watch). undici's 300 s defaults would only hide a bug.
+        // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
         headersTimeout: 0,
         bodyTimeout: 0,
       }),
