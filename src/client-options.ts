@@ -25,11 +25,22 @@ export interface SvcClientOptions {
   captchaApiKey?: string;
   /** Key (or deprecated secret key) for the legacy bot-check API. With `env`: default `SVC_LEGACY_API_KEY`. Default: `apiKey`. */
   legacyApiKey?: string;
-  /** Per-attempt timeout, ms. Default 30000 (bot-check calls: 5000). */
+  /**
+   * Silence allowed per attempt, ms: the most an attempt waits for the answer to start (connect
+   * and response headers) and then between two chunks of the body. A slow body that keeps
+   * arriving is not cut, however long it takes (bound that with `deadlineMs`); a silent one is,
+   * with `TimeoutError` (`phase` `answer` or `body`). Like aws' `--cli-read-timeout`. A custom
+   * transport that does not report what arrives (`TransportRequest.watch`) gets this bound on the
+   * whole attempt. Default 30000 (bot-check calls: 5000).
+   */
   timeoutMs?: number;
   /** Retries after the first attempt, where the endpoint allows retries at all. Default 2. */
   maxRetries?: number;
-  /** Total time budget of one call including retries, ms. Default: none. */
+  /**
+   * Total time of one call, ms: every attempt, body included, and the waits between them. Past
+   * it the call ends with `TimeoutError` (`phase` `deadline`); a retry that could not start
+   * before it is not made. Default: none (each attempt is bounded by `timeoutMs` of silence only).
+   */
   deadlineMs?: number;
   /**
    * Use this fetch-compatible function instead of the default transport. Default: chosen once per

@@ -16,6 +16,7 @@ export const CONFIG_KEYS = [
   'output',
   'timeout',
   'max-retries',
+  'deadline',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 

@@ -1,6 +1,12 @@
 import { CommanderError } from 'commander';
 import { problemList } from '../core/error-body.js';
-import { ApiError, LocalValidationError, SvcError, TokenDecodeError } from '../core/errors/error-classes.js';
+import {
+  ApiError,
+  LocalValidationError,
+  SvcError,
+  TimeoutError,
+  TokenDecodeError,
+} from '../core/errors/error-classes.js';
 import { fileFaultWords } from '../core/file-faults.js';
 import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
@@ -12,6 +18,13 @@ const HINTS: Record<number, string> = {
   402: 'the project is locked or its plan does not include this feature',
   403: 'the API key is invalid, unknown or expired',
 };
+
+/** The flags that help after a timeout: more silence or attempts, or more total time. */
+function timeoutHint(error: TimeoutError): string {
+  return error.phase === 'deadline'
+    ? 'allow more time with --deadline <ms>'
+    : 'allow longer silence with --timeout <ms> or more attempts with --max-retries <n>';
+}
 
 function fsMessage(error: NodeJS.ErrnoException): string | undefined {
   if (!error.code || !error.syscall) return undefined;
@@ -50,6 +63,8 @@ export function describeError(
       line: clean(hint && !error.detail ? `${message} (${hint})` : message),
     };
   }
+  if (error instanceof TimeoutError && error.phase !== undefined)
+    return { code: EXIT.FAILURE, line: clean(`${error.message}; ${timeoutHint(error)}`) };
   if (error instanceof SvcError)
     return { code: error.code === 'config' ? EXIT.USAGE : EXIT.FAILURE, line: clean(error.message) };
   if (error instanceof Error) {

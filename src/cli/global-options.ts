@@ -17,7 +17,18 @@ export function addGlobalOptions(program: Command) {
     .addOption(
       new Option('--sandbox', 'run against an in-process reference server with demo data and no key'),
     )
-    .addOption(new Option('--timeout <ms>', 'per-attempt timeout in milliseconds'))
+    .addOption(
+      new Option(
+        '--timeout <ms>',
+        'silence allowed per attempt, ms: for the answer to start and between bytes of the body, not the whole download (env SVC_TIMEOUT; default 30000, bot check 5000)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--deadline <ms>',
+        'total time of one request with all its retries, ms (env SVC_DEADLINE; default none)',
+      ),
+    )
     .addOption(new Option('--max-retries <n>', 'retries for calls that are safe to retry'))
     .addOption(new Option('--debug', 'log HTTP exchanges (redacted) and stack traces on stderr'))
     .addOption(new Option('-q, --quiet', 'no progress or summaries on stderr'))

@@ -256,11 +256,19 @@ export class Settings {
     };
   }
 
-  /** `--timeout` and `--max-retries` (or their env and profile settings), checked. */
-  private limits(): Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries'> {
+  /** `--timeout`, `--deadline` and `--max-retries` (or their env and profile settings), checked. */
+  private limits(): Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'deadlineMs'> {
     const timeout = this.pick(this.flags.timeout, 'SVC_TIMEOUT', 'timeout');
     const retries = this.pick(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries');
+    const deadline = this.pick(this.flags.deadline, 'SVC_DEADLINE', 'deadline');
     return {
+      ...(deadline !== undefined && {
+        deadlineMs: parseIntOption(
+          deadline,
+          this.settingLabel(this.flags.deadline, 'SVC_DEADLINE', 'deadline'),
+          1,
+        ),
+      }),
       ...(timeout !== undefined && {
         timeoutMs: parseIntOption(
           timeout,

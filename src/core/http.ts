@@ -1,3 +1,4 @@
+import { AttemptTimer, callTimeoutError } from './attempt-timer.js';
 import { checkKeyFormat } from './credentials.js';
 import { errorDetail, parseErrorBody, problemList } from './error-body.js';
 import {
@@ -22,7 +23,10 @@ import type { Transport, TransportRequest, TransportResponse } from './transport
 export interface RequestOptions {
   /** Cancels the call, including waits between retries. */
   signal?: AbortSignal;
-  /** Per-attempt timeout, ms. Defaults to the client's `timeoutMs`. */
+  /**
+   * Silence allowed per attempt, ms: for the answer to start (connect and response headers) and
+   * between chunks of the body, not for the whole download. Defaults to the client's `timeoutMs`.
+   */
   timeoutMs?: number;
   /** Retries after the first attempt. Defaults to the client's `maxRetries`. */
   maxRetries?: number;
@@ -48,7 +52,7 @@ export interface CallSpec {
   bodyBuffer?: (size: number) => Uint8Array;
   /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
   successOnRetry?: readonly number[];
-  /** Default per-attempt timeout of this endpoint, when it differs from the client's. */
+  /** Default silence allowed per attempt by this endpoint, when it differs from the client's. */
   timeoutMs?: number;
   /** Send `Content-Type: application/json` even without a body (the legacy bot-check API requires it). Default false. */
   jsonContentType?: boolean;
@@ -71,7 +75,7 @@ export interface CallResult {
 export interface HttpSettings {
   baseUrl: URL;
   transport: Transport;
-  /** Client-wide per-attempt timeout; when unset, the endpoint's default or 30 s applies. */
+  /** Client-wide silence allowed per attempt; when unset, the endpoint's default or 30 s applies. */
   timeoutMs: number | undefined;
   maxRetries: number;
   deadlineMs: number | undefined;
@@ -93,7 +97,7 @@ export interface HttpSettings {
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
 
-/** Per-attempt timeout when neither the call, the client nor the endpoint sets one. */
+/** Silence allowed per attempt when neither the call, the client nor the endpoint sets one. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Waits `ms`, or rejects with {@link AbortError} when the signal fires. */
@@ -218,11 +222,7 @@ export class HttpClient {
       if (userSignal?.aborted) throw new AbortError();
       const remaining = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - s.now();
       if (remaining <= 0)
-        throw new TimeoutError(
-          `Deadline of ${deadlineMs} ms passed: ${spec.method} ${spec.path}`,
-          deadlineMs ?? 0,
-        );
-      const attemptTimeout = Math.min(timeoutMs, remaining);
+        throw callTimeoutError('deadline', deadlineMs ?? 0, `${spec.method} ${spec.path}`, attempt - 1);
       const request: TransportRequest = {
         method: spec.method,
         url,
@@ -236,11 +236,9 @@ export class HttpClient {
       if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
       // The transport's own abort where it has one (the undici transport), else a real AbortSignal.
       const abort = attemptAbort(s.transport, request);
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        abort.abort();
-      }, attemptTimeout);
+      // Silence (not the whole download) is bounded by timeoutMs; the attempt by the deadline's time left.
+      const timer = new AttemptTimer(abort, timeoutMs, remaining);
+      request.watch = timer;
       const onUserAbort = userSignal && (() => abort.abort());
       if (onUserAbort) userSignal?.addEventListener('abort', onUserAbort, { once: true });
       s.onRequest?.({
@@ -270,13 +268,13 @@ export class HttpClient {
             error.status,
             { cause: error },
           );
-        else if (timedOut)
-          failure = new TimeoutError(
-            `Request timed out after ${attemptTimeout} ms: ${spec.method} ${spec.path}`,
-            attemptTimeout,
-            {
-              cause: error,
-            },
+        else if (timer.expired)
+          failure = callTimeoutError(
+            timer.expired,
+            timer.expired === 'deadline' ? (deadlineMs ?? 0) : timeoutMs,
+            `${spec.method} ${spec.path}`,
+            attempt,
+            error,
           );
         else if (error instanceof SvcError) failure = error;
         // A transport reports network failures as ConnectionError; anything else it throws is local.
@@ -286,7 +284,7 @@ export class HttpClient {
             { cause: error },
           );
       } finally {
-        clearTimeout(timer);
+        timer.stop();
         if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
       }
       const durationMs = s.now() - started;

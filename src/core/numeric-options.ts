@@ -5,7 +5,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 
 /** The numeric settings of the client that need checking before use. */
 export interface NumericOptions {
-  /** Per-attempt timeout, ms: more than 0, at most {@link MAX_TIMER_MS}. */
+  /** Silence allowed per attempt, ms: more than 0, at most {@link MAX_TIMER_MS}. */
   timeoutMs?: number;
   /** Total budget of a call, ms: more than 0, at most {@link MAX_TIMER_MS}. */
   deadlineMs?: number;

@@ -6,4 +6,10 @@ export type { RequestOptions } from './http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 export type { ResponseLimits } from './response-limits.js';
 export { createFetchTransport } from './transport/fetch.js';
-export type { FetchLike, Transport, TransportRequest, TransportResponse } from './transport/types.js';
+export type {
+  FetchLike,
+  SilenceWatch,
+  Transport,
+  TransportRequest,
+  TransportResponse,
+} from './transport/types.js';

@@ -165,6 +165,34 @@ describe('svc doctor: where each setting came from (flag > env > profile > defau
     }
   });
 
+  it('deadline: flag > SVC_DEADLINE > profile > none', async () => {
+    const profileHome = mkdtempSync(join(tmpdir(), 'svc-doctor-deadline-'));
+    try {
+      const cfg = {
+        XDG_CONFIG_HOME: profileHome,
+        SVC_BASE_URL: server().url,
+        SVC_API_KEY: 'ak_demo_project',
+      };
+      const deadline = async (extra: Record<string, string>, args: string[] = []) => {
+        const run = await runSvc([...args, 'doctor', '-o', 'json'], { env: { ...cfg, ...extra } });
+        return setting(JSON.parse(run.stdout) as Report, 'deadline');
+      };
+      expect(await deadline({})).toEqual({ name: 'deadline', value: 'none', source: 'default' });
+      expect((await runSvc(['config', 'set', 'deadline', '9000'], { env: cfg })).code).toBe(0);
+      expect(await deadline({})).toMatchObject({ value: '9000', source: 'profile default' });
+      expect(await deadline({ SVC_DEADLINE: '8000' })).toMatchObject({
+        value: '8000',
+        source: 'env SVC_DEADLINE',
+      });
+      expect(await deadline({ SVC_DEADLINE: '8000' }, ['--deadline', '7000'])).toMatchObject({
+        value: '7000',
+        source: 'flag',
+      });
+    } finally {
+      rmSync(profileHome, { recursive: true, force: true });
+    }
+  });
+
   it('sandbox', async () => {
     const run = await runSvc(['--sandbox', 'doctor', '-o', 'json'], { env: { XDG_CONFIG_HOME: configHome } });
     const report = JSON.parse(run.stdout) as Report;

@@ -76,6 +76,8 @@ describe('a bad client setting is named where the user wrote it: the flag or the
     [[], { SVC_TIMEOUT: 'soon' }, 'SVC_TIMEOUT must be a whole number, got "soon"'],
     [['--max-retries', '99'], {}, '--max-retries must be between 0 and 10, got 99'],
     [[], { SVC_MAX_RETRIES: 'many' }, 'SVC_MAX_RETRIES must be a whole number, got "many"'],
+    [['--deadline', 'soon'], {}, '--deadline must be a whole number, got "soon"'],
+    [[], { SVC_DEADLINE: '0' }, `SVC_DEADLINE must be between 1 and ${Number.MAX_SAFE_INTEGER}, got 0`],
     // The flag wins over the variable, and so does its name in the error.
     [['--timeout', 'soon'], { SVC_TIMEOUT: '5000' }, '--timeout must be a whole number, got "soon"'],
   ])('%j with %j', async (flags, env, message) => {

@@ -143,6 +143,7 @@ describe('config set rejects unknown settings and bad values with exit 2', () =>
     ['config', 'set', 'base-url', 'not a url'],
     ['config', 'set', 'output', 'xml'],
     ['config', 'set', 'timeout', 'soon'],
+    ['config', 'set', 'deadline', '0'],
   ]) {
     it(args.slice(1).join(' '), async () => {
       const run = await runSvc(args, { env });
@@ -249,10 +250,12 @@ describe('--debug with a known key prints no whole key anywhere', () => {
   });
 });
 
-describe('--timeout and --max-retries are checked before anything is sent', () => {
+describe('--timeout, --deadline and --max-retries are checked before anything is sent', () => {
   for (const [flag, value] of [
     ['--timeout', 'soon'],
     ['--timeout', '0'],
+    ['--deadline', 'soon'],
+    ['--deadline', '0'],
     ['--max-retries', '11'],
     ['--max-retries', '-1'],
   ] as const) {

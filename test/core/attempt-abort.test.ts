@@ -94,7 +94,7 @@ describe('a custom transport gets a real AbortSignal that the per-attempt timeou
     await vi.advanceTimersByTimeAsync(1);
     const error = await failure(call.result);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error.message).toBe('Request timed out after 250 ms: GET /slow');
+    expect(error.message).toBe('No answer for 250 ms: GET /slow (1 attempt)');
   });
 });
 

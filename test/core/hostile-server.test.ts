@@ -128,15 +128,21 @@ describe.each(Object.entries(transports))(
       });
     });
 
-    it('a body that trickles forever is ended by the timeout', async () => {
+    // The timeout counts silence, and a trickle is never silent: the deadline bounds the whole call.
+    it('a body that trickles forever is ended by the deadline', async () => {
       const server = await serve((_req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"verificationId":"');
         const timer = setInterval(() => res.write('x'), 5);
         res.on('close', () => clearInterval(timer));
       });
-      const error = await failure(client(server, { ...options, timeoutMs: 150 }).botCheck.getResult(ID));
+      const trickled = client(server, { ...options, timeoutMs: 150, deadlineMs: 400 });
+      const error = await failure(trickled.botCheck.getResult(ID));
       expect(error).toBeInstanceOf(TimeoutError);
+      expect(error).toMatchObject({ phase: 'deadline', timeoutMs: 400, attempts: 1 });
+      expect(error.message).toBe(
+        `Deadline of 400 ms passed: GET /captcha/v2/verifications/${ID}/results (1 attempt)`,
+      );
     });
   },
 );

@@ -219,7 +219,7 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
       );
       expect(error).toBeInstanceOf(TimeoutError);
       expect((error as TimeoutError).timeoutMs).toBe(100);
-      expect(error.message).toBe('Request timed out after 100 ms: GET /slow');
+      expect(error.message).toBe('No answer for 100 ms: GET /slow (1 attempt)');
       expect(hanging.seen).toHaveLength(1);
     });
 
@@ -237,7 +237,7 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
         }),
       );
       expect(error).toBeInstanceOf(TimeoutError);
-      expect(error.message).toBe('Request timed out after 100 ms: GET /stalls');
+      expect(error.message).toBe('No data for 100 ms while reading the response: GET /stalls (1 attempt)');
     });
   });
 

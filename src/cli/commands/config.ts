@@ -26,6 +26,7 @@ function checkValue(key: ConfigKey, value: string): string {
     throw new UsageError(`output must be one of ${OUTPUT_FORMATS.join(', ')}`);
   }
   if (key === 'timeout') parseIntOption(value, 'timeout', 1);
+  if (key === 'deadline') parseIntOption(value, 'deadline', 1);
   if (key === 'max-retries') parseIntOption(value, 'max-retries', 0, 10);
   if (isSecretKey(key) && /\s/.test(value)) throw new UsageError(`${key} must not contain white space`);
   return value;

@@ -55,6 +55,7 @@ async function settings(ctx: CommandContext, baseUrl: string | undefined): Promi
   for (const [key, env, flag, fallback] of [
     ['timeout', 'SVC_TIMEOUT', ctx.settings.flags.timeout, 'client default'],
     ['max-retries', 'SVC_MAX_RETRIES', ctx.settings.flags.maxRetries, 'client default'],
+    ['deadline', 'SVC_DEADLINE', ctx.settings.flags.deadline, 'none'],
   ] as const) {
     const source = ctx.settings.settingSource(flag, env, key);
     const value = flag ?? ctx.settings.env(env) ?? profile[key];

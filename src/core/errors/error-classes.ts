@@ -268,14 +268,36 @@ export class ResponseTooLargeError extends SvcError {
   }
 }
 
-/** An attempt took longer than `timeoutMs`, or the call passed its total `deadlineMs`. */
+/**
+ * What ran out of time: `answer`, no answer started within `timeoutMs` (connect and response
+ * headers); `body`, the body fell silent for `timeoutMs` between two chunks; `deadline`, the
+ * call's total `deadlineMs` passed.
+ */
+export type TimeoutPhase = 'answer' | 'body' | 'deadline';
+
+/**
+ * A call ran out of time: an attempt heard nothing for `timeoutMs` (no answer, or a body that
+ * stopped arriving), or the call passed its total `deadlineMs`. The message says which and how
+ * many attempts were made.
+ */
 export class TimeoutError extends SvcError {
   override name = 'TimeoutError';
+  /** The limit that ran out, ms: the silence allowed (`timeoutMs`) or the deadline (`deadlineMs`). */
   readonly timeoutMs: number;
+  /** What ran out; undefined on an error made without one. */
+  readonly phase: TimeoutPhase | undefined;
+  /** Attempts made before giving up; undefined on an error made without the count. */
+  readonly attempts: number | undefined;
 
-  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    timeoutMs: number,
+    options?: { cause?: unknown; phase?: TimeoutPhase; attempts?: number },
+  ) {
     super(message, 'timeout', options);
     this.timeoutMs = timeoutMs;
+    this.phase = options?.phase;
+    this.attempts = options?.attempts;
   }
 }
 

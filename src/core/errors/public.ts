@@ -24,6 +24,7 @@ export {
   ResponseTooLargeError,
   SvcError,
   TimeoutError,
+  type TimeoutPhase,
   TokenDecodeError,
   type TokenDecodeReason,
   TransportError,

@@ -34,6 +34,9 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
           redirect: 'manual',
         });
         responded = true;
+        // The answer started: from now the attempt's timeout counts silence between chunks.
+        const watch = req.watch;
+        watch?.heard();
         const status = res.status;
         const limit = capFor(status, req);
         const encoded = res.headers.get('content-encoding');
@@ -51,7 +54,9 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
           bytes = await readLimited(
             async () => {
               const step = await reader.read();
-              return step.done ? undefined : step.value;
+              if (step.done) return undefined;
+              watch?.heard();
+              return step.value;
             },
             () => {
               reader.cancel().catch(() => {});

@@ -53,7 +53,11 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
       try {
         res = await new Promise<IncomingMessage>((resolve, reject) => {
           const outgoing = send(url, { method: req.method, headers, signal: req.signal, agent });
-          outgoing.once('response', resolve);
+          outgoing.once('response', (incoming: IncomingMessage) => {
+            // The answer started: from now the attempt's timeout counts silence between chunks.
+            req.watch?.heard();
+            resolve(incoming);
+          });
           outgoing.once('error', reject);
           outgoing.end(req.body);
         });

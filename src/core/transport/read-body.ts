@@ -1,6 +1,6 @@
 import { ResponseTooLargeError, SvcError } from '../errors/error-classes.js';
 import { isAbortLike, toConnectionError } from './network-errors.js';
-import type { TransportRequest, TransportResponse } from './types.js';
+import type { SilenceWatch, TransportRequest, TransportResponse } from './types.js';
 
 /** Reading stops here: the body passed `limit` bytes. */
 export function tooLarge(limit: number, status: number, host: string): ResponseTooLargeError {
@@ -113,6 +113,8 @@ export interface ReceivedResponse {
    * must fail a body longer or shorter than announced.
    */
   readAll?(): Promise<Uint8Array>;
+  // readAll and readText report no chunk to the request's `watch`: only for a transport that
+  // watches the body's silence itself (and has handed the watch over).
   /**
    * {@link ReceivedResponse.readAll} as UTF-8 text (a byte order mark dropped, malformed bytes
    * replaced, as `TextDecoder` does), where the transport decodes without copying the bytes
@@ -126,7 +128,8 @@ const decoder = new TextDecoder();
 /**
  * The rest of a transport's work once the status and headers are in, the same for every Node
  * transport: headers joined to strings, the body read within the request's caps
- * ({@link readLimited}; into `bodyBuffer` for a `bytes` success), and a failure while reading
+ * ({@link readLimited}; into `bodyBuffer` for a `bytes` success), each chunk reported to the
+ * request's `watch` (so the attempt's timeout counts silence, not the download), and a failure while reading
  * turned into a {@link ConnectionError} naming the host `target()` gives (called only for an
  * error message; caps and aborts pass as they are).
  */
@@ -153,7 +156,15 @@ export async function finishResponse(
       return { status, headers, body: await res.readText() };
     }
     if (whole && res.readAll) bytes = await res.readAll();
-    else bytes = await readChunks(res, limit, () => tooLarge(limit, status, target()), expected, into);
+    else
+      bytes = await readChunks(
+        res,
+        limit,
+        () => tooLarge(limit, status, target()),
+        expected,
+        into,
+        req.watch,
+      );
   } catch (error) {
     if (error instanceof SvcError || isAbortLike(error)) throw error;
     throw toConnectionError(error, target());
@@ -184,19 +195,22 @@ function joinedHeaders(
   return joined;
 }
 
-/** {@link readLimited} over the chunks of a received body. */
+/** {@link readLimited} over the chunks of a received body, each one reported to `watch`. */
 function readChunks(
   res: ReceivedResponse,
   limit: number,
   error: () => ResponseTooLargeError,
   expected: number | undefined,
   into: ((size: number) => Uint8Array) | undefined,
+  watch: SilenceWatch | undefined,
 ): Promise<Uint8Array> {
   const chunks = res.body[Symbol.asyncIterator]();
   return readLimited(
     async () => {
       const step = await chunks.next();
-      return step.done ? undefined : step.value;
+      if (step.done) return undefined;
+      watch?.heard();
+      return step.value;
     },
     () => res.destroy(),
     limit,

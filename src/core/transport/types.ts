@@ -7,8 +7,14 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | undefined;
-  /** Fires on the per-attempt timeout, the total deadline or the caller's abort. */
+  /** Fires on the attempt's timeout (silence or deadline) or the caller's abort. */
   signal: AbortSignal;
+  /**
+   * The attempt's silence clock, set by the pipeline: a transport reports here what arrives, so
+   * `timeoutMs` bounds each silence (before the headers, between body chunks) rather than the
+   * whole download. A transport that reports nothing gets one bound on the whole attempt.
+   */
+  watch?: SilenceWatch | undefined;
   /** `bytes`: return the body as bytes in `bytes` (and `body` empty), for callers that scan it themselves. Default `text`. */
   responseType?: 'text' | 'bytes';
   /**
@@ -24,6 +30,24 @@ export interface TransportRequest {
   maxBytes?: number;
   /** Byte cap of any other body (errors, redirects). Default: `maxBytes`. */
   maxErrorBytes?: number;
+}
+
+/**
+ * How a transport tells the pipeline that an attempt is not silent. Call {@link SilenceWatch.heard}
+ * when the response headers arrive and on each body chunk; the attempt is aborted (through
+ * `signal`) once `idleMs` pass without news. A transport that enforces the silence of the body
+ * itself (undici's `bodyTimeout`) calls {@link SilenceWatch.handOver} once the headers are in,
+ * and {@link SilenceWatch.silent} when its own limit ends the request.
+ */
+export interface SilenceWatch {
+  /** The silence allowed, ms: the attempt's `timeoutMs`. */
+  readonly idleMs: number;
+  /** The headers or a body chunk arrived: the silence counts from now. Cheap: call it per chunk. */
+  heard(): void;
+  /** The transport watches the silence of the rest of the body itself (the call's deadline still holds). */
+  handOver(): void;
+  /** The transport's own silence limit (after `handOver`) ended the request: a timeout, not a broken connection. */
+  silent(): void;
 }
 
 /** A complete response: the body is read to the end before the transport returns. */

@@ -18,6 +18,12 @@ export interface UndiciTransportOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** Whether undici's `bodyTimeout` ended a body (the error as `finishResponse` wraps it). */
+function isBodyTimeout(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === 'UND_ERR_BODY_TIMEOUT';
+}
+
 /** Origin and path of a URL as undici's `request(url)` takes them (`pathname` plus `search`). */
 function urlParts(url: string): { origin: string; path: string } {
   const parsed = new URL(url);
@@ -69,34 +75,45 @@ export function createUndiciTransport(
       // Our own abort where the pipeline took one (see UndiciAbort): `req.signal` is then a
       // placeholder, never fired.
       const signal = (req as { [ATTEMPT_ABORT]?: UndiciAbort })[ATTEMPT_ABORT] ?? req.signal;
+      // The silence between body chunks is undici's own `bodyTimeout` (its parser refreshes one
+      // timer per chunk, and `body.text()` stays the fast read); the wait for the headers is the
+      // pipeline's. Without a watch, none (the caller bounds the request).
+      const watch = req.watch;
+      const bodyTimeout = watch === undefined ? 0 : watch.idleMs;
       let res: Dispatcher.ResponseData;
       try {
         // The agent's `request` with origin and path apart, as undici's `request(url)` passes
         // them: split without parsing where the URL is plain, else from URL parsing.
         const { origin, path } = split(req.url) ?? urlParts(req.url);
-        res = await send.call(agent, { origin, path, method, headers, body, signal });
+        res = await send.call(agent, { origin, path, method, headers, body, signal, bodyTimeout });
       } catch (error) {
         if (isAbortLike(error)) throw error;
         throw toRequestFailure(error, target());
       }
+      watch?.handOver();
       const stream = res.body;
-      // Awaited here: one microtask, where returning the promise from an async function takes two.
-      return await finishResponse(
-        req,
-        {
-          status: res.statusCode,
-          headers: res.headers,
-          body: stream,
-          // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
-          // any more, so without this listener that error would be uncaught and stop the process.
-          destroy: () => stream.on('error', () => {}).destroy(),
-          // undici collects a body of announced length itself, without an async iterator per response.
-          readAll: () => stream.bytes(),
-          // And as text without copying the bytes first (`bytes()` copies even a single chunk).
-          readText: () => stream.text(),
-        },
-        target,
-      );
+      try {
+        // Awaited here: one microtask, where returning the promise from an async function takes two.
+        return await finishResponse(
+          req,
+          {
+            status: res.statusCode,
+            headers: res.headers,
+            body: stream,
+            // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
+            // any more, so without this listener that error would be uncaught and stop the process.
+            destroy: () => stream.on('error', () => {}).destroy(),
+            // undici collects a body of announced length itself, without an async iterator per response.
+            readAll: () => stream.bytes(),
+            // And as text without copying the bytes first (`bytes()` copies even a single chunk).
+            readText: () => stream.text(),
+          },
+          target,
+        );
+      } catch (error) {
+        if (watch !== undefined && isBodyTimeout(error)) watch.silent();
+        throw error;
+      }
     },
     // Every request ends through an UndiciAbort: the pipeline makes no AbortSignal for it.
     [ATTEMPT_ABORTER]: () => new UndiciAbort(),
