@@ -58,6 +58,7 @@ export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
 export { CheckpointError } from './core/errors/error-classes.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
+export type { ProxyOption, ProxySettings } from './core/proxy-rules.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';
 export * from './core/public.js';
 export { createDefaultTransport } from './core/transport/default.js';
