@@ -27,6 +27,16 @@ export function optionsFromEnv(env: Env): SvcClientOptions {
   return options as SvcClientOptions;
 }
 
+/** `options` without the keys whose value is `undefined`, so they do not hide an environment default. */
+function defined(options: SvcClientOptions): SvcClientOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+}
+
+/** The options a client is built with: with `env`, the environment's defaults under the options given. */
+export function resolvedOptions(input: SvcClientOptions): SvcClientOptions {
+  return input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
+}
+
 /** A variable as curl reads it: the lower-case name first, then the upper-case one; empty counts as unset. */
 function curlVariable(env: Env, upper: string): { value: string; name: string } | undefined {
   for (const name of [upper.toLowerCase(), upper]) {

@@ -1,7 +1,7 @@
 import { envProxyOfNode } from './client-env.js';
 import type { SvcClientOptions } from './client-options.js';
 import { SvcError } from './core/errors/error-classes.js';
-import { type ProxyOption, proxyRoutes, proxySettingsOf } from './core/proxy-rules.js';
+import { type ProxyOption, proxyFor, proxyRoutes, proxySettingsOf } from './core/proxy-rules.js';
 import { currentRuntime, type RuntimeName } from './core/runtime.js';
 import { caOption } from './core/transport/trust.js';
 
@@ -34,7 +34,8 @@ export function clientNetwork(
   const explicit = proxySettingsOf(input.proxy);
   const custom = options.transport !== undefined || options.fetch !== undefined;
   if (explicit || ca) {
-    const what = explicit && ca ? 'the proxy and ca options' : explicit ? 'the proxy option' : 'the ca option';
+    const what =
+      explicit && ca ? 'the proxy and ca options' : explicit ? 'the proxy option' : 'the ca option';
     if (custom)
       throw new SvcError(
         `${what} apply to the default transport only: a custom fetch or transport must reach the proxy and trust the CA itself`,
@@ -51,4 +52,18 @@ export function clientNetwork(
   // Parsed here too, so a bad proxy URL stops the constructor (the transport parses it again).
   proxyRoutes(proxySettingsOf(chosen));
   return { proxy: chosen, ca };
+}
+
+/**
+ * The proxy a request to `url` goes through with these client options (`input` as given,
+ * `options` with the environment's defaults), or undefined for a direct connection: the rule
+ * the default transport follows, for reports such as `diagnose`.
+ */
+export function proxyOfClient(
+  input: SvcClientOptions,
+  options: SvcClientOptions,
+  url: string | URL,
+): URL | undefined {
+  const { proxy } = clientNetwork(input, options);
+  return proxyFor(url, proxyRoutes(proxySettingsOf(proxy)));
 }

@@ -1,7 +1,7 @@
 import { AuditClient } from './audit/client.js';
 import { BotCheckClient } from './botcheck/current-client.js';
 import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
-import { optionsFromEnv } from './client-env.js';
+import { resolvedOptions } from './client-env.js';
 import { clientNetwork } from './client-network.js';
 import type { SvcClientOptions } from './client-options.js';
 import { parseBaseUrl } from './core/base-url.js';
@@ -13,11 +13,6 @@ import { createDefaultTransport } from './core/transport/default.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
-
-/** `options` without the keys whose value is `undefined`, so they do not hide an environment default. */
-function defined(options: SvcClientOptions): SvcClientOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-}
 
 /**
  * The client of the four APIs. One instance holds a keep-alive connection pool: create it once
@@ -88,7 +83,7 @@ export class SvcClient {
   }
 
   constructor(input: SvcClientOptions = {}) {
-    const options: SvcClientOptions = input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
+    const options = resolvedOptions(input);
     checkNumericOptions(options);
     const baseUrl = parseBaseUrl(options.baseUrl);
     this.#credentials = {

@@ -37,9 +37,7 @@ export function createDefaultTransport(
   let bulk: Transport | undefined;
   // With a proxy setting, bulk reads go through undici too: one proxy client (undici's
   // ProxyAgent), one NO_PROXY rule and one set of proxy errors for every request.
-  const viaUndici = options.proxy
-    ? () => true
-    : (req: TransportRequest) => req.bodyBuffer === undefined;
+  const viaUndici = options.proxy ? () => true : (req: TransportRequest) => req.bodyBuffer === undefined;
   const transport: Transport & AttemptAbortAware = {
     request(req) {
       if (viaUndici(req)) return calls.request(req);

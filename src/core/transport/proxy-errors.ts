@@ -1,6 +1,21 @@
 import { ConnectionError, TransportError } from '../errors/error-classes.js';
 import { codeOf, isNetworkFailure, NOT_SENT_CODES, tlsFailureLine } from './network-errors.js';
 
+/** What went wrong with a proxy, for errors made here: it could not be reached, or it refused. */
+export type ProxyFault = 'unreachable' | 'refused';
+
+const FAULTS = new WeakMap<object, ProxyFault>();
+
+/** Whether an error is a proxy's failure (made by {@link proxiedFailure}), and which; else undefined. */
+export function proxyFaultOf(error: unknown): ProxyFault | undefined {
+  return typeof error === 'object' && error !== null ? FAULTS.get(error) : undefined;
+}
+
+function marked<E extends Error>(error: E, fault: ProxyFault): E {
+  FAULTS.set(error, fault);
+  return error;
+}
+
 /** A proxy as messages name it: `proxy host:port`, never its user name or password. */
 function shown(proxy: URL): string {
   return `proxy ${proxy.host}`;
@@ -15,8 +30,7 @@ function statusWords(status: number, proxy: URL): string {
       : `the proxy asks for a user name and password (${what}): put them in the proxy URL (http://user:pass@host:port)`;
   }
   if (status === 403) return 'the proxy does not allow this host or port (403)';
-  if (status === 502 || status === 503 || status === 504)
-    return `the proxy could not reach it (${status})`;
+  if (status === 502 || status === 503 || status === 504) return `the proxy could not reach it (${status})`;
   return `the proxy answered ${status}`;
 }
 
@@ -41,7 +55,10 @@ export function isProxyAuthAnswer(status: number, headers: Record<string, unknow
  */
 export function proxyAnswer(status: number, target: string, proxy: URL): ConnectionError | TransportError {
   const line = `${shown(proxy)} did not pass the request to ${target} on: ${statusWords(status, proxy)}`;
-  return isAuthStatus(status) ? new TransportError(line) : new ConnectionError(line, false);
+  return marked(
+    isAuthStatus(status) ? new TransportError(line) : new ConnectionError(line, false),
+    'refused',
+  );
 }
 
 /**
@@ -59,15 +76,16 @@ export function proxiedFailure(error: unknown, target: string, proxy: URL): Conn
   const status = proxyStatus(error, code);
   if (status !== undefined) return proxyAnswer(status, target, proxy);
   if (code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new ConnectionError(`Connection to ${shown(proxy)} failed: ${code} (the proxy of ${target})`, false, {
-      cause: error,
-    });
+    const line = `Connection to ${shown(proxy)} failed: ${code} (the proxy of ${target})`;
+    return marked(new ConnectionError(line, false, { cause: error }), 'unreachable');
   }
   const tls = tlsFailureLine(error, target);
   if (tls !== undefined) return new TransportError(tls, { cause: error });
   const via = `${target} through ${shown(proxy)}`;
   if (isNetworkFailure(error))
-    return new ConnectionError(`Connection to ${via} failed: ${code ?? 'network error'}`, true, { cause: error });
+    return new ConnectionError(`Connection to ${via} failed: ${code ?? 'network error'}`, true, {
+      cause: error,
+    });
   const what = code ?? (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   return new TransportError(`Request to ${via} could not be made: ${what}`, { cause: error });
 }

@@ -12,14 +12,23 @@ const CLOSED_UNANSWERED = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);
  * (not retried: every retry would fail alike); else `undefined`, and the failure stays as it was.
  * Only on this failure path, never on a request that got an answer.
  */
-export async function httpToTlsPort(error: unknown, url: string, target: string): Promise<TransportError | undefined> {
+export async function httpToTlsPort(
+  error: unknown,
+  url: string,
+  target: string,
+): Promise<TransportError | undefined> {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !CLOSED_UNANSWERED.has(code) || !url.startsWith('http:')) return undefined;
   const { hostname, port } = new URL(url);
   const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   const tls = nodeBuiltin('node:tls', 'http:// to a TLS port');
   const speaksTls = await new Promise<boolean>((resolve) => {
-    const socket = tls.connect({ host, port: Number(port || 80), rejectUnauthorized: false, servername: undefined });
+    const socket = tls.connect({
+      host,
+      port: Number(port || 80),
+      rejectUnauthorized: false,
+      servername: undefined,
+    });
     const done = (answer: boolean) => {
       clearTimeout(timer);
       socket.destroy();
