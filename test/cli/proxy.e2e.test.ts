@@ -245,4 +245,3 @@ describe('a bad proxy setting is one line, exit 2', () => {
     expectNoPassword(run);
   });
 });
-

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +9,7 @@ import { SvcClient } from '../../src/client.js';
 import { clientNetwork } from '../../src/client-network.js';
 import { ConnectionError, SvcError, TransportError } from '../../src/core/errors/error-classes.js';
 import { DEMO } from '../../src/server/fixtures.js';
+import { createWebhookForwarder } from '../../src/tax/webhook-forwarder.js';
 import { ROOT } from '../helpers/build.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -92,6 +94,26 @@ describe.skipIf(tinyproxyMissing)('a client with the proxy option sends every re
     }
     const none = await failure(validate({ baseUrl: server().url, proxy: authProxy.plainUrl }));
     expect(none.message).toContain('asks for a user name and password (407 Proxy Authentication Required)');
+  });
+
+  it('webhook forwarding goes through the proxy, and a stopped proxy is named', async () => {
+    const app = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(app.address() as { port: number }).port}/hooks`;
+    const forwarder = createWebhookForwarder(target, { proxy: authProxy.url });
+    try {
+      await expect(
+        forwarder.forward({ bytes: new TextEncoder().encode('{}'), contentType: 'application/json' }),
+      ).resolves.toBe(204);
+      expect(authProxy.requests()).toContain(`POST ${target} HTTP/1.1`);
+      const gone = createWebhookForwarder(target, { proxy: 'http://127.0.0.1:1' });
+      const error = await failure(gone.forward({ bytes: new Uint8Array(), contentType: undefined }));
+      expect(error.message).toMatch(/^Connection to proxy 127\.0\.0\.1:1 failed: ECONNREFUSED/);
+      await gone.close();
+    } finally {
+      await forwarder.close();
+      app.close();
+    }
   });
 
   it('NO_PROXY rules send a listed host direct', async () => {
