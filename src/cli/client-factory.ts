@@ -62,6 +62,19 @@ export class ClientFactory {
     if (this.settings.debug) {
       const sent = [options.apiKey ?? ''];
       options.logger = { debug: (line) => this.out.debug(line, sent) };
+      // Which proxy the run uses and from where (redacted: `http://***@proxy:3128`).
+      if (!sandbox) {
+        const { settings, source } = this.settings.proxySettings();
+        const shown = [
+          settings?.httpsProxy && `https ${settings.httpsProxy}`,
+          settings?.httpProxy && `http ${settings.httpProxy}`,
+        ];
+        const noProxy = settings?.noProxy ? `; NO_PROXY ${settings.noProxy}` : '';
+        this.out.debug(
+          `proxy: ${shown.filter(Boolean).join(', ') || 'none'} (from ${source})${noProxy}`,
+          sent,
+        );
+      }
     }
     return options;
   }
