@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
 import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
-import { parseIntOption, UsageError } from '../usage-error.js';
+import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
@@ -54,6 +54,7 @@ function runOptions(flags: BatchOptions) {
   // Checked in this order, so that of several bad flags the same one is named as always.
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
   const concurrency = parseIntOption(flags.concurrency, '--concurrency', 1, 64);
+  const retryForMs = parseDurationOption(flags.retryFor, '--retry-for');
   const waitTimeoutMs = parseIntOption(flags.waitTimeout, '--wait-timeout', 1) * 1000;
   const quietMs = parseIntOption(flags.reconcileAfter, '--reconcile-after', 0, 86_400) * 1000;
   const precheck = precheckMode(flags.precheck);
@@ -76,6 +77,7 @@ function runOptions(flags: BatchOptions) {
     strategy: flags.strategy,
     chunkSize,
     concurrency,
+    retryForMs,
     precheck,
   } satisfies Partial<BatchFileOptions>;
   return { options, listen, waitTimeoutMs, quietMs };

@@ -54,7 +54,7 @@ export interface BatchFileWaitOptions {
 
 /** Options of `client.tax.runBatchFile`. */
 export interface BatchFileOptions
-  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck'>,
+  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck' | 'retryForMs'>,
     Omit<RequestOptions, 'signal'> {
   /**
    * The input: a path, or a readable stream (copied to a private temporary file first). A CSV

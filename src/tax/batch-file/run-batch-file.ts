@@ -145,6 +145,7 @@ function batchOptions(
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     deadlineMs: options.deadlineMs,
+    ...(options.retryForMs !== undefined && { retryForMs: options.retryForMs }),
     runId,
     skipRows,
     signal: options.signal,

@@ -3,6 +3,7 @@ import { precheckDecision } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
+import { pacedSender } from './paced-sender.js';
 import { schemaReason } from './row-reason.js';
 import {
   type BatchRowResult,
@@ -249,13 +250,14 @@ export async function* runBatch(
  * promise, which is most of the runner's own time on a fast service.
  */
 export async function* runBatchSegments(
-  tax: BatchSender,
+  client: BatchSender,
   batches: AsyncIterable<readonly unknown[]>,
   options: RunBatchOptions = {},
 ): AsyncGenerator<SentRowResult[]> {
   const single = options.strategy === 'single';
   const chunkSize = single ? 1 : Math.min(Math.max(options.chunkSize ?? 100, 1), 1000);
   const concurrency = Math.max(options.concurrency ?? 4, 1);
+  const tax = pacedSender(client, options, concurrency);
   const runId = options.runId ?? crypto.randomUUID();
   const skip = options.skipRows ?? 0;
   const window: Array<{ firstRow: number; done: Promise<SentRowResult[]> }> = [];
