@@ -70,3 +70,79 @@ describe('a batch that meets 429s slows down and ends with every row submitted, 
     expectEverySendableRowOnce();
   }, 30_000);
 });
+
+/** The command the summary line names to retry the failed rows, as words (none is quoted here). */
+function retryCommand(stderr: string): { count: number; args: string[] } {
+  const match = /; (\d+) failed rows? can be retried: svc (.*)$/m.exec(stderr);
+  if (!match) throw new Error(`no retry command in: ${stderr}`);
+  return { count: Number(match[1]), args: (match[2] as string).split(' ') };
+}
+
+describe('rows left failed for a retryable cause are sent again by --resume, with their original keys', () => {
+  it('--max-retries 0 against the limiter leaves 429 rows; the command the summary names submits each once', async () => {
+    server().admin.setRateLimit({ perSecond: 2, retryAfter: true });
+    const first = await runBin(
+      ['--max-retries', '0', 'batch', file('in.csv'), '--out', file('out.ndjson'), '--chunk-size', '200'],
+      { env: env() },
+    );
+    expect(first.code).toBe(1);
+    const failed = statuses().failed ?? 0;
+    expect(failed).toBeGreaterThan(0);
+    const { count, args } = retryCommand(first.stderr);
+    expect(count).toBe(failed);
+    expect(args).toEqual(['batch', file('in.csv'), '--out', file('out.ndjson'), '--resume']);
+    expect(server().admin.stats().validationsProcessed).toBe(SENDABLE - failed);
+
+    const again = await runBin([...args, '--chunk-size', '200'], { env: env() });
+    expect(again.stderr).toContain(`sending ${failed} row(s) again`);
+    expect(again.stderr).not.toContain('can be retried');
+    expect(again.code).toBe(0);
+    expectEverySendableRowOnce();
+    // Nothing more to send: a third run sends nothing and changes nothing.
+    const before = server().admin.stats().requestsByRoute;
+    const third = await runBin(args, { env: env() });
+    expect(third.code).toBe(0);
+    expect(server().admin.stats().requestsByRoute).toEqual(before);
+  }, 30_000);
+
+  it('--resume --wait sends them again too, and every row ends completed, validated once', async () => {
+    server().admin.configureWebhookRetries({ retryDelaysMs: [0] });
+    server().admin.setRateLimit({ perSecond: 2, retryAfter: false });
+    const first = await runBin(
+      ['--max-retries', '0', 'batch', file('in.csv'), '--out', file('out.ndjson'), '--chunk-size', '200'],
+      { env: env() },
+    );
+    expect(first.code).toBe(1);
+    const failed = statuses().failed ?? 0;
+    expect(failed).toBeGreaterThan(0);
+    server().admin.setRateLimit({ perSecond: 0 });
+    const { args } = retryCommand(first.stderr);
+    const again = await runBin([...args, '--wait', '--register', server().url], { env: env() });
+    expect(again.stderr).toContain(`sending ${failed} row(s) again`);
+    expect(again.code).toBe(0);
+    const counts = statuses();
+    expect(counts.failed).toBeUndefined();
+    expect(counts.rejected).toBe(ROWS - SENDABLE);
+    expect(server().admin.stats().validationsProcessed).toBe(SENDABLE);
+  }, 30_000);
+
+  it('a row refused with 400 is not sent again', async () => {
+    writeFileSync(file('in.csv'), makeCsv(40).text);
+    server().admin.setFaults({ rate: 1, kinds: ['status500'], seed: 1 });
+    const first = await runBin(['--max-retries', '0', 'batch', file('in.csv'), '--out', file('out.ndjson')], {
+      env: env(),
+    });
+    expect(first.code).toBe(1);
+    expect(retryCommand(first.stderr).count).toBe(statuses().failed);
+    server().admin.setFaults(undefined);
+    // The same rows, now failed with a cause a resend cannot fix.
+    const lines = readFileSync(file('out.ndjson'), 'utf8').replaceAll('"HTTP_500"', '"HTTP_400"');
+    writeFileSync(file('out.ndjson'), lines);
+    const again = await runBin(['batch', file('in.csv'), '--out', file('out.ndjson'), '--resume'], {
+      env: env(),
+    });
+    expect(again.code).toBe(1);
+    expect(again.stderr).not.toContain('can be retried');
+    expect(server().admin.stats().validationsProcessed).toBe(0);
+  }, 30_000);
+});

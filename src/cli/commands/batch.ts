@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
+import { continueCommand } from './continue-command.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
 
@@ -120,7 +121,38 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
     return stopped(ctx, error);
   }
   progress.stop();
-  return summary(ctx, flags, out, result, waitTimeoutMs);
+  return summary(ctx, { file, flags, out, precheck: options.precheck }, result, waitTimeoutMs);
+}
+
+/** What the summary says of a run: its input, flags and output, and the pre-check mode in force. */
+interface Ran {
+  file: string;
+  flags: BatchOptions;
+  out: string | undefined;
+  precheck: BatchFileOptions['precheck'];
+}
+
+/** `svc batch ... --resume`: the same input, outputs and keys (the flags that shape a row's request) as this run. */
+export function resumeCommand({ file, flags, out, precheck }: Ran): string {
+  return continueCommand([
+    'batch',
+    file,
+    ['--out', out],
+    ['--state', flags.state],
+    ['--rejects', flags.rejects],
+    ['--sheet', flags.sheet],
+    ['--columns', flags.columns],
+    ['--encoding', flags.encoding],
+    ['--delimiter', flags.delimiter],
+    ['--bom', flags.bom === true],
+    ['--no-bom', flags.bom === false],
+    ['--run-id', flags.runId],
+    ['--precheck', precheck && precheck !== 'structural' ? precheck : undefined],
+    ['--strategy', flags.strategy === 'single' ? 'single' : undefined],
+    ['--wait', flags.wait === true],
+    ['--register', flags.register],
+    ['--resume', true],
+  ]);
 }
 
 /** An interrupted run's exit code; any other error with how to resume it, rethrown for the error line. */
@@ -138,20 +170,19 @@ function stopped(ctx: CommandContext, error: unknown): number {
 }
 
 /** The summary line on stderr, and the exit code of a finished run. */
-function summary(
-  ctx: CommandContext,
-  flags: BatchOptions,
-  out: string | undefined,
-  result: BatchFileResult,
-  waitTimeoutMs: number,
-): number {
+function summary(ctx: CommandContext, ran: Ran, result: BatchFileResult, waitTimeoutMs: number): number {
+  const { flags, out } = ran;
   const { counts } = result;
   const perStatus = Object.entries(counts)
     .sort()
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
+  const retry =
+    result.retryable > 0
+      ? `; ${result.retryable} failed row${result.retryable === 1 ? '' : 's'} can be retried: ${resumeCommand(ran)}`
+      : '';
   ctx.out.info(
-    `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
+    `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}${retry}`,
   );
   if (result.workbookCellsReplaced > 0)
     ctx.out.warn(

@@ -196,8 +196,11 @@ function isStopping(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 401 || error.status === 402 || error.status === 403);
 }
 
-/** Runs one segment (consecutive rows); failures become `failed` rows unless the run must stop. */
-async function runSegment(
+/**
+ * Runs one segment (rows in row order: consecutive ones, or a resumed run's failed rows); failures
+ * become `failed` rows unless the run must stop (an abort, 401, 402, 403: thrown).
+ */
+export async function runSegment(
   tax: BatchSender,
   slots: Slot[],
   options: RunBatchOptions,
