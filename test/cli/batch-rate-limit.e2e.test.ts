@@ -90,10 +90,18 @@ describe('rows left failed for a retryable cause are sent again by --resume, wit
     expect(failed).toBeGreaterThan(0);
     const { count, args } = retryCommand(first.stderr);
     expect(count).toBe(failed);
-    expect(args).toEqual(['batch', file('in.csv'), '--out', file('out.ndjson'), '--resume']);
+    expect(args).toEqual([
+      'batch',
+      file('in.csv'),
+      '--out',
+      file('out.ndjson'),
+      '--chunk-size',
+      '200',
+      '--resume',
+    ]);
     expect(server().admin.stats().validationsProcessed).toBe(SENDABLE - failed);
 
-    const again = await runBin([...args, '--chunk-size', '200'], { env: env() });
+    const again = await runBin(args, { env: env() });
     expect(again.stderr).toContain(`sending ${failed} row(s) again`);
     expect(again.stderr).not.toContain('can be retried');
     expect(again.code).toBe(0);

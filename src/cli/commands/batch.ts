@@ -1,3 +1,4 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import {
   BatchFileFailedError,
@@ -85,7 +86,12 @@ function runOptions(flags: BatchOptions) {
 }
 
 /** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
-export async function batch(ctx: CommandContext, file: string, flags: BatchOptions): Promise<number> {
+export async function batch(
+  ctx: CommandContext,
+  file: string,
+  flags: BatchOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   const { options, listen, waitTimeoutMs, quietMs } = runOptions(flags);
   const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
@@ -121,38 +127,19 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
     return stopped(ctx, error);
   }
   progress.stop();
-  return summary(ctx, { file, flags, out, precheck: options.precheck }, result, waitTimeoutMs);
+  return summary(ctx, { flags, out, command }, result, waitTimeoutMs);
 }
 
-/** What the summary says of a run: its input, flags and output, and the pre-check mode in force. */
+/** What the summary says of a run: its flags and output, and the command as given. */
 interface Ran {
-  file: string;
   flags: BatchOptions;
   out: string | undefined;
-  precheck: BatchFileOptions['precheck'];
+  command: CommandUnknownOpts;
 }
 
-/** `svc batch ... --resume`: the same input, outputs and keys (the flags that shape a row's request) as this run. */
-export function resumeCommand({ file, flags, out, precheck }: Ran): string {
-  return continueCommand([
-    'batch',
-    file,
-    ['--out', out],
-    ['--state', flags.state],
-    ['--rejects', flags.rejects],
-    ['--sheet', flags.sheet],
-    ['--columns', flags.columns],
-    ['--encoding', flags.encoding],
-    ['--delimiter', flags.delimiter],
-    ['--bom', flags.bom === true],
-    ['--no-bom', flags.bom === false],
-    ['--run-id', flags.runId],
-    ['--precheck', precheck && precheck !== 'structural' ? precheck : undefined],
-    ['--strategy', flags.strategy === 'single' ? 'single' : undefined],
-    ['--wait', flags.wait === true],
-    ['--register', flags.register],
-    ['--resume', true],
-  ]);
+/** `svc batch ... --resume`: the command as given (its input, outputs, columns, key seed), resuming. */
+export function resumeCommand(command: CommandUnknownOpts): string {
+  return continueCommand(command, { drop: ['--force'], add: ['--resume'] });
 }
 
 /** An interrupted run's exit code; any other error with how to resume it, rethrown for the error line. */
@@ -179,7 +166,7 @@ function summary(ctx: CommandContext, ran: Ran, result: BatchFileResult, waitTim
     .join(', ');
   const retry =
     result.retryable > 0
-      ? `; ${result.retryable} failed row${result.retryable === 1 ? '' : 's'} can be retried: ${resumeCommand(ran)}`
+      ? `; ${result.retryable} failed row${result.retryable === 1 ? '' : 's'} can be retried: ${resumeCommand(ran.command)}`
       : '';
   ctx.out.info(
     `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}${retry}`,
