@@ -48,7 +48,7 @@ function expectEveryEventOnce(): void {
 
 describe('an export against a limiter without Retry-After keeps retrying 429s with growing waits, within --retry-for', () => {
   it('finishes within the default bound (2 minutes), every event once', async () => {
-    server().admin.setRateLimit({ perSecond: 2, burst: 1, retryAfter: false });
+    server().admin.setRateLimit({ perSecond: 1, burst: 1, retryAfter: false });
     const run = await runBin(exportArgs(), { env: env() });
     expect(run.stderr).toMatch(new RegExp(`^exported ${COUNT} events`, 'm'));
     expect(run.code).toBe(0);

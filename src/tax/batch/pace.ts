@@ -14,9 +14,10 @@ export interface PaceOptions {
   random?: () => number;
 }
 
-/** One request's place in the pace: when it started. */
+/** One request's place in the pace: when it started, and after how many cuts. */
 export interface PaceTicket {
   readonly startedAt: number;
+  readonly cuts: number;
 }
 
 /** The slowest pace a throttle can bring the rate to, requests per second (AWS: 0.5). */
@@ -52,6 +53,8 @@ export class Pace implements Gate<PaceTicket> {
   #nextStart = 0;
   #holdUntil = 0;
   #lastCut = Number.NEGATIVE_INFINITY;
+  /** Cuts so far: a throttle of a request started before the last one cuts nothing more. */
+  #cuts = 0;
   #throttlesInARow = 0;
   #starts: number[] = [];
   #queue: Promise<unknown> = Promise.resolve();
@@ -99,7 +102,7 @@ export class Pace implements Gate<PaceTicket> {
       if (this.#rate !== undefined) this.#nextStart = Math.max(now, this.#nextStart) + 1000 / this.#rate;
       this.#starts.push(now);
       while ((this.#starts[0] as number) <= now - WINDOW_MS) this.#starts.shift();
-      return { startedAt: now };
+      return { startedAt: now, cuts: this.#cuts };
     }
   }
 
@@ -135,7 +138,8 @@ export class Pace implements Gate<PaceTicket> {
       outcome.retryAfterMs ??
       backoffDelay(this.#throttlesInARow, undefined, { random: this.#random, now: this.#now });
     this.#holdUntil = Math.max(this.#holdUntil, now + wait);
-    if (ticket.startedAt < this.#lastCut) return;
+    if (ticket.cuts < this.#cuts) return;
+    this.#cuts += 1;
     this.#lastCut = now;
     this.#lastMax = Math.max(this.#rate ?? this.#measured(now), MIN_RATE);
     this.#rate = Math.max(MIN_RATE, this.#lastMax * BETA);
