@@ -81,3 +81,47 @@ describe('an export against a limiter without Retry-After keeps retrying 429s wi
     expectEveryEventOnce();
   }, 30_000);
 });
+
+describe('audit sync and audit list that give up say what was kept and the command that continues', () => {
+  it('sync: exit 1 naming the work folder and the command; that command finishes the run, every event once', async () => {
+    server().admin.setRateLimit({ perSecond: 1, burst: 1, retryAfter: false });
+    const archive = join(dir, 'archive');
+    // In the order the command defines its options: the order the continuing command names them.
+    const args = [
+      'audit',
+      'sync',
+      '--dir',
+      archive,
+      '--since',
+      range.from,
+      '--lag',
+      '0',
+      '--page-size',
+      '500',
+    ];
+    const run = await runBin(['--max-retries', '0', ...args], { env: env() });
+    expect(run.code).toBe(1);
+    const line = run.stderr.trim().split('\n').at(-1) as string;
+    expect(line).toMatch(/^svc: 429 Too Many Requests: GET \/platform\/v1\/events/);
+    expect(line).toContain(
+      `; the events fetched so far are kept in the run's work folder with its state; the same command continues the run: svc ${args.join(' ')}`,
+    );
+    const again = await runBin(args, { env: env() });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`^run 1 \\(resumed\\): ${COUNT} events to `, 'm'));
+    expect((await runBin(['audit', 'verify', archive], { env: env() })).code).toBe(0);
+  }, 30_000);
+
+  it('list: exit 1, nothing printed, the command that asks again', async () => {
+    // One request per 20 s: the first list takes it, the second (a process start later) meets the limit.
+    server().admin.setRateLimit({ perSecond: 0.05, burst: 1, retryAfter: false });
+    const args = ['audit', 'list', '--from', range.from, '--to', range.to];
+    await runBin(args, { env: env() });
+    const run = await runBin(['--max-retries', '0', ...args], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toMatch(
+      new RegExp(`^svc: 429 Too Many Requests: .*; nothing printed; ask again with: svc ${args.join(' ')}$`),
+    );
+  }, 30_000);
+});
