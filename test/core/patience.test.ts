@@ -96,3 +96,47 @@ describe('other failures keep the maxRetries rule', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('Retry-After as an HTTP date is honoured too', () => {
+  it('the pipeline turns a date into retryAfterSeconds, which patience waits', async () => {
+    const { SvcClient } = await import('../../src/client.js');
+    const at = Date.now();
+    let calls = 0;
+    const slept: number[] = [];
+    const client = new SvcClient({
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: 'ak_demo_project',
+      maxRetries: 0,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+      },
+      transport: {
+        request: async () => {
+          calls += 1;
+          if (calls > 1) return { status: 200, headers: {}, body: JSON.stringify(PAGE) };
+          return {
+            status: 429,
+            headers: { 'retry-after': new Date(at + 3000).toUTCString() },
+            body: '{"detail":"slow down"}',
+          };
+        },
+      },
+    });
+    await client.audit.listEvents({}, { retryForMs: 60_000, maxRetries: 1 });
+    expect(calls).toBe(2);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThan(1000);
+    expect(slept[0]).toBeLessThanOrEqual(3000);
+  });
+});
+
+const PAGE = {
+  content: [],
+  page: 0,
+  pageSize: 100,
+  totalElements: 0,
+  totalPages: 0,
+  nextCursor: null,
+  from: '2026-01-01T00:00:00.000Z',
+  to: '2026-01-02T00:00:00.000Z',
+};
