@@ -5,8 +5,8 @@ export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Options never repeated in a printed command: their values are secrets. */
-const SECRET = /key|secret|token|password/i;
+/** Options never repeated in a printed command: their values are secrets (a `--sign-key` is a file's path). */
+const SECRET = /api-key|secret|token|password/i;
 
 /**
  * The command line that runs `command` again as it was given: `svc`, its path (`audit export`),
