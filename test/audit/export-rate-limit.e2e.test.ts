@@ -124,4 +124,16 @@ describe('audit sync and audit list that give up say what was kept and the comma
       new RegExp(`^svc: 429 Too Many Requests: .*; nothing printed; ask again with: svc ${args.join(' ')}$`),
     );
   }, 30_000);
+
+  it('tail: exit 1 and the command that follows again', async () => {
+    server().admin.setRateLimit({ perSecond: 0.05, burst: 1, retryAfter: false });
+    const args = ['audit', 'tail', '--since', range.from, '--page-size', '500'];
+    const run = await runBin(['--max-retries', '0', ...args], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^svc: 429 Too Many Requests: .*; no event printed; follow again with: svc ${args.join(' ')}$`,
+      ),
+    );
+  }, 30_000);
 });
