@@ -25,7 +25,12 @@ export {
   listAuditGaps,
   verifyAuditArchive,
 } from './audit/archive-functions.js';
-export { AuditClient, type AuditEventIterable, type AuditEventsParams } from './audit/client.js';
+export {
+  AuditClient,
+  type AuditEventIterable,
+  type AuditEventsParams,
+  type AuditReadOptions,
+} from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
 export { isActorType } from './audit/schemas.js';
 export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit/store/s3-settings.js';

@@ -1,5 +1,6 @@
 import { loadAuditExport, loadAuditSync } from '#audit-node-only';
 import type { HttpClient, RequestOptions } from '../core/http.js';
+import { DEFAULT_RETRY_FOR_MS, type PatienceOptions, patiently } from '../core/patience.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportOptions, ExportResult } from './export/export.js';
@@ -22,6 +23,14 @@ export interface AuditEventIterable extends AsyncIterable<AuditEvent> {
 
 type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParams>['parse']>;
 
+/**
+ * Options of an audit read: those of every call, and how long a page the service throttles (429)
+ * or fails (5xx) is retried past `maxRetries` (see {@link PatienceOptions}; default for a single
+ * `listEvents` page: none, only `maxRetries`; for `events`, `exportEvents`, `sync` and `tail`: 2
+ * minutes).
+ */
+export interface AuditReadOptions extends RequestOptions, PatienceOptions {}
+
 /** The audit log API (`GET /platform/v1/events`). */
 export class AuditClient {
   constructor(
@@ -29,21 +38,37 @@ export class AuditClient {
     private readonly key: () => string | undefined,
   ) {}
 
+  /** One page; with `retryForMs`, retried patiently (growing waits, `Retry-After` honoured). */
   private get(
     query: ParsedQuery,
-    options: RequestOptions | undefined,
+    options: AuditReadOptions | undefined,
     raw = false,
     bodyBuffer?: (size: number) => Uint8Array,
   ) {
-    return this.http.call({
-      raw,
-      ...(bodyBuffer && { bodyBuffer }),
-      method: 'GET',
-      path: EVENTS_PATH,
-      query,
-      auth: { scheme: 'bearer', key: this.key() },
-      retry: RETRY_SAFE,
-      options,
+    const call = (attempt: RequestOptions = {}) =>
+      this.http.call({
+        raw,
+        ...(bodyBuffer && { bodyBuffer }),
+        method: 'GET',
+        path: EVENTS_PATH,
+        query,
+        auth: { scheme: 'bearer', key: this.key() },
+        retry: RETRY_SAFE,
+        options: { ...options, ...attempt },
+      });
+    const retryForMs = options?.retryForMs;
+    if (retryForMs === undefined) return call();
+    const s = this.http.settings;
+    return patiently(call, {
+      policy: RETRY_SAFE,
+      maxRetries: options?.maxRetries ?? s.maxRetries,
+      retryForMs,
+      deadlineMs: options?.deadlineMs ?? s.deadlineMs,
+      sleep: s.sleep,
+      random: s.random,
+      now: s.now,
+      logger: s.logger,
+      signal: options?.signal,
     });
   }
 
@@ -54,7 +79,10 @@ export class AuditClient {
    * @example
    * const page = await client.audit.listEvents({ from: '2026-01-01T00:00:00Z', pageSize: 500 });
    */
-  async listEvents(params: ListEventsParams = {}, options: RequestOptions = {}): Promise<AuditEventPageType> {
+  async listEvents(
+    params: ListEventsParams = {},
+    options: AuditReadOptions = {},
+  ): Promise<AuditEventPageType> {
     const query = parseRequest(ListEventsParams(), params, 'audit log query');
     const res = await this.get(query, options);
     return parseResponse(AuditEventPage(), res.data, 'audit log page');
@@ -70,11 +98,12 @@ export class AuditClient {
    *   console.log(event.occurredAt, event.type);
    * }
    */
-  events(params: AuditEventsParams = {}, options: RequestOptions = {}): AuditEventIterable {
+  events(params: AuditEventsParams = {}, options: AuditReadOptions = {}): AuditEventIterable {
     const checked = parseRequest(ListEventsParams(), params, 'audit log query');
     const range = resolveRange(checked.from, checked.to);
     const query = parseRequest(ListEventsParams(), { ...checked, ...range }, 'audit log query');
-    const pages = () => followCursors((cursor) => this.listEvents({ ...query, cursor }, options));
+    const patient = { retryForMs: DEFAULT_RETRY_FOR_MS, ...options };
+    const pages = () => followCursors((cursor) => this.listEvents({ ...query, cursor }, patient));
     return {
       pages,
       async *[Symbol.asyncIterator]() {
@@ -101,9 +130,10 @@ export class AuditClient {
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
     // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
     const { exportPages } = await loadAuditExport();
+    const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     return exportPages(async (query, signal, bodyBuffer) => {
       const checked = parseRequest(ListEventsParams(), query, 'audit log query');
-      const res = await this.get(checked, { signal }, true, bodyBuffer);
+      const res = await this.get(checked, { signal, retryForMs }, true, bodyBuffer);
       return res.bytes ?? new Uint8Array();
     }, options);
   }
@@ -119,7 +149,15 @@ export class AuditClient {
   async sync(options: SyncOptions): Promise<SyncResult> {
     // Loaded on use, like the exporter it drives.
     const { runSync } = await loadAuditSync();
-    return runSync(this, options);
+    // Every read of the run (probes, the export) is patient alike.
+    const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
+    return runSync(
+      {
+        listEvents: (params, o) => this.listEvents(params, { ...o, retryForMs }),
+        exportEvents: (o) => this.exportEvents({ ...o, retryForMs }),
+      },
+      options,
+    );
   }
 
   /**
@@ -129,6 +167,7 @@ export class AuditClient {
    * for await (const event of client.audit.tail({ intervalMs: 10_000, signal })) console.log(event.id);
    */
   tail(options: TailOptions = {}): AsyncIterable<AuditEvent> {
-    return tailEvents((params, signal) => this.listEvents(params, { signal }), options);
+    const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
+    return tailEvents((params, signal) => this.listEvents(params, { signal, retryForMs }), options);
   }
 }

@@ -1,11 +1,12 @@
 import { AbortError } from '../core/errors/error-classes.js';
 import { defaultSleep } from '../core/http.js';
+import type { PatienceOptions } from '../core/patience.js';
 import { followCursors } from './paginate.js';
 import type { ListEventsParams } from './query.js';
 import type { AuditEvent, AuditEventPage } from './schemas.js';
 
-/** Options of `client.audit.tail`. */
-export interface TailOptions {
+/** Options of `client.audit.tail`; a throttled (429) or failing (5xx) poll is retried for `retryForMs` (default 2 minutes). */
+export interface TailOptions extends PatienceOptions {
   /** Pause between polls, ms. Default 5000. */
   intervalMs?: number;
   /**

@@ -15,7 +15,7 @@ import {
 import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
-import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
+import { backoffDelay, isRetryable, parseRetryAfter, type RetryPolicy } from './retry.js';
 import { attemptAbort, unreadSignal } from './transport/attempt-abort.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport/types.js';
 
@@ -376,9 +376,8 @@ export class HttpClient {
     const problems = response.status === 422 ? problemList(body) : undefined;
     const firstDetail = errorDetail(body);
     const rawDetail = problems ? (firstDetail ? `${firstDetail}: ${problems}` : problems) : firstDetail;
-    const retryAfter = response.headers['retry-after'];
-    const retryAfterSeconds =
-      retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined;
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.settings.now);
+    const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
     const detail =
       response.status >= 300 && response.status < 400
         ? `redirect to ${response.headers.location ? redact(response.headers.location, secrets) : 'another location'} not followed`

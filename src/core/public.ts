@@ -4,6 +4,7 @@
 export * from './errors/public.js';
 export type { RequestOptions } from './http.js';
 export type { Logger, RequestEvent, ResponseEvent } from './logger.js';
+export type { PatienceOptions } from './patience.js';
 export type { ResponseLimits } from './response-limits.js';
 export { createFetchTransport } from './transport/fetch.js';
 export type {

@@ -4,6 +4,7 @@ import { API_FAULT_KINDS, FAULT_KINDS, type FaultConfig } from './faults.js';
 import { BODY_LIMITS, readJson, sendEmpty, sendJson } from './http-io.js';
 import type { ServerModule } from './module.js';
 import { HttpProblem } from './problem.js';
+import type { RateLimitConfig } from './rate-limit.js';
 import type { ServerState } from './state.js';
 
 /** Body of `POST /__admin/clock`: advance, set or freeze the server clock. */
@@ -22,6 +23,13 @@ export const FaultsBody = z.strictObject({
   kinds: z._default(z.array(z.enum(FAULT_KINDS)), [...API_FAULT_KINDS]),
   seed: z._default(z.number().check(z.int()), 1),
   slowMs: z.optional(z.number().check(z.int()).check(z.gt(0))),
+});
+
+/** Body of `POST /__admin/rate-limit`: the API's rate limiter; `perSecond` 0 switches it off. */
+export const RateLimitBody = z.strictObject({
+  perSecond: z.number().check(z.gte(0)).check(z.lte(100_000)),
+  burst: z.optional(z.number().check(z.int()).check(z.gte(1)).check(z.lte(100_000))),
+  retryAfter: z._default(z.boolean(), true),
 });
 
 /**
@@ -67,14 +75,21 @@ export function coreAdmin(state: ServerState) {
         faults: current ? { rate: current.rate, kinds: [...current.kinds], seed: current.seed } : null,
       });
     },
-    stats: () => ({ ...state.stats, faultsInjected: { ...state.faults.injected }, now: state.nowIso() }),
+    /** Switches the rate limiter of API requests on, or off (`undefined` or `perSecond` 0). */
+    setRateLimit: (config: RateLimitConfig | undefined) => state.rateLimit.configure(config),
+    stats: () => ({
+      ...state.stats,
+      faultsInjected: { ...state.faults.injected },
+      rateLimited: state.rateLimit.limited,
+      now: state.nowIso(),
+    }),
     requests: () => state.requestLog.toArray(),
     /** What the console was told so far (bounded history), oldest first. */
     consoleEvents: () => state.events.since(undefined).events,
   };
 }
 
-/** `/__admin/reset`, `/clock`, `/faults`, `/stats`, `/requests`. */
+/** `/__admin/reset`, `/clock`, `/faults`, `/rate-limit`, `/stats`, `/requests`. */
 export function coreAdminModule(state: ServerState): ServerModule {
   const admin = coreAdmin(state);
   return {
@@ -83,7 +98,7 @@ export function coreAdminModule(state: ServerState): ServerModule {
         method: 'POST',
         pattern: '/__admin/reset',
         doc: {
-          summary: 'Restores the fixture: keys, data, counters, logs, faults, the clock.',
+          summary: 'Restores the fixture: keys, data, counters, logs, faults, the rate limit, the clock.',
           returns: '204',
         },
         handle: ({ res }) => {
@@ -126,13 +141,29 @@ export function coreAdminModule(state: ServerState): ServerModule {
         },
       },
       {
+        method: 'POST',
+        pattern: '/__admin/rate-limit',
+        doc: {
+          summary:
+            'Limits API requests (never the admin ones) to perSecond, a token bucket of burst (default perSecond rounded up); past it 429, with Retry-After unless retryAfter is false; perSecond 0 switches it off.',
+          body: RateLimitBody,
+          example: { perSecond: 2, retryAfter: false },
+          returns: '200 {rateLimit}',
+        },
+        handle: async ({ req, res }) => {
+          const body = await adminBody(req, RateLimitBody);
+          admin.setRateLimit(body);
+          sendJson(res, 200, { rateLimit: state.rateLimit.current ?? null });
+        },
+      },
+      {
         method: 'GET',
         pattern: '/__admin/stats',
         doc: {
           summary:
-            'Counters: requests by route, validations processed, idempotent replays, webhooks sent and failed, webhook attempts, verification fetches, faults injected.',
+            'Counters: requests by route, validations processed, idempotent replays, webhooks sent and failed, webhook attempts, verification fetches, faults injected, requests rate-limited.',
           returns:
-            '200 {requestsByRoute, validationsProcessed, idempotentReplays, webhooksSent, webhooksFailed, webhookAttempts, verificationFetches, faultsInjected, now}',
+            '200 {requestsByRoute, validationsProcessed, idempotentReplays, webhooksSent, webhooksFailed, webhookAttempts, verificationFetches, faultsInjected, rateLimited, now}',
         },
         handle: ({ res }) => sendJson(res, 200, admin.stats()),
       },

@@ -3,7 +3,7 @@ import { AuditEvent } from '../audit/schemas.js';
 import { ProblemDetails } from '../core/problem-schema.js';
 import { closeOpenEnums } from '../openapi/components.js';
 import { VERSION } from '../version.js';
-import { ClockBody, FaultsBody } from './admin-core.js';
+import { ClockBody, FaultsBody, RateLimitBody } from './admin-core.js';
 import { EventsBody, GenerateBody } from './audit/admin.js';
 import { CreateVerificationBody } from './botcheck/store.js';
 import { ProviderModeBody, WebhookEndpointBody } from './tax/admin.js';
@@ -24,6 +24,12 @@ const FIELDS: Record<string, Record<string, string>> = {
     kinds: 'Kinds of failure to draw from; default all',
     seed: 'Seed of the fault sequence: the same seed and request order give the same faults; default 1',
     slowMs: 'Extra delay of a `slow` response, ms; default 2000',
+  },
+  RateLimit: {
+    perSecond: 'API requests answered per second; 0 switches the limiter off',
+    burst:
+      'Requests let through at once after a quiet spell (the bucket size); default perSecond rounded up, at least 1',
+    retryAfter: 'Whether a 429 carries Retry-After (whole seconds until a request would pass); default true',
   },
   CreateVerification: {
     finished: 'Whether the widget verification has finished; an unfinished one answers 423 until finished',
@@ -61,6 +67,7 @@ const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
   ['ClockSet', ClockBody.def.options[1], 'Set the clock'],
   ['ClockFreeze', ClockBody.def.options[2], 'Freeze or resume the clock'],
   ['Faults', FaultsBody, 'Fault injection settings'],
+  ['RateLimit', RateLimitBody, 'Rate limiter settings'],
   ['CreateVerification', CreateVerificationBody, 'A verification of the demo captcha to create'],
   ['ProviderMode', ProviderModeBody, 'How a registry answers'],
   ['WebhookEndpoint', WebhookEndpointBody, 'A webhook endpoint'],
@@ -179,11 +186,20 @@ export function buildAdminOpenApiDocument(): Record<string, unknown> {
           { requestBody: body(ref('Faults'), { rate: 0.2, kinds: ['status503', 'reset'], seed: 7 }) },
         ),
       },
+      '/__admin/rate-limit': {
+        post: op(
+          'setRateLimit',
+          'Limit the rate of API requests',
+          'A token bucket over API requests (not admin ones), measured in real time: past it each request is answered 429 with a problem body, with or without Retry-After. perSecond 0 switches it off; so does reset.',
+          { 200: anyJson('The limiter in force as `{rateLimit}`'), ...invalid },
+          { requestBody: body(ref('RateLimit'), { perSecond: 2, retryAfter: false }) },
+        ),
+      },
       '/__admin/stats': {
         get: op(
           'getStats',
           'Counters',
-          'Requests by route, validations processed, idempotent replays, webhooks sent.',
+          'Requests by route, validations processed, idempotent replays, webhooks sent, faults injected, requests rate-limited.',
           {
             200: anyJson('The counters'),
           },

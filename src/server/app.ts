@@ -27,6 +27,11 @@ export interface ReferenceServerOptions {
   /** Clock to use; default wall time that the admin API can move. */
   clock?: Clock;
   /**
+   * Real time in ms, for what measures requests per second (the rate limiter of
+   * `POST /__admin/rate-limit`); never moved by the admin clock. Default `performance.now()`.
+   */
+  now?: () => number;
+  /**
    * Webhook delivery: connections per endpoint, queue bound, retry schedule (`retryDelaysMs`,
    * default 1 s, 5 s, 30 s, 2 min, 10 min), attempt timeout, records kept, retry timer.
    */
@@ -106,6 +111,8 @@ export function createHandler(state: ServerState, modules: readonly ServerModule
       const routeName = `${route.method} ${route.pattern}`;
       state.stats.requestsByRoute[routeName] = (state.stats.requestsByRoute[routeName] ?? 0) + 1;
       if (!isDev) {
+        const limited = state.rateLimit.take();
+        if (limited) throw limited;
         const fault = state.faults.next();
         if (fault.kind === 'reset-before') {
           req.socket.destroy();

@@ -14,7 +14,7 @@ import { widgetModule } from './widget/routes.js';
 
 /**
  * In-process admin operations (the same as the `/__admin` HTTP API): the shared ones (reset,
- * clock, faults, stats, requests) and each API's own.
+ * clock, faults, rate limit, stats, requests) and each API's own.
  */
 export type ReferenceAdmin = ReturnType<typeof coreAdmin> & TaxAdmin & AuditAdmin & BotCheckAdmin;
 
@@ -41,7 +41,7 @@ export interface ReferenceServer {
 export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   // Problem documents list zod's messages: English, as with classic zod (the schemas are zod/mini).
   useEnglishMessages();
-  const state = new ServerState(options.clock);
+  const state = new ServerState(options.clock, options.now);
   const tax = taxModule(state, options.webhooks);
   const audit = auditModule(state);
   const botCheck = botCheckModule(state);

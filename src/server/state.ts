@@ -4,6 +4,7 @@ import { type Clock, createClock } from './clock.js';
 import { EventBus } from './events/bus.js';
 import { FaultInjector } from './faults.js';
 import { fixturePrincipals, type Principal } from './fixtures.js';
+import { RateLimiter } from './rate-limit.js';
 
 /** One line of the request log (`GET /__admin/requests`); keys are already redacted. */
 export interface RequestLogEntry {
@@ -46,6 +47,8 @@ function emptyStats(): ServerStats {
 export class ServerState {
   readonly clock: Clock;
   readonly faults = new FaultInjector();
+  /** The admin-switched rate limiter of API requests; off until `POST /__admin/rate-limit`. */
+  readonly rateLimit: RateLimiter;
   /** Secret for signing cursors; new per server so a cursor of another server is foreign. */
   readonly secret: Buffer = randomBytes(32);
   principals: Map<string, Principal> = fixturePrincipals();
@@ -57,8 +60,13 @@ export class ServerState {
   private requestCounter = 0;
   private readonly resetHooks: Array<() => void> = [];
 
-  constructor(clock?: Clock) {
+  /**
+   * @param clock The server clock (default wall time that the admin API can move).
+   * @param now Real time for the rate limiter, ms (default `performance.now()`).
+   */
+  constructor(clock?: Clock, now: () => number = () => performance.now()) {
     this.clock = clock ?? createClock();
+    this.rateLimit = new RateLimiter(now);
     this.events = new EventBus(() => this.clock.now());
   }
 
@@ -73,12 +81,13 @@ export class ServerState {
     this.resetHooks.push(hook);
   }
 
-  /** Restores the fixture: keys, counters, logs, faults and every module's data. */
+  /** Restores the fixture: keys, counters, logs, faults, the rate limit and every module's data. */
   reset(): void {
     this.principals = fixturePrincipals();
     this.stats = emptyStats();
     this.requestLog.clear();
     this.faults.configure(undefined);
+    this.rateLimit.configure(undefined);
     this.clock.freeze(false);
     this.clock.set(Date.now());
     for (const hook of this.resetHooks) hook();

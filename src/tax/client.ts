@@ -5,7 +5,7 @@ import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
-import type { BatchRowResult, RunBatchOptions } from './batch/types.js';
+import type { BatchRowResult, RetryDefaults, RunBatchOptions } from './batch/types.js';
 import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js';
 import {
   type CompletionWatch,
@@ -171,6 +171,12 @@ export class TaxClient {
     });
     const accepted = parseResponse(BatchAccepted(), res.data, 'batch response');
     return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
+  }
+
+  /** The client's retry settings and clock (used by `runBatch`, which paces and retries its own requests). */
+  _retryDefaults(): RetryDefaults {
+    const { maxRetries, deadlineMs, sleep, random, now, logger } = this.http.settings;
+    return { maxRetries, deadlineMs, sleep, random, now, logger };
   }
 
   /** Sends already checked, keyed items as one batch (used by `runBatch`, which checks rows itself). */

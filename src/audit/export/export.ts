@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import type { WritableLike } from '../../core/node-shapes.js';
+import type { PatienceOptions } from '../../core/patience.js';
 import { Checkpointer, DurableOutput, type SyncPolicy } from '../../node/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
 import { followCursors, PageGuard } from '../paginate.js';
@@ -17,7 +18,8 @@ import { type ExportState, readExportState } from './state.js';
 export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
 
 /** Options of `client.audit.exportEvents`. */
-export interface ExportOptions {
+/** Options of `client.audit.exportEvents`; a throttled (429) or failing (5xx) page is retried for `retryForMs` (default 2 minutes). */
+export interface ExportOptions extends PatienceOptions {
   /** Start of the range; default 24 hours before `to`. Fixed once and recorded in the state file. */
   from?: string | Date;
   /** End of the range; default now (client clock), fixed once. */

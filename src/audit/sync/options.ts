@@ -1,6 +1,7 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { RequestOptions } from '../../core/http.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
+import type { PatienceOptions } from '../../core/patience.js';
 import type { ArchiveHole } from '../archive/state.js';
 import type { ExportOptions, ExportProgress, ExportResult } from '../export/export.js';
 import type { ListEventsParams } from '../query.js';
@@ -16,8 +17,8 @@ export const DEFAULT_LATE_CHECK_RUNS = 100;
 /** `from` of a first run without `since`: everything the API still returns (it applies the retention). */
 export const SYNC_EPOCH = '1970-01-01T00:00:00.000Z';
 
-/** Options of `client.audit.sync`. */
-export interface SyncOptions {
+/** Options of `client.audit.sync`; its reads retry a throttled (429) or failing (5xx) page for `retryForMs` (default 2 minutes). */
+export interface SyncOptions extends PatienceOptions {
   /**
    * The archive: a directory (created when missing) or an `s3://bucket/prefix` URL, with the same
    * objects: data files, manifests, `sync-state.json`, `sync.lock`.

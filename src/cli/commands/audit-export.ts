@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { ExportProgress, ExportResult } from '../../audit/export/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../node/output-file.js';
@@ -7,7 +8,9 @@ import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-import { rangeFlags } from './audit.js';
+import { rangeFlags, retryForFlag } from './audit.js';
+import { continueCommand } from './continue-command.js';
+import { withWayOn } from './gave-up.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 
 function megabytes(bytes: number): string {
@@ -37,7 +40,11 @@ async function progressReporter(ctx: CommandContext, started: number) {
  * `svc audit export`: NDJSON (or gzip) of every event of the range, checkpointed after every
  * page. Interrupted by a signal it exits 75 with the state saved; the same command resumes.
  */
-export async function auditExport(ctx: CommandContext, flags: AuditExportOptions): Promise<number> {
+export async function auditExport(
+  ctx: CommandContext,
+  flags: AuditExportOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   const range = rangeFlags(flags);
   const pageSize =
     flags.pageSize === undefined ? undefined : parseIntOption(flags.pageSize, '--page-size', 1, 1000);
@@ -49,10 +56,12 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
   const streamOut = toStdout || (await isStreamPath(outFlag));
   const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
   const where = toStdout ? 'stdout' : outFlag;
+  const retryForMs = retryForFlag(flags);
   const client = await ctx.client.get();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
   let result: ExportResult;
+  let events = 0;
   try {
     result = await client.audit.exportEvents({
       ...range,
@@ -62,8 +71,12 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
       gzip: Boolean(flags.gzip),
       force: Boolean(flags.force),
       ...(fileMode !== undefined && { fileMode }),
+      retryForMs,
       signal: ctx.signals.signal,
-      onProgress: progress?.update,
+      onProgress: (p) => {
+        events = p.events;
+        progress?.update(p);
+      },
     });
   } catch (error) {
     progress?.stop();
@@ -72,7 +85,11 @@ export async function auditExport(ctx: CommandContext, flags: AuditExportOptions
       ctx.out.info(`interrupted: state saved to ${statePath}; run the same command again to resume`);
       return EXIT.INTERRUPTED;
     }
-    throw error;
+    throw withWayOn(error, () =>
+      statePath
+        ? `${events} events kept in ${where}, state in ${statePath}; the same command continues from there: ${continueCommand(command)}`
+        : `${events} events written to ${where}, nothing kept to continue from (use --out FILE)`,
+    );
   }
   progress?.stop();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

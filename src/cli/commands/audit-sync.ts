@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { localPath } from '../../audit/store/open-store.js';
 import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { AbortError } from '../../core/errors/error-classes.js';
@@ -7,8 +8,11 @@ import type { CommandContext } from '../context.js';
 import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+import { retryForFlag } from './audit.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
 import { bucketSettings } from './bucket-settings.js';
+import { continueCommand } from './continue-command.js';
+import { withWayOn } from './gave-up.js';
 import { parseFileMode } from './output-flags.js';
 
 async function readKeyFile(path: string, option: string): Promise<string> {
@@ -38,6 +42,7 @@ async function syncOptions(ctx: CommandContext, flags: AuditSyncOptions): Promis
     ...(pageSize !== undefined && { pageSize }),
     ...(flags.workDir !== undefined && { workDir: flags.workDir }),
     s3: bucketSettings(ctx, flags),
+    retryForMs: retryForFlag(flags),
     onWarning: (line) => ctx.out.warn(line),
   };
 }
@@ -48,7 +53,11 @@ async function syncOptions(ctx: CommandContext, flags: AuditSyncOptions): Promis
  * but the archive is not whole (gaps, conflicts), 75 when interrupted (rerun to resume), 1 on
  * failure. With `--projects FILE`, every project of the file (see audit-sync-projects.ts).
  */
-export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): Promise<number> {
+export async function auditSync(
+  ctx: CommandContext,
+  flags: AuditSyncOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   if (flags.projects !== undefined) {
     if (flags.dir !== undefined)
       throw new UsageError('--dir and --projects exclude each other: the file names each directory');
@@ -80,7 +89,11 @@ export async function auditSync(ctx: CommandContext, flags: AuditSyncOptions): P
       ctx.out.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);
       return EXIT.INTERRUPTED;
     }
-    throw error;
+    throw withWayOn(
+      error,
+      () =>
+        `the events fetched so far are kept in the run's work folder with its state; the same command continues the run: ${continueCommand(command)}`,
+    );
   }
   ctx.out.info(runLine(result));
   await announceHead(ctx, dir, result);

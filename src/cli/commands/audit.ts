@@ -1,10 +1,13 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { isOrderedRange } from '../../audit/query.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import type { CommandContext } from '../context.js';
 import type { AuditListOptions, AuditTailOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
 import { jsonForTerminal } from '../terminal-safe.js';
-import { parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
+import { continueCommand } from './continue-command.js';
+import { withWayOn } from './gave-up.js';
 
 /** Parses a duration in seconds (fractions allowed) into milliseconds. */
 export function parseSecondsOption(value: string, option: string): number {
@@ -32,16 +35,29 @@ export function actorLabel(actor: AuditEvent['actor']): string {
   return typeof id === 'string' ? `${actor.type} ${id}` : actor.type;
 }
 
+/** `--retry-for`: how long a throttled or failing read is retried past --max-retries, ms. */
+export const retryForFlag = (flags: { retryFor: string }) =>
+  parseDurationOption(flags.retryFor, '--retry-for');
+
 /** `svc audit list`: one page. */
-export async function auditList(ctx: CommandContext, flags: AuditListOptions): Promise<number> {
+export async function auditList(
+  ctx: CommandContext,
+  flags: AuditListOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   const params = {
     ...rangeFlags(flags),
     ...(flags.page !== undefined && { page: parseIntOption(flags.page, '--page') }),
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.cursor !== undefined && { cursor: flags.cursor }),
   };
+  const retryForMs = retryForFlag(flags);
   const client = await ctx.client.get();
-  const page = await client.audit.listEvents(params, { signal: ctx.signals.signal });
+  const page = await client.audit
+    .listEvents(params, { signal: ctx.signals.signal, retryForMs })
+    .catch((error: unknown) => {
+      throw withWayOn(error, () => `nothing printed; ask again with: ${continueCommand(command)}`);
+    });
   await ctx.out.print(ctx.settings.format === 'ndjson' ? page.content : page, () => ({
     head: ['id', 'occurredAt', 'type', 'actor', 'subject'],
     rows: page.content.map((e) => [
@@ -63,13 +79,18 @@ export async function auditList(ctx: CommandContext, flags: AuditListOptions): P
 const MIN_TAIL_INTERVAL_MS = 1000;
 
 /** `svc audit tail`: polls and prints new events, oldest first, as NDJSON until interrupted. */
-export async function auditTail(ctx: CommandContext, flags: AuditTailOptions): Promise<number> {
+export async function auditTail(
+  ctx: CommandContext,
+  flags: AuditTailOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   const options = {
     intervalMs: parseSecondsOption(flags.interval, '--interval'),
     overlapMs: parseSecondsOption(flags.overlap, '--overlap'),
     ...(flags.since !== undefined && { since: parseTimestampOption(flags.since, '--since') }),
     ...(flags.pageSize !== undefined && { pageSize: parseIntOption(flags.pageSize, '--page-size', 1, 1000) }),
     ...(flags.maxPolls !== undefined && { maxPolls: parseIntOption(flags.maxPolls, '--max-polls') }),
+    retryForMs: retryForFlag(flags),
     signal: ctx.signals.signal,
   };
   if (options.intervalMs < MIN_TAIL_INTERVAL_MS) {
@@ -79,6 +100,21 @@ export async function auditTail(ctx: CommandContext, flags: AuditTailOptions): P
   }
   const client = await ctx.client.get();
   ctx.out.info(`following the audit log every ${options.intervalMs / 1000} s; stop with Ctrl-C`);
-  for await (const event of client.audit.tail(options)) await ctx.out.data(`${jsonForTerminal(event)}\n`);
+  let printed = 0;
+  let last: string | undefined;
+  try {
+    for await (const event of client.audit.tail(options)) {
+      await ctx.out.data(`${jsonForTerminal(event)}\n`);
+      printed += 1;
+      last = event.occurredAt;
+    }
+  } catch (error) {
+    // Events come oldest first: from the last one printed, --since repeats none that --overlap would not.
+    throw withWayOn(error, () =>
+      last === undefined
+        ? `no event printed; follow again with: ${continueCommand(command)}`
+        : `${printed} events printed, the last of ${last}; go on from there with: ${continueCommand(command, { drop: ['--since'], add: ['--since', last] })}`,
+    );
+  }
   return EXIT.OK;
 }

@@ -66,6 +66,12 @@ export function batchProgress(
       ctx.out.warn(
         `input is not valid UTF-8 (byte ${event.invalidAt}) and has no BOM: reading it as ${event.encoding}; use --encoding to choose`,
       );
+    } else if (event.type === 'resending') {
+      progress.print(() =>
+        ctx.out.info(
+          `sending ${event.rows} row(s) again that failed with 429, 5xx, a timeout or a broken connection (same idempotency keys)`,
+        ),
+      );
     } else if (event.type === 'row') {
       progress.update(() => progressText(event));
     } else if (event.type === 'waiting') {

@@ -1,3 +1,4 @@
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import {
   BatchFileFailedError,
@@ -10,8 +11,9 @@ import { parseDelimiter } from '../csv-options.js';
 import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
 import { startProgress } from '../progress.js';
-import { parseIntOption, UsageError } from '../usage-error.js';
+import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
+import { continueCommand } from './continue-command.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 import { precheckMode } from './tax-params.js';
 
@@ -45,6 +47,7 @@ function runOptions(flags: BatchOptions) {
   // Checked in this order, so that of several bad flags the same one is named as always.
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
   const concurrency = parseIntOption(flags.concurrency, '--concurrency', 1, 64);
+  const retryForMs = parseDurationOption(flags.retryFor, '--retry-for');
   const waitTimeoutMs = parseIntOption(flags.waitTimeout, '--wait-timeout', 1) * 1000;
   const quietMs = parseIntOption(flags.reconcileAfter, '--reconcile-after', 0, 86_400) * 1000;
   const precheck = precheckMode(flags.precheck);
@@ -67,13 +70,19 @@ function runOptions(flags: BatchOptions) {
     strategy: flags.strategy,
     chunkSize,
     concurrency,
+    retryForMs,
     precheck,
   } satisfies Partial<BatchFileOptions>;
   return { options, listen, waitTimeoutMs, quietMs };
 }
 
 /** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
-export async function batch(ctx: CommandContext, file: string, flags: BatchOptions): Promise<number> {
+export async function batch(
+  ctx: CommandContext,
+  file: string,
+  flags: BatchOptions,
+  command: CommandUnknownOpts,
+): Promise<number> {
   const { options, listen, waitTimeoutMs, quietMs } = runOptions(flags);
   const out = stdoutAlias(flags.out) === '-' ? undefined : flags.out;
   const statePath = flags.state ?? (out ? `${out}.state.json` : undefined);
@@ -109,7 +118,19 @@ export async function batch(ctx: CommandContext, file: string, flags: BatchOptio
     return stopped(ctx, error);
   }
   progress.stop();
-  return summary(ctx, flags, out, result, waitTimeoutMs);
+  return summary(ctx, { flags, out, command }, result, waitTimeoutMs);
+}
+
+/** What the summary says of a run: its flags and output, and the command as given. */
+interface Ran {
+  flags: BatchOptions;
+  out: string | undefined;
+  command: CommandUnknownOpts;
+}
+
+/** `svc batch ... --resume`: the command as given (its input, outputs, columns, key seed), resuming. */
+export function resumeCommand(command: CommandUnknownOpts): string {
+  return continueCommand(command, { drop: ['--force'], add: ['--resume'] });
 }
 
 /** An interrupted run's exit code; any other error with how to resume it, rethrown for the error line. */
@@ -127,20 +148,19 @@ function stopped(ctx: CommandContext, error: unknown): number {
 }
 
 /** The summary line on stderr, and the exit code of a finished run. */
-function summary(
-  ctx: CommandContext,
-  flags: BatchOptions,
-  out: string | undefined,
-  result: BatchFileResult,
-  waitTimeoutMs: number,
-): number {
+function summary(ctx: CommandContext, ran: Ran, result: BatchFileResult, waitTimeoutMs: number): number {
+  const { flags, out } = ran;
   const { counts } = result;
   const perStatus = Object.entries(counts)
     .sort()
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
+  const retry =
+    result.retryable > 0
+      ? `; ${result.retryable} failed row${result.retryable === 1 ? '' : 's'} can be retried: ${resumeCommand(ran.command)}`
+      : '';
   ctx.out.info(
-    `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}`,
+    `batch: ${result.rowsDone} rows (${perStatus || 'none'})${flags.rejects && counts.rejected ? `; rejects in ${flags.rejects}` : ''}${retry}`,
   );
   if (result.workbookCellsReplaced > 0)
     ctx.out.warn(

@@ -10,6 +10,7 @@ import {
   workDirOption,
 } from './bucket-options.js';
 import { fileModeOption, forceOption } from './output-options.js';
+import { retryForOption } from './retry-for-option.js';
 
 /** `svc audit sync`, before its action. */
 export const auditSyncCommand = (audit: Command) =>
@@ -64,7 +65,8 @@ export const auditSyncCommand = (audit: Command) =>
     .addOption(s3PathStyleOption())
     .addOption(workDirOption())
     .addOption(retainDaysOption())
-    .addOption(retainModeOption());
+    .addOption(retainModeOption())
+    .addOption(retryForOption());
 
 /** The options of `svc audit sync`. */
 export type AuditSyncOptions = OptionsOf<typeof auditSyncCommand>;

@@ -1,6 +1,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../action.js';
 import { fileModeOption, forceOption } from './output-options.js';
+import { retryForOption } from './retry-for-option.js';
 
 const from = () =>
   new Option('--from <timestamp>', 'start of the range, ISO 8601 (default: 24 hours before --to)');
@@ -15,7 +16,8 @@ export const auditListCommand = (audit: Command) =>
     .addOption(to())
     .addOption(new Option('--page <n>', 'zero-based page index; ignored with --cursor'))
     .addOption(new Option('--page-size <n>', 'events per page, 1 to 1000 (default 100)'))
-    .addOption(new Option('--cursor <cursor>', 'continue after a previous page (its nextCursor)'));
+    .addOption(new Option('--cursor <cursor>', 'continue after a previous page (its nextCursor)'))
+    .addOption(retryForOption());
 
 /** The options of `svc audit list`. */
 export type AuditListOptions = OptionsOf<typeof auditListCommand>;
@@ -37,7 +39,8 @@ export const auditExportCommand = (audit: Command) =>
     )
     .addOption(new Option('--gzip', 'write gzip (one member per page, readable with zcat)'))
     .addOption(forceOption('an --out file'))
-    .addOption(fileModeOption());
+    .addOption(fileModeOption())
+    .addOption(retryForOption());
 
 /** The options of `svc audit export`. */
 export type AuditExportOptions = OptionsOf<typeof auditExportCommand>;
@@ -53,7 +56,8 @@ export const auditTailCommand = (audit: Command) =>
       new Option('--since <timestamp>', 'print events since this time first (default: only new ones)'),
     )
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))
-    .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp());
+    .addOption(new Option('--max-polls <n>', 'stop after N polls').hideHelp())
+    .addOption(retryForOption());
 
 /** The options of `svc audit tail`. */
 export type AuditTailOptions = OptionsOf<typeof auditTailCommand>;

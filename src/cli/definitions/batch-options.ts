@@ -2,6 +2,7 @@ import { type Command, Option, type OptionValues } from '@commander-js/extra-typ
 import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
 import { fileModeOption, forceOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
+import { retryForOption } from './retry-for-option.js';
 
 /**
  * The options of `svc batch`, in the order help shows them (their type: `BatchOptions` in tax.ts).
@@ -39,7 +40,13 @@ export const addBatchOptions = <A extends unknown[], O extends OptionValues, G e
       new Option('--rejects <file>', 'rows refused locally or by the server, as CSV with the reason'),
     )
     .addOption(new Option('--chunk-size <n>', 'rows per batch request').default('100'))
-    .addOption(new Option('--concurrency <n>', 'requests in flight').default('4'))
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        'requests in flight at most (fewer while the service answers 429)',
+      ).default('4'),
+    )
+    .addOption(retryForOption())
     .addOption(
       choiceOption(
         '--strategy <strategy>',

@@ -41,7 +41,7 @@ export interface ApiErrorInit {
   body?: unknown;
   /** A human message taken from the body (`detail`, `message`, `error` or `title`). */
   detail?: string | undefined;
-  /** Seconds from a `Retry-After` header, when present. */
+  /** Seconds from a `Retry-After` header (delta seconds, or an HTTP date from now, rounded up), when present. */
   retryAfterSeconds?: number | undefined;
 }
 

@@ -21,7 +21,10 @@ export interface MergeOptions {
    * read, never re-read from the draft, and their `line` is kept.
    */
   records: AsyncIterable<TableRow>;
-  journal: OutcomeJournal;
+  /** The outcomes that arrived, with `wait`; without, submitted rows stay as they are. */
+  journal: OutcomeJournal | undefined;
+  /** A resumed run's new results of rows an earlier run left failed: they replace those lines. */
+  resent?: OutcomeJournal<BatchRowResult> | undefined;
   /** Whether the waiting is over: a row still without an outcome becomes `pending` (else stays `submitted`). */
   final: boolean;
   /** Filled with the rows per status of the merged results. */
@@ -30,7 +33,8 @@ export interface MergeOptions {
 
 /**
  * The final results, streamed in chunks: every line of the draft with the outcome the journal
- * holds for its row, in row order, memory bounded whatever the number of rows.
+ * holds for its row (and a resent row's new result in place of its failure), in row order,
+ * memory bounded whatever the number of rows.
  */
 export async function* mergeOutcomes(options: MergeOptions): AsyncGenerator<string> {
   const { output, journal, counts } = options;
@@ -55,7 +59,13 @@ export async function* mergeOutcomes(options: MergeOptions): AsyncGenerator<stri
           result.line ??= next.value.line;
         }
       }
-      if (result.status === 'submitted' || result.status === 'pending') {
+      const again = result.status === 'failed' ? options.resent?.get(result.row) : undefined;
+      if (again) {
+        const { line } = result;
+        for (const key of Object.keys(result)) delete (result as unknown as Record<string, unknown>)[key];
+        Object.assign(result, again, line === undefined ? {} : { line });
+      }
+      if (journal && (result.status === 'submitted' || result.status === 'pending')) {
         const outcome = journal.get(result.row);
         if (outcome) Object.assign(result, outcome);
         else result.status = options.final ? 'pending' : 'submitted';

@@ -54,7 +54,7 @@ export interface BatchFileWaitOptions {
 
 /** Options of `client.tax.runBatchFile`. */
 export interface BatchFileOptions
-  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck'>,
+  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck' | 'retryForMs'>,
     Omit<RequestOptions, 'signal'> {
   /**
    * The input: a path, or a readable stream (copied to a private temporary file first). A CSV
@@ -195,6 +195,11 @@ export type BatchFileEvent =
       rowsPerSecond: number;
     }
   | {
+      type: 'resending';
+      /** Rows an earlier run left failed for a retryable cause (429, 5xx, timeout, connection), sent again with their keys. */
+      rows: number;
+    }
+  | {
       type: 'waiting';
       /** Submitted rows still without an outcome. */
       outstanding: number;
@@ -210,6 +215,12 @@ export interface BatchFileResult {
   counts: Record<string, number>;
   /** With `wait`: rows still without an outcome when the wait timed out (status `pending`). Otherwise 0. */
   outstanding: number;
+  /**
+   * Rows `failed` for a retryable cause (408, 429, 5xx, a timeout, a broken connection) that a
+   * run with `resume: true` sends again with their original idempotency keys; 0 when the run
+   * kept no state file to resume from. Other failures (a 400, 409) are never resent.
+   */
+  retryable: number;
   /** Whether this run continued an earlier one. */
   resumed: boolean;
   /** The state file kept, if any. */

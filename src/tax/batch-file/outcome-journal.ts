@@ -48,9 +48,10 @@ export class Scratch {
 /**
  * The outcomes that arrived, one JSON line per row in a private file, with the offset and length
  * of each row's line in two typed arrays (12 bytes a row): a million outcomes cost ~12 MB of
- * memory instead of a million objects. Read back in row order by the final merge.
+ * memory instead of a million objects. Read back in row order by the final merge. `T`: what is
+ * kept per row (default a {@link RowOutcome}; a resumed run's resent rows keep their whole result).
  */
-export class OutcomeJournal {
+export class OutcomeJournal<T extends object = RowOutcome> {
   private readonly fd: number;
   private offsets: Float64Array;
   private lengths: Uint32Array;
@@ -75,7 +76,7 @@ export class OutcomeJournal {
   }
 
   /** Records the outcome of `row` (the first one wins: a row is never answered twice). */
-  add(row: number, summary: RowOutcome): boolean {
+  add(row: number, summary: T): boolean {
     if (row >= this.lengths.length) this.grow(row);
     if (this.lengths[row] !== 0) return false;
     const bytes = Buffer.from(JSON.stringify(summary));
@@ -93,12 +94,12 @@ export class OutcomeJournal {
   }
 
   /** The outcome of `row`, if one was recorded. */
-  get(row: number): RowOutcome | undefined {
+  get(row: number): T | undefined {
     if (!this.has(row)) return undefined;
     this.flush();
     const buffer = Buffer.allocUnsafe(this.lengths[row] as number);
     readSync(this.fd, buffer, 0, buffer.length, this.offsets[row] as number);
-    return JSON.parse(buffer.toString('utf8')) as RowOutcome;
+    return JSON.parse(buffer.toString('utf8')) as T;
   }
 
   private flush(): void {

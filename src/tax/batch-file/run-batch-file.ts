@@ -1,18 +1,25 @@
 import { Checkpointer, DurableOutput } from '../../node/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
-import type { RunBatchOptions } from '../batch/types.js';
+import type { BatchRowResult, RunBatchOptions } from '../batch/types.js';
 import { checkRun, type RunPlan } from './check-phase.js';
 import { type InputFile, prepareInput } from './input-file.js';
 import type { BatchFileOptions, BatchFileResult } from './options.js';
 import { OutcomeJournal, Scratch } from './outcome-journal.js';
 import { InputRows, type ReadInput, readInput } from './read-phase.js';
+import { resendRows, retryableRows } from './resend-phase.js';
 import { RowOutput, rejectsHeader } from './row-output.js';
 import { openRowWriter, type RowWriter } from './row-writer.js';
 import type { BatchFileClient, RunContext } from './run-context.js';
 import { RunLedger } from './run-ledger.js';
 import { sendRows } from './send-phase.js';
 import { type BatchFileState, loadBatchState } from './state.js';
-import { awaitOutcomes, listenForOutcomes, outcomeJoiner, trackKeptRows } from './wait-run.js';
+import {
+  awaitOutcomes,
+  listenForOutcomes,
+  outcomeJoiner,
+  rewriteResults,
+  trackKeptRows,
+} from './wait-run.js';
 
 export type { BatchFileClient } from './run-context.js';
 
@@ -72,12 +79,15 @@ async function runPhases(
   // With `wait`, the outcomes that arrive go to a journal in a private scratch folder, and the
   // sending pass's lines to a draft (the results file itself when it can be rewritten in place).
   const { wait } = plan;
-  const scratch = wait ? new Scratch() : undefined;
-  const journal = scratch && new OutcomeJournal(scratch.path('outcomes'), read.opened.rowsTotal ?? 0);
+  // Rows an earlier run left failed for a retryable cause: sent again once the rest is sent.
+  const resend = resumed && plan.outPath ? await retryableRows(writer, plan.outPath, resumed.outBytes) : [];
+  const scratch = wait || resend.length > 0 ? new Scratch() : undefined;
+  const journal = wait && scratch && new OutcomeJournal(scratch.path('outcomes'), read.opened.rowsTotal ?? 0);
   const joiner = journal && outcomeJoiner(tax, journal, writer, ledger);
   let unregister: (() => Promise<void>) | undefined;
+  let resent: OutcomeJournal<BatchRowResult> | undefined;
   try {
-    if (scratch) await writer.useDraft(scratch);
+    if (wait && scratch) await writer.useDraft(scratch);
     if (!resumed) {
       await writer.begin();
       await rejects?.append(rejectsHeader(read.columns.header, read.style));
@@ -88,13 +98,23 @@ async function runPhases(
         await trackKeptRows(joiner, writer, { path: plan.outPath, bytes: resumed.outBytes });
     }
     await sendRows(context, new InputRows(read.opened.table, read.columns, ledger.skipRows), joiner);
+    if (scratch && resend.length > 0) {
+      options.onProgress?.({ type: 'resending', rows: resend.length });
+      resent = await resendRows(context, resend, scratch, joiner);
+    }
     const outstanding =
-      joiner && journal && wait ? await awaitOutcomes(context, { wait, joiner, journal }) : 0;
+      joiner && journal && wait ? await awaitOutcomes(context, { wait, joiner, journal, resent }) : 0;
+    if (!wait && resent) await rewriteResults(context, undefined, true, resent);
     const workbookCellsReplaced = await writer.finish();
+    const retryable =
+      ledger.counts.failed && context.keptState && plan.outPath
+        ? (await retryableRows(writer, plan.outPath, Number.POSITIVE_INFINITY)).length
+        : 0;
     return {
       rowsDone: ledger.rowsDone,
       counts: ledger.counts,
       outstanding,
+      retryable,
       resumed: resumed !== undefined,
       statePath: context.keptState,
       workbookCellsReplaced,
@@ -103,6 +123,7 @@ async function runPhases(
     await unregister?.();
     await joiner?.close();
     journal?.close();
+    resent?.close();
     await writer.close();
     scratch?.remove();
     await rejects?.close().catch(() => {});
@@ -145,6 +166,7 @@ function batchOptions(
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
     deadlineMs: options.deadlineMs,
+    ...(options.retryForMs !== undefined && { retryForMs: options.retryForMs }),
     runId,
     skipRows,
     signal: options.signal,

@@ -1,4 +1,5 @@
 import { writeStateFile } from '../../node/checkpoint.js';
+import type { BatchRowResult } from '../batch/types.js';
 import { BatchInterruptedError } from '../batch-file-errors.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
@@ -83,6 +84,8 @@ export interface Waiting {
   wait: BatchFileWaitOptions;
   joiner: CompletionJoiner;
   journal: OutcomeJournal;
+  /** A resumed run's new results of rows it sent again (see `resendRows`). */
+  resent: OutcomeJournal<BatchRowResult> | undefined;
 }
 
 /**
@@ -90,7 +93,10 @@ export interface Waiting {
  * that stay quiet), then rewrites the results with them. Resolves to the rows still without an
  * outcome; an abort is a {@link BatchInterruptedError} once what arrived is written.
  */
-export async function awaitOutcomes(w: RunContext, { wait, joiner, journal }: Waiting): Promise<number> {
+export async function awaitOutcomes(
+  w: RunContext,
+  { wait, joiner, journal, resent }: Waiting,
+): Promise<number> {
   const { ledger, read, options } = w;
   const { signal, onProgress } = options;
   const timeoutMs = wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
@@ -114,7 +120,7 @@ export async function awaitOutcomes(w: RunContext, { wait, joiner, journal }: Wa
   const outstanding = joiner.outstanding;
   await joiner.close();
   const final = end !== 'aborted';
-  if (w.writer.keepsLines) await rewriteResults(w, journal, final);
+  if (w.writer.keepsLines) await rewriteResults(w, journal, final, resent);
   else if (final && outstanding > 0) {
     ledger.counts.submitted = (ledger.counts.submitted ?? outstanding) - outstanding;
     ledger.counts.pending = outstanding;
@@ -123,8 +129,16 @@ export async function awaitOutcomes(w: RunContext, { wait, joiner, journal }: Wa
   return outstanding;
 }
 
-/** The results again, every row with the outcome the journal holds for it, counted anew. */
-async function rewriteResults(w: RunContext, journal: OutcomeJournal, final: boolean): Promise<void> {
+/**
+ * The results again, every row with the outcome the journal holds for it (and a resent row's new
+ * result), counted anew; the state file follows the new size.
+ */
+export async function rewriteResults(
+  w: RunContext,
+  journal: OutcomeJournal | undefined,
+  final: boolean,
+  resent: OutcomeJournal<BatchRowResult> | undefined,
+): Promise<void> {
   const { ledger } = w;
   const bytes = await w.writer.rewrite(async (draft) => {
     ledger.clearCounts();
@@ -133,6 +147,7 @@ async function rewriteResults(w: RunContext, journal: OutcomeJournal, final: boo
       output: w.writer.encoder,
       records: (await w.read.opened.reopen()).rows,
       journal,
+      resent,
       final,
       counts: ledger.counts,
     });

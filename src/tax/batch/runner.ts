@@ -3,6 +3,7 @@ import { precheckDecision } from '../precheck-mode.js';
 import { ValidationRequest } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
+import { pacedSender } from './paced-sender.js';
 import { schemaReason } from './row-reason.js';
 import {
   type BatchRowResult,
@@ -195,8 +196,11 @@ function isStopping(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 401 || error.status === 402 || error.status === 403);
 }
 
-/** Runs one segment (consecutive rows); failures become `failed` rows unless the run must stop. */
-async function runSegment(
+/**
+ * Runs one segment (rows in row order: consecutive ones, or a resumed run's failed rows); failures
+ * become `failed` rows unless the run must stop (an abort, 401, 402, 403: thrown).
+ */
+export async function runSegment(
   tax: BatchSender,
   slots: Slot[],
   options: RunBatchOptions,
@@ -249,13 +253,14 @@ export async function* runBatch(
  * promise, which is most of the runner's own time on a fast service.
  */
 export async function* runBatchSegments(
-  tax: BatchSender,
+  client: BatchSender,
   batches: AsyncIterable<readonly unknown[]>,
   options: RunBatchOptions = {},
 ): AsyncGenerator<SentRowResult[]> {
   const single = options.strategy === 'single';
   const chunkSize = single ? 1 : Math.min(Math.max(options.chunkSize ?? 100, 1), 1000);
   const concurrency = Math.max(options.concurrency ?? 4, 1);
+  const tax = pacedSender(client, options, concurrency);
   const runId = options.runId ?? crypto.randomUUID();
   const skip = options.skipRows ?? 0;
   const window: Array<{ firstRow: number; done: Promise<SentRowResult[]> }> = [];

@@ -1,4 +1,6 @@
 import type { RequestOptions } from '../../core/http.js';
+import type { Logger } from '../../core/logger.js';
+import type { PatienceOptions } from '../../core/patience.js';
 import type { PrecheckMode } from '../precheck-mode.js';
 import type { ValidationRequest } from '../request-schemas.js';
 import type { BatchAccepted, PendingValidation, ValidationResult } from '../response-schemas.js';
@@ -49,8 +51,13 @@ export interface SentRowResult extends BatchRowResult {
   readonly knownResultId?: string;
 }
 
-/** Options of `client.tax.runBatch`. */
-export interface RunBatchOptions extends RequestOptions {
+/**
+ * Options of `client.tax.runBatch`. Requests are paced (after AWS CLI's adaptive retry mode): a
+ * 429 halves the requests in flight and the rate, holds every start for its `Retry-After` (or a
+ * growing backoff), and the pace climbs back while requests pass; a throttled or 5xx chunk is
+ * retried with the same idempotency keys for up to `retryForMs` (see {@link PatienceOptions}).
+ */
+export interface RunBatchOptions extends RequestOptions, PatienceOptions {
   /** `batch` (default): chunks to `POST /validations/batch`; `single`: one `POST /validations` per row, outcomes inline. */
   strategy?: 'batch' | 'single';
   /** Rows per batch request. Default 100 (at most 1000). */
@@ -92,6 +99,16 @@ export function isRowReject(value: unknown): value is RowReject {
   return typeof value === 'object' && value !== null && 'rowReject' in value;
 }
 
+/** The client's retry settings and clock, which the runner's pace and retries use. */
+export interface RetryDefaults {
+  maxRetries: number;
+  deadlineMs: number | undefined;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  logger: Logger | undefined;
+}
+
 /**
  * What the batch runner needs of the tax client: sending a keyed chunk and validating one row.
  * `TaxClient` provides it; the runner depends on this shape, not on the client module.
@@ -107,6 +124,8 @@ export interface BatchSender {
   ): Promise<
     { kind: 'pending'; pending: PendingValidation } | { kind: 'completed'; result: ValidationResult }
   >;
+  /** The client's retry settings; without them the runner neither paces nor retries on its own. */
+  _retryDefaults?(): RetryDefaults;
 }
 
 /** The registry details of a result that a row reports (company name, match results, checked at). */
