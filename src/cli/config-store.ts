@@ -14,6 +14,8 @@ export const CONFIG_KEYS = [
   'output',
   'timeout',
   'max-retries',
+  'proxy',
+  'ca-file',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -33,7 +35,8 @@ export function asConfigKey(name: string): ConfigKey {
 /** A value as it may be shown: keys masked, credentials in a base URL hidden. */
 export function shownValue(key: ConfigKey, value: string): string {
   // A base URL with credentials (a file written before they were refused) shows them as `***@`.
-  if (key === 'base-url') return redact(value);
+  // A proxy URL's password (`http://user:pass@proxy`) is a secret: shown as `***@`.
+  if (key === 'base-url' || key === 'proxy') return redact(value);
   return isSecretKey(key) ? maskKey(value) : value;
 }
 

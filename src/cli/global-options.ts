@@ -19,6 +19,15 @@ export function addGlobalOptions(program: Command) {
     )
     .addOption(new Option('--timeout <ms>', 'per-attempt timeout in milliseconds'))
     .addOption(new Option('--max-retries <n>', 'retries for calls that are safe to retry'))
+    .addOption(
+      new Option(
+        '--proxy <url>',
+        "HTTP proxy for every request, e.g. http://user:pass@proxy:3128; '' for none (env HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)",
+      ),
+    )
+    .addOption(
+      new Option('--ca-file <pem>', "PEM file of CA certificates trusted besides Node's (env SVC_CA_FILE)"),
+    )
     .addOption(new Option('--debug', 'log HTTP exchanges (redacted) and stack traces on stderr'))
     .addOption(new Option('-q, --quiet', 'no progress or summaries on stderr'))
     .addOption(new Option('--no-color', 'plain output (also NO_COLOR)'));

@@ -14,6 +14,14 @@ import {
 } from './config-store.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
+import {
+  caFileOf,
+  type NetworkInputs,
+  proxySecrets,
+  type ResolvedProxy,
+  readCaFile,
+  resolveProxy,
+} from './network-settings.js';
 import { resolveOutputFormat } from './output-contract.js';
 import { type OutputFormat, parseOutputFormat } from './output-format.js';
 import { parseIntOption, UsageError } from './usage-error.js';
@@ -44,6 +52,8 @@ export class Settings {
   private brokenConfigWarned = false;
   /** Keys a command read from elsewhere (a projects file's variables), redacted like the others. */
   private readonly extraSecrets: string[] = [];
+  /** The certificates of the CA file, read once (`null`: no CA file). */
+  private caPems: string[] | null | undefined;
 
   constructor(io: CliIO, flags: GlobalFlags, command: string | undefined, warn: (line: string) => void) {
     this.io = io;
@@ -175,6 +185,48 @@ export class Settings {
     return `--${key}`;
   }
 
+  /** What the proxy and CA settings are resolved from (network-settings.ts holds the rules). */
+  private get networkInputs(): NetworkInputs {
+    return {
+      proxyFlag: this.flags.proxy,
+      caFileFlag: this.flags.caFile,
+      env: this.io.env,
+      profile: this.profileValues,
+      profileName: this.profileName,
+    };
+  }
+
+  /**
+   * The proxies of this run and where they came from in words (`--proxy`, `HTTPS_PROXY`,
+   * `profile 'default'`, `none`): flag > env (`https_proxy`/`HTTPS_PROXY`, `http_proxy`/
+   * `HTTP_PROXY`, lower case first; `NO_PROXY` applies to each source) > profile `proxy` > none.
+   * Reads the profile {@link loadProfile} loaded (none before).
+   *
+   * @throws {UsageError} for a value that is not an http:// or https:// proxy URL.
+   */
+  proxySettings(): ResolvedProxy {
+    return resolveProxy(this.networkInputs);
+  }
+
+  /** Where the CA file comes from (`--ca-file`, `SVC_CA_FILE`, `ca-file (profile 'x')`) and its path, or undefined. */
+  caFile(): { path: string; source: string } | undefined {
+    return caFileOf(this.networkInputs);
+  }
+
+  /**
+   * The PEM certificates of `--ca-file` / `SVC_CA_FILE` / profile `ca-file`, read once, to add
+   * to Node's roots; undefined without a CA file.
+   *
+   * @throws {UsageError} when the file cannot be read or holds no PEM certificate.
+   */
+  caCertificates(): string[] | undefined {
+    if (this.caPems === undefined) {
+      const file = this.caFile();
+      this.caPems = file ? readCaFile(file.path, file.source) : null;
+    }
+    return this.caPems ?? undefined;
+  }
+
   /**
    * Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise, held to
    * the command's output contract (output-contract.ts): a flag the command does not honour is a
@@ -209,6 +261,7 @@ export class Settings {
       this.flags.apiKey,
       ...KEY_VARIABLES.map((name) => this.io.env[name]),
       ...KEY_SETTINGS.map((key) => profile[key]),
+      ...proxySecrets(this.networkInputs),
     ]
       .map(trimmedValue)
       .filter((k): k is string => typeof k === 'string' && k.length > 0);
