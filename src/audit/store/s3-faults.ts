@@ -110,8 +110,13 @@ function networkWords(error: unknown, route: S3Route | undefined): string | unde
     const message = error instanceof Error ? error.message : '';
     // hpagent's rejection of the CONNECT request: `Bad response: <status>` (it gives no code).
     const refused = /^Bad response: (\d{3})$/.exec(message);
-    if (refused?.[1] === '407')
-      return `the proxy ${name} refused the credentials (HTTP 407 Proxy Authentication Required): check the user and password of the proxy URL`;
+    // 407, or 401 as tinyproxy answers a CONNECT with wrong credentials.
+    if (refused?.[1] === '407' || refused?.[1] === '401') {
+      const status = `HTTP ${refused[1]}${refused[1] === '407' ? ' Proxy Authentication Required' : ''}`;
+      return proxy.username === ''
+        ? `the proxy ${name} asks for credentials (${status}): put them in the proxy URL (USER:PASSWORD@ before the host)`
+        : `the proxy ${name} refused the credentials (${status}): check the user and password of the proxy URL`;
+    }
     if (refused) return `the proxy ${name} did not connect to ${host} (HTTP ${refused[1]})`;
     if (message === 'Proxy timeout') return `the proxy ${name} did not answer in time`;
     if (code !== undefined && PROXY_UNREACHABLE.has(code))
