@@ -103,11 +103,12 @@ function networkWords(error: unknown, route: S3Route | undefined): string | unde
     return `certificate of ${host}${viaHttpsProxy} not trusted (${NOT_TRUSTED[code]}): add your CA with --ca-file, AWS_CA_BUNDLE or NODE_EXTRA_CA_CERTS`;
   if (code !== undefined && code in BAD_CERTIFICATE)
     return `certificate of ${host}${viaHttpsProxy} ${BAD_CERTIFICATE[code]} (${code}): the store's certificate must be replaced, a CA does not help`;
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER')
-    return `${host} does not answer https (${code}): use an http:// endpoint (--s3-endpoint) if the store has no TLS`;
+  // Node 20 says EPROTO with OpenSSL's own reason (written here, not by the store), later ones the code.
+  const message = error instanceof Error ? error.message : '';
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && /wrong version number/i.test(message)))
+    return `${host} does not answer https (${code}: wrong version number): use an http:// endpoint (--s3-endpoint) if the store has no TLS`;
   if (proxy) {
     const name = proxyName(proxy);
-    const message = error instanceof Error ? error.message : '';
     // hpagent's rejection of the CONNECT request: `Bad response: <status>` (it gives no code).
     const refused = /^Bad response: (\d{3})$/.exec(message);
     // 407, or 401 as tinyproxy answers a CONNECT with wrong credentials.
