@@ -1,4 +1,5 @@
 import type { Logger, RequestEvent, ResponseEvent } from './core/logger.js';
+import type { ProxyOption } from './core/proxy-rules.js';
 import type { ResponseLimits } from './core/response-limits.js';
 import type { FetchLike, Transport } from './core/transport/types.js';
 
@@ -13,8 +14,9 @@ export interface SvcClientOptions {
   /**
    * An environment to take defaults from: `SVC_BASE_URL`, `SVC_API_KEY`, `SVC_AUDIT_API_KEY`,
    * `SVC_CAPTCHA_API_KEY`, `SVC_LEGACY_API_KEY` fill the options left out here (an empty variable
-   * counts as unset). Default: none, no environment is read. `SvcClient.fromEnv()` passes the
-   * environment of the process here.
+   * counts as unset), and `https_proxy`/`HTTPS_PROXY`, `http_proxy`/`HTTP_PROXY`,
+   * `no_proxy`/`NO_PROXY` (lower case first, as curl reads them) fill `proxy`. Default: none, no
+   * environment is read. `SvcClient.fromEnv()` passes the environment of the process here.
    */
   env?: Readonly<Record<string, string | undefined>>;
   /** API key (prefix `ak_`) for every interface. With `env`: default `SVC_API_KEY`. Default: none. */
@@ -40,6 +42,23 @@ export interface SvcClientOptions {
   transport?: Transport;
   /** Sockets per origin of the default transport on Node. Default 64. */
   connections?: number;
+  /**
+   * The HTTP proxy of every request: one proxy URL for http and https (`http://user:pass@host:3128`;
+   * the user name and password go as `Proxy-Authorization: Basic` and appear in no log or error),
+   * {@link ProxySettings} per scheme with curl's `noProxy` list, or `false` for none. https URLs
+   * go through a CONNECT tunnel, http URLs as requests to the proxy (undici's `ProxyAgent`).
+   * Needs the default transport on Node: with `fetch`, `transport` or on another runtime it throws
+   * `SvcError` code `config`. Default: with `env`, its proxy variables; else, under Node's
+   * `NODE_USE_ENV_PROXY=1`, the process's; else none (direct).
+   */
+  proxy?: ProxyOption;
+  /**
+   * PEM text of CA certificates to trust besides Node's own roots (never instead of them: with
+   * `ca`, the trusted set is Node's default one, `NODE_EXTRA_CA_CERTS` and `--use-system-ca`
+   * included, plus these), for the service and an https:// proxy. A file's content, not its path.
+   * Needs the default transport on Node (else `SvcError` code `config`). Default: none, Node's set.
+   */
+  ca?: string | readonly string[];
   /** Receives `debug` lines (method, URL, status, duration, request id, attempt); never a key. */
   logger?: Logger;
   /** Called before every attempt with redacted headers. */

@@ -1,7 +1,8 @@
 import { AuditClient } from './audit/client.js';
 import { BotCheckClient } from './botcheck/current-client.js';
 import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
-import { optionsFromEnv } from './client-env.js';
+import { resolvedOptions } from './client-env.js';
+import { clientNetwork } from './client-network.js';
 import type { SvcClientOptions } from './client-options.js';
 import { parseBaseUrl } from './core/base-url.js';
 import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
@@ -13,11 +14,6 @@ import { createFetchTransport } from './core/transport/fetch.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
 
-/** `options` without the keys whose value is `undefined`, so they do not hide an environment default. */
-function defined(options: SvcClientOptions): SvcClientOptions {
-  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-}
-
 /**
  * The client of the four APIs. One instance holds a keep-alive connection pool: create it once
  * and reuse it; call `close()` when done. Its transport fits the runtime (undici on Node, the
@@ -25,7 +21,10 @@ function defined(options: SvcClientOptions): SvcClientOptions {
  * `svc-sdk/botcheck` is lighter.
  *
  * The constructor never reads the environment: pass every setting, or use
- * {@link SvcClient.fromEnv} (or the `env` option) to take `SVC_*` variables as defaults.
+ * {@link SvcClient.fromEnv} (or the `env` option) to take `SVC_*` and the proxy variables as
+ * defaults. The one exception is Node's own switch: under `NODE_USE_ENV_PROXY=1` (or
+ * `--use-env-proxy`) a client built without `proxy` uses `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`,
+ * as Node's own clients then do.
  *
  * @example
  * const client = new SvcClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'ak_demo_project' });
@@ -75,7 +74,8 @@ export class SvcClient {
 
   /**
    * A client configured by the environment of the process (`SVC_BASE_URL`, `SVC_API_KEY`,
-   * `SVC_AUDIT_API_KEY`, `SVC_CAPTCHA_API_KEY`, `SVC_LEGACY_API_KEY`); `overrides` win over it.
+   * `SVC_AUDIT_API_KEY`, `SVC_CAPTCHA_API_KEY`, `SVC_LEGACY_API_KEY`, and the proxy variables
+   * `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, lower case first); `overrides` win over it.
    * The one place the library reads the environment of the process.
    */
   static fromEnv(overrides: SvcClientOptions = {}): SvcClient {
@@ -83,7 +83,7 @@ export class SvcClient {
   }
 
   constructor(input: SvcClientOptions = {}) {
-    const options: SvcClientOptions = input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
+    const options = resolvedOptions(input);
     checkNumericOptions(options);
     const baseUrl = parseBaseUrl(options.baseUrl);
     this.#credentials = {
@@ -92,11 +92,12 @@ export class SvcClient {
       captchaApiKey: options.captchaApiKey,
       legacyApiKey: options.legacyApiKey,
     };
+    const network = clientNetwork(input, options);
     const transport =
       options.transport ??
       (options.fetch
         ? createFetchTransport(options.fetch)
-        : createDefaultTransport({ connections: options.connections }));
+        : createDefaultTransport({ connections: options.connections, ...network }));
     this.http = new HttpClient({
       baseUrl,
       transport,

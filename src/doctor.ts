@@ -1,5 +1,7 @@
 import { TEST_VERIFICATION_IDS } from './botcheck/test-ids.js';
 import { SvcClient } from './client.js';
+import { resolvedOptions } from './client-env.js';
+import { proxyOfClient } from './client-network.js';
 import type { SvcClientOptions } from './client-options.js';
 import type { ApiInterface } from './core/credentials.js';
 import { isApiError } from './core/errors/error-classes.js';
@@ -8,6 +10,7 @@ import {
   type PaymentRequiredCause,
   paymentRequiredCauseOf,
 } from './core/problem-types.js';
+import { proxyFaultOf } from './core/transport/proxy-errors.js';
 
 /** What the probe of one API says about the configured key. */
 export type KeyVerdict =
@@ -19,7 +22,7 @@ export type KeyVerdict =
   | 'plan'
   /** 403: the key is unknown, expired, or of a kind this API does not take. */
   | 'invalid'
-  /** No HTTP answer from the base URL (connection refused, DNS, timeout). */
+  /** No HTTP answer from the base URL (connection refused, DNS, timeout), or the proxy failed (see `proxyAnswered`). */
   | 'unreachable'
   /** An answer the probe does not expect (e.g. 5xx, or 404 on the audit log). */
   | 'unexpected';
@@ -35,6 +38,10 @@ export interface ApiDiagnosis {
   reachable: boolean;
   /** HTTP status of the answer; null when there was none. */
   status: number | null;
+  /** The proxy the probe went through (`http://host:port`, never its user name or password); null when direct. */
+  proxy: string | null;
+  /** Through a proxy: false when the proxy could not be reached, else true (it answered, or refused); null when direct. */
+  proxyAnswered: boolean | null;
   key: KeyVerdict;
   /** The verdict in words. */
   explanation: string;
@@ -126,9 +133,30 @@ function verdict(
   };
 }
 
-async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): Promise<ApiDiagnosis> {
+/** What an unreachable probe says, telling the proxy's failure from the base URL's. */
+function unreachableWords(error: unknown, proxy: string | null): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const fault = proxyFaultOf(error);
+  if (proxy === null) return `no answer from the base URL: ${reason}`;
+  if (fault === 'unreachable') return `the proxy does not answer: ${reason}`;
+  if (fault === 'refused') return `the proxy refused the request: ${reason}`;
+  return `no answer from the base URL through the proxy: ${reason}`;
+}
+
+async function runProbe(
+  client: SvcClient,
+  probe: Probe,
+  proxy: string | null,
+  signal?: AbortSignal,
+): Promise<ApiDiagnosis> {
   const keyConfigured = client.hasKey(probe.api);
-  const base = { api: probe.api, probe: probe.probe, keyConfigured };
+  const base = {
+    api: probe.api,
+    probe: probe.probe,
+    keyConfigured,
+    proxy,
+    proxyAnswered: proxy ? true : null,
+  };
   let status: number;
   let cause: PaymentRequiredCause | undefined;
   try {
@@ -136,13 +164,13 @@ async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): 
     status = 200;
   } catch (error) {
     if (!isApiError(error)) {
-      const reason = error instanceof Error ? error.message : String(error);
       return {
         ...base,
+        ...(proxy && proxyFaultOf(error) === 'unreachable' && { proxyAnswered: false }),
         reachable: false,
         status: null,
         key: 'unreachable',
-        explanation: `no answer from the base URL: ${reason}`,
+        explanation: unreachableWords(error, proxy),
         ok: false,
       };
     }
@@ -165,8 +193,10 @@ async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): 
  * Checks, per API (tax, audit, captcha, legacy), whether the base URL answers and whether the
  * configured key is accepted, using only reads that change nothing on the service: a result id and
  * a bot-check test id that cannot exist (404 means the key was accepted) and one page of the audit
- * log. Probes run in parallel, without retries (`maxRetries` 0 unless given). Never throws for
- * service errors; a bad `baseUrl` throws as `new SvcClient` does.
+ * log. Probes run in parallel, without retries (`maxRetries` 0 unless given), through the proxy
+ * the client would use (each diagnosis names it, and tells a proxy that does not answer from a
+ * base URL that does not). Never throws for service errors; a bad `baseUrl` or `proxy` throws as
+ * `new SvcClient` does.
  *
  * @example
  * const report = await diagnose({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'ak_demo_project' });
@@ -175,8 +205,10 @@ async function runProbe(client: SvcClient, probe: Probe, signal?: AbortSignal): 
 export async function diagnose(options: DiagnoseOptions = {}): Promise<Diagnosis> {
   const { signal, ...clientOptions } = options;
   const client = new SvcClient({ maxRetries: 0, ...clientOptions });
+  const through = proxyOfClient(clientOptions, resolvedOptions(clientOptions), client.http.settings.baseUrl);
+  const proxy = through ? `${through.protocol}//${through.host}` : null;
   try {
-    const apis = await Promise.all(PROBES.map((p) => runProbe(client, p, signal)));
+    const apis = await Promise.all(PROBES.map((p) => runProbe(client, p, proxy, signal)));
     return { ok: apis.every((a) => a.ok), apis };
   } finally {
     await client.close();

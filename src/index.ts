@@ -59,6 +59,7 @@ export type { SvcClientOptions } from './client-options.js';
 export { CheckpointError } from './core/errors/error-classes.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';
+export type { ProxyOption, ProxySettings } from './core/proxy-rules.js';
 export * from './core/public.js';
 export { createDefaultTransport } from './core/transport/default.js';
 export { createNodeHttpTransport, type NodeHttpTransportOptions } from './core/transport/node-http.js';

@@ -4,6 +4,7 @@ import { ApiError, LocalValidationError, SvcError, TokenDecodeError } from '../c
 import { fileFaultWords } from '../core/file-faults.js';
 import { PAYMENT_REQUIRED_CAUSES, paymentRequiredCauseOf } from '../core/problem-types.js';
 import { redact } from '../core/redact.js';
+import { UNTRUSTED_FIX } from '../core/transport/network-errors.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 
@@ -50,8 +51,11 @@ export function describeError(
       line: clean(hint && !error.detail ? `${message} (${hint})` : message),
     };
   }
-  if (error instanceof SvcError)
-    return { code: error.code === 'config' ? EXIT.USAGE : EXIT.FAILURE, line: clean(error.message) };
+  if (error instanceof SvcError) {
+    // The library's fix of an untrusted certificate, in the CLI's words.
+    const message = error.message.replace(UNTRUSTED_FIX, 'add your CA with --ca-file or NODE_EXTRA_CA_CERTS');
+    return { code: error.code === 'config' ? EXIT.USAGE : EXIT.FAILURE, line: clean(message) };
+  }
   if (error instanceof Error) {
     const fs = fsMessage(error as NodeJS.ErrnoException);
     return { code: EXIT.FAILURE, line: clean(fs ?? error.message) };

@@ -285,7 +285,18 @@ export class Settings {
         `no base URL: use --base-url, SVC_BASE_URL, \`svc config set base-url URL\`, or --sandbox${this.brokenConfigNote()}`,
       );
     }
-    return { ...options, ...this.limits() };
+    return { ...options, ...this.limits(), ...this.network(sandboxUrl !== undefined) };
+  }
+
+  /**
+   * The proxy and extra CA certificates of the client: none for `--sandbox` (its server is in
+   * this process); else {@link proxySettings} (`false` when none, so nothing else reads the
+   * environment) and {@link caCertificates}.
+   */
+  private network(sandbox: boolean): Pick<SvcClientOptions, 'proxy' | 'ca'> {
+    if (sandbox) return { proxy: false };
+    const ca = this.caCertificates();
+    return { proxy: this.proxySettings().settings ?? false, ...(ca && { ca }) };
   }
 
   /** The key of each API: `--api-key` or the shared key, and each API's own key. */

@@ -1,7 +1,9 @@
 import type * as NodeBuffer from 'node:buffer';
 import type * as NodeCrypto from 'node:crypto';
+import type * as NodeFs from 'node:fs';
 import type * as NodeHttp from 'node:http';
 import type * as NodeModule from 'node:module';
+import type * as NodeTls from 'node:tls';
 import { SvcError } from './errors/error-classes.js';
 import { currentRuntime } from './runtime.js';
 
@@ -9,8 +11,10 @@ import { currentRuntime } from './runtime.js';
 interface NodeBuiltins {
   'node:buffer': typeof NodeBuffer;
   'node:crypto': typeof NodeCrypto;
+  'node:fs': typeof NodeFs;
   'node:http': typeof NodeHttp;
   'node:module': typeof NodeModule;
+  'node:tls': typeof NodeTls;
 }
 
 type GetBuiltinModule = (name: string) => unknown;

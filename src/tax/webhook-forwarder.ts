@@ -1,6 +1,15 @@
-import type { Agent } from 'undici';
 import { SvcError } from '../core/errors/error-classes.js';
+import { type ProxyOption, proxyRoutes, proxySettingsOf } from '../core/proxy-rules.js';
+import { tlsFailureLine } from '../core/transport/network-errors.js';
+import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../core/transport/proxy-errors.js';
+import { caOption, trustedCertificates } from '../core/transport/trust.js';
 import { loadUndiciParts, type UndiciParts } from '../core/transport/undici-load.js';
+import {
+  createRouter,
+  type DispatcherSettings,
+  proxyAgent,
+  type Router,
+} from '../core/transport/undici-routes.js';
 import type { WebhookDelivery } from './webhook-listener-options.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */
@@ -18,6 +27,10 @@ export interface WebhookForwarderOptions {
   maxConcurrent?: number;
   /** Longest wait for the target's answer (headers, then body), in ms. Default 10000. */
   timeoutMs?: number;
+  /** The proxy to reach the target through, as `SvcClientOptions.proxy` takes it (curl's NO_PROXY rules). Default: none, direct. */
+  proxy?: ProxyOption;
+  /** PEM text of CA certificates trusted besides Node's roots, for an https target. Default: none. */
+  ca?: string | readonly string[];
 }
 
 /** Hands received webhook deliveries on to another URL (e.g. the app under development). */
@@ -35,8 +48,9 @@ export interface WebhookForwarder {
 
 /**
  * A forwarder to `target` (http or https), as `stripe listen --forward-to` does: each event's
- * body byte for byte and its content type, over at most `maxConcurrent` keep-alive connections.
- * A `TypeError` for a URL that is not http(s).
+ * body byte for byte and its content type, over at most `maxConcurrent` keep-alive connections,
+ * through `proxy` when it names one for the target. A `TypeError` for a URL that is not http(s);
+ * `SvcError` code `config` for a bad proxy URL or `ca`.
  */
 export function createWebhookForwarder(
   target: string | URL,
@@ -47,23 +61,31 @@ export function createWebhookForwarder(
     throw new TypeError(`forward target must be an http(s) URL, got ${url.protocol}`);
   const shown = `${url.origin}${url.pathname}`;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  let agent: Promise<{ agent: Agent; request: UndiciParts['request'] }> | undefined;
+  const routes = proxyRoutes(proxySettingsOf(options.proxy));
+  const extraCa = caOption(options.ca);
+  let agent: Promise<{ router: Router; request: UndiciParts['request'] }> | undefined;
   const load = () => {
-    agent ??= loadUndiciParts().then((undici) => ({
-      agent: new undici.Agent({
+    agent ??= loadUndiciParts().then((undici) => {
+      const settings: DispatcherSettings = {
         connections: Math.max(options.maxConcurrent ?? 8, 1),
         keepAliveTimeout: 10_000,
+        connectTimeout: 10_000,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-      }),
-      request: undici.request,
-    }));
+        ca: trustedCertificates(extraCa),
+      };
+      const { connectTimeout, ca, ...pool } = settings;
+      const direct = new undici.Agent({ ...pool, connect: { timeout: connectTimeout, ...(ca && { ca }) } });
+      const router = createRouter(direct, routes, (proxy) => proxyAgent(undici, proxy, settings));
+      return { router, request: undici.request };
+    });
     return agent;
   };
   return {
     target: shown,
     async forward(delivery) {
-      const { agent: dispatcher, request } = await load();
+      const { router, request } = await load();
+      const { dispatcher, proxy } = router.routeFor(url.origin);
       let status: number;
       try {
         const res = await request.call(dispatcher, {
@@ -75,7 +97,13 @@ export function createWebhookForwarder(
         });
         status = res.statusCode;
         await res.body.dump();
+        if (proxy && isProxyAuthAnswer(status, res.headers)) throw proxyAnswer(status, url.host, proxy);
       } catch (error) {
+        if (error instanceof SvcError) throw new WebhookForwardError(error.message, { cause: error });
+        if (proxy)
+          throw new WebhookForwardError(proxiedFailure(error, url.host, proxy).message, { cause: error });
+        const tls = tlsFailureLine(error, url.host);
+        if (tls) throw new WebhookForwardError(tls, { cause: error });
         const code = (error as { code?: string }).code;
         throw new WebhookForwardError(`cannot reach ${shown}${code ? ` (${code})` : ''}`, { cause: error });
       }
@@ -83,7 +111,7 @@ export function createWebhookForwarder(
       return status;
     },
     async close() {
-      if (agent) await (await agent).agent.close();
+      if (agent) await Promise.all((await agent).router.dispatchers().map((d) => d.close()));
     },
   };
 }

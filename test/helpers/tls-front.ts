@@ -1,57 +1,61 @@
 import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { request } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
-import { createServer, type TLSSocket } from 'node:tls';
+import { ROOT } from './build.js';
 
-/** The test CA's files (test/fixtures/tls, written by scripts/test-ca.sh). */
-export const TLS_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'tls');
-/** The CA that signed `server.pem` (for `--ca-file`, `AWS_CA_BUNDLE`, `NODE_EXTRA_CA_CERTS`). */
-export const TEST_CA = join(TLS_FIXTURES, 'ca.pem');
-/** An unrelated CA: trusting it must not make the server trusted. */
-export const OTHER_CA = join(TLS_FIXTURES, 'other-ca.pem');
+const TLS = join(ROOT, 'test', 'fixtures', 'tls');
 
-/** An HTTPS front of a loopback http server. */
+/** The test certificates (test/fixtures/tls): the test CA, an unrelated CA, and the server's pair. */
+export const TEST_TLS = {
+  caFile: join(TLS, 'ca.pem'),
+  otherCaFile: join(TLS, 'other-ca.pem'),
+  ca: readFileSync(join(TLS, 'ca.pem'), 'utf8'),
+  otherCa: readFileSync(join(TLS, 'other-ca.pem'), 'utf8'),
+  cert: readFileSync(join(TLS, 'server.pem'), 'utf8'),
+  key: readFileSync(join(TLS, 'server.key'), 'utf8'),
+};
+
+/** An HTTPS front of a plain HTTP server. */
 export interface TlsFront {
-  /** `https://127.0.0.1:<port>`. */
+  /** `https://localhost:PORT` (the name the certificate holds). */
   url: string;
   port: number;
   close(): Promise<void>;
 }
 
 /**
- * Listens on 127.0.0.1:0 with `server.pem` (for localhost, 127.0.0.1 and ::1, signed by the test
- * CA) and pipes each decrypted connection to `127.0.0.1:targetPort` as it is: the http server
- * behind it answers as if asked directly.
+ * An HTTPS server on 127.0.0.1 with the test certificate (CN localhost, signed by the test CA)
+ * that passes each request on to `upstream` (the reference server), with the Host header the
+ * upstream expects (its DNS-rebinding guard takes its own host and port only).
  */
-export async function startTlsFront(targetPort: number): Promise<TlsFront> {
-  const sockets = new Set<Socket>();
-  const server = createServer(
-    {
-      cert: readFileSync(join(TLS_FIXTURES, 'server.pem')),
-      key: readFileSync(join(TLS_FIXTURES, 'server.key')),
-    },
-    (secure: TLSSocket) => {
-      const plain = connect(targetPort, '127.0.0.1');
-      sockets.add(secure).add(plain);
-      secure.pipe(plain).pipe(secure);
-      const end = () => {
-        secure.destroy();
-        plain.destroy();
-      };
-      secure.on('error', end).on('close', end);
-      plain.on('error', end).on('close', end);
-    },
-  );
-  // A client that refuses the certificate drops the handshake: not the front's failure.
-  server.on('tlsClientError', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+export async function startTlsFront(upstream: string, host = '127.0.0.1'): Promise<TlsFront> {
+  const target = new URL(upstream);
+  const server: Server = createServer({ cert: TEST_TLS.cert, key: TEST_TLS.key }, (req, res) => {
+    const out = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const { port } = server.address() as { port: number };
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://localhost:${port}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

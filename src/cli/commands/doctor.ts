@@ -1,7 +1,10 @@
+import { proxyFor, proxyRoutes } from '../../core/proxy-rules.js';
+import { redact } from '../../core/redact.js';
 import type { ApiDiagnosis } from '../../doctor.js';
 import type { ConfigKey } from '../config-store.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import type { ResolvedProxy } from '../network-settings.js';
 import type { TableView } from '../output-format.js';
 import { SANDBOX_KEY } from '../settings.js';
 
@@ -60,6 +63,7 @@ async function settings(ctx: CommandContext, baseUrl: string | undefined): Promi
     const value = flag ?? ctx.settings.env(env) ?? profile[key];
     out.push({ name: key, value: source && value ? value : fallback, source: source ?? 'default' });
   }
+  out.push(...networkSettings(ctx, sandbox));
   out.push({
     name: 'profile',
     value: ctx.settings.profileName,
@@ -73,14 +77,65 @@ async function settings(ctx: CommandContext, baseUrl: string | undefined): Promi
   return out;
 }
 
-function view(settingsList: Setting[], apis: ApiDiagnosis[]): TableView {
+/** The proxy, no-proxy and CA file settings, passwords hidden (`***@`). */
+function networkSettings(ctx: CommandContext, sandbox: boolean): Setting[] {
+  if (sandbox) return [{ name: 'proxy', value: 'none (the sandbox is in this process)', source: 'sandbox' }];
+  const { settings, source } = ctx.settings.proxySettings();
+  const https = settings?.httpsProxy;
+  const http = settings?.httpProxy;
+  const value =
+    https === undefined && http === undefined
+      ? 'none (direct)'
+      : https === http
+        ? redact(https ?? '')
+        : [https && `https: ${redact(https)}`, http && `http: ${redact(http)}`].filter(Boolean).join(', ');
+  const out: Setting[] = [{ name: 'proxy', value, source }];
+  if (settings?.noProxy) out.push({ name: 'no-proxy', value: settings.noProxy, source: 'NO_PROXY' });
+  const ca = ctx.settings.caFile();
+  out.push(
+    ca
+      ? { name: 'ca-file', value: ca.path, source: ca.source }
+      : { name: 'ca-file', value: "none (Node's roots)", source: 'default' },
+  );
+  return out;
+}
+
+/** How the probes went: through which proxy (from where, whether it answered), or direct and why. */
+function route(a: ApiDiagnosis, proxy: ResolvedProxy, baseUrl: string | undefined): string {
+  if (a.proxy !== null) {
+    const answered = a.proxyAnswered === false ? 'the proxy does not answer' : 'the proxy answers';
+    return `through proxy ${a.proxy} (from ${proxy.source}; ${answered})`;
+  }
+  const settings = proxy.settings;
+  if (!settings || baseUrl === undefined) return 'direct';
+  const url = new URL(baseUrl);
+  if (proxyFor(url, proxyRoutes({ ...settings, noProxy: undefined })))
+    return 'direct (NO_PROXY lists its host)';
+  const variable = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  return `direct (${proxy.source} names no proxy for ${url.protocol}// URLs, which take ${variable})`;
+}
+
+/** Whether the base URL answered; not reached when the proxy failed first. */
+function reach(a: ApiDiagnosis): string {
+  if (a.reachable) return `base URL answers (${a.status})`;
+  return a.proxy !== null && a.explanation.startsWith('the proxy ')
+    ? 'base URL not reached'
+    : 'base URL does not answer';
+}
+
+function view(
+  settingsList: Setting[],
+  apis: ApiDiagnosis[],
+  proxy: ResolvedProxy,
+  baseUrl: string | undefined,
+): TableView {
   return {
     head: ['check', 'result', 'detail'],
     rows: [
       ...apis.map((a) => [
         `${a.api} API`,
         a.ok ? 'ok' : 'FAIL',
-        `${a.reachable ? `base URL answers (${a.status})` : 'base URL does not answer'}; ${a.explanation}`,
+        `${route(a, proxy, baseUrl)}; ${reach(a)}; ${a.explanation}`,
       ]),
       ...settingsList.map((s) => [s.name, s.value, `from ${s.source}`]),
     ],
@@ -88,14 +143,21 @@ function view(settingsList: Setting[], apis: ApiDiagnosis[]): TableView {
 }
 
 /**
- * `svc doctor`: per API whether the base URL answers and the key is accepted (reads only), and where
- * each setting came from. Exit 0 when every API is fine, 1 otherwise.
+ * `svc doctor`: per API whether the base URL answers and the key is accepted (reads only), through
+ * which proxy (and whether it answered), and where each setting came from. Exit 0 when every API
+ * is fine, 1 otherwise.
  */
 export async function doctor(ctx: CommandContext): Promise<number> {
   const options = await ctx.client.options();
   const list = await settings(ctx, options.baseUrl === undefined ? undefined : String(options.baseUrl));
   const { diagnose } = await import('../../doctor.js');
   const report = await diagnose({ ...options, ...ctx.signals.abortable });
-  await ctx.out.print({ ok: report.ok, apis: report.apis, settings: list }, () => view(list, report.apis));
+  const proxy: ResolvedProxy = ctx.settings.flags.sandbox
+    ? { settings: undefined, source: 'none' }
+    : ctx.settings.proxySettings();
+  const baseUrl = options.baseUrl === undefined ? undefined : String(options.baseUrl);
+  await ctx.out.print({ ok: report.ok, apis: report.apis, settings: list }, () =>
+    view(list, report.apis, proxy, baseUrl),
+  );
   return report.ok ? EXIT.OK : EXIT.FAILURE;
 }

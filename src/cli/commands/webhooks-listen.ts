@@ -10,13 +10,29 @@ import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 
-/** The `--forward-to` target; a URL that is not http(s) is a usage error. */
-function forwarderFor(target: string | undefined): WebhookForwarder | undefined {
+/**
+ * The `--forward-to` target, reached through the run's proxy (NO_PROXY applies: a local app is
+ * usually listed there) and trusting its CA file; a URL that is not http(s) is a usage error.
+ */
+async function forwarderFor(
+  ctx: CommandContext,
+  target: string | undefined,
+): Promise<WebhookForwarder | undefined> {
   if (target === undefined) return undefined;
   try {
-    return createWebhookForwarder(target);
+    new URL(target);
   } catch {
     throw new UsageError(`--forward-to takes an http(s) URL, got '${target}'`);
+  }
+  await ctx.settings.loadProfile();
+  const proxy = ctx.settings.proxySettings().settings ?? false;
+  const ca = ctx.settings.caCertificates();
+  try {
+    return createWebhookForwarder(target, { proxy, ...(ca && { ca }) });
+  } catch (error) {
+    if (error instanceof TypeError)
+      throw new UsageError(`--forward-to takes an http(s) URL, got '${target}'`);
+    throw error;
   }
 }
 
@@ -31,7 +47,7 @@ export async function webhooksListen(ctx: CommandContext, flags: WebhooksListenO
   const out =
     outFlag === undefined || outFlag === '-' ? undefined : await openAppendOutput(outFlag, fileMode);
   if (out) ctx.onClose(() => out.close());
-  const forwarder = forwarderFor(flags.forwardTo);
+  const forwarder = await forwarderFor(ctx, flags.forwardTo);
   if (forwarder) ctx.onClose(() => forwarder.close());
   const client = flags.confirm || ctx.settings.flags.sandbox ? await ctx.client.get('tax') : undefined;
   let count = 0;

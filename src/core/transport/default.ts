@@ -12,7 +12,8 @@ import { createUndiciTransport, type UndiciTransportOptions } from './undici.js'
  * - Node: undici for API calls (about 2x the requests per second of the global `fetch` there),
  *   and Node's native `http` client for bulk page reads, the requests that hand in a reusable
  *   `bodyBuffer` (audit export pages), where it reads the body with less CPU and memory. Each is
- *   loaded on its first use, so an export never loads undici.
+ *   loaded on its first use, so an export never loads undici. With `proxy`, every request goes
+ *   through undici (its `ProxyAgent` for the proxied origins).
  * - Bun, Deno, workerd, Vercel's edge-runtime, browsers and anything else: the global `fetch`.
  *   undici is never loaded there (in Deno it reads an environment variable when it loads, which
  *   `--allow-net` alone refuses; Bun's shim of it cannot close an Agent).
@@ -34,13 +35,16 @@ export function createDefaultTransport(
   }
   const calls: Transport & AttemptAbortAware = createUndiciTransport(options);
   let bulk: Transport | undefined;
-  const viaUndici = (req: TransportRequest) => req.bodyBuffer === undefined;
+  // With a proxy setting, bulk reads go through undici too: one proxy client (undici's
+  // ProxyAgent), one NO_PROXY rule and one set of proxy errors for every request.
+  const viaUndici = options.proxy ? () => true : (req: TransportRequest) => req.bodyBuffer === undefined;
   const transport: Transport & AttemptAbortAware = {
     request(req) {
       if (viaUndici(req)) return calls.request(req);
       bulk ??= createNodeHttpTransport({
         connections: options.connections,
         keepAliveTimeoutMs: options.keepAliveTimeoutMs,
+        ca: options.ca,
       });
       return bulk.request(req);
     },

@@ -1,7 +1,7 @@
 import { ConnectionError, TransportError } from '../errors/error-classes.js';
 
 // Codes that mean no byte of the request reached the server.
-const NOT_SENT_CODES = new Set([
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
@@ -30,7 +30,8 @@ const BROKEN_CODES = new Set([
   'ConnectionClosed',
 ]);
 
-function codeOf(error: unknown): string | undefined {
+/** The code of an error or of its causes (up to 4 deep). */
+export function codeOf(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -78,10 +79,54 @@ export function toConnectionError(error: unknown, target: string): ConnectionErr
 /**
  * The error for a request that failed before a response arrived: a {@link ConnectionError} when
  * the network failed ({@link isNetworkFailure}), else a {@link TransportError} (a local failure:
- * not retried, never an outage).
+ * not retried, never an outage), in words with the fix for a TLS failure ({@link tlsFailureLine}).
  */
 export function toRequestFailure(error: unknown, target: string): ConnectionError | TransportError {
   if (isNetworkFailure(error)) return toConnectionError(error, target);
+  const tls = tlsFailureLine(error, target);
+  if (tls !== undefined) return new TransportError(tls, { cause: error });
   const what = codeOf(error) ?? (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
   return new TransportError(`Request to ${target} could not be made: ${what}`, { cause: error });
+}
+
+/** The fix of a certificate no trusted CA signed (the CLI says `--ca-file` for "the ca option"). */
+export const UNTRUSTED_FIX = 'add your CA with the ca option or NODE_EXTRA_CA_CERTS';
+
+// OpenSSL's verification codes of a certificate no trusted CA vouches for, in words.
+const UNTRUSTED: Record<string, string> = {
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in certificate chain',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unable to verify the first certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'issuer certificate not found',
+  UNABLE_TO_GET_ISSUER_CERT: 'issuer certificate not found',
+  CERT_SIGNATURE_FAILURE: 'certificate signature failure',
+};
+
+/**
+ * A TLS failure in words, with its fix, or undefined for any other error (told by its code):
+ * a certificate no trusted CA signed, an expired or not yet valid one, one for another host
+ * name, and an https:// URL whose server speaks plain HTTP.
+ */
+export function tlsFailureLine(error: unknown, target: string): string | undefined {
+  const code = codeOf(error);
+  if (code === undefined) return undefined;
+  const untrusted = UNTRUSTED[code];
+  if (untrusted) return `certificate of ${target} not trusted (${untrusted}): ${UNTRUSTED_FIX}`;
+  if (code === 'CERT_HAS_EXPIRED')
+    return `certificate of ${target} has expired: the server must renew it (or this machine's clock is wrong)`;
+  if (code === 'CERT_NOT_YET_VALID')
+    return `certificate of ${target} is not valid yet: check this machine's clock`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    const names = (error as { cert?: { subjectaltname?: unknown } }).cert?.subjectaltname;
+    const named = typeof names === 'string' && names !== '' ? `; it names ${names}` : '';
+    return `certificate of ${target} is for another host name${named}: use a base URL with a name the certificate holds`;
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST')
+    return `the server at ${target} speaks plain HTTP: use http://`;
+  return undefined;
+}
+
+/** The line of an http:// request to a server that answered in TLS (see tls-probe.ts). */
+export function speaksTlsLine(target: string): string {
+  return `the server at ${target} speaks TLS: use https://`;
 }

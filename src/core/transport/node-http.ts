@@ -3,6 +3,8 @@ import { loadNodeHttp } from '#transport-node-only';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { finishResponse } from './read-body.js';
+import { httpToTlsPort } from './tls-probe.js';
+import { caOption, trustedCertificates } from './trust.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 
 /** Options of the `node:http` transport. */
@@ -11,6 +13,8 @@ export interface NodeHttpTransportOptions {
   connections?: number;
   /** Idle keep-alive time, ms; kept below common server defaults (5 s) to avoid reusing a closing socket. Default 4000. */
   keepAliveTimeoutMs?: number;
+  /** PEM text of CA certificates trusted besides Node's own roots (never instead of them). Default: none, Node's set. */
+  ca?: string | readonly string[] | undefined;
 }
 
 /**
@@ -27,6 +31,12 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
     timeout: options.keepAliveTimeoutMs ?? 4000,
     scheduling: 'lifo' as const,
   };
+  // Node's roots plus the client's `ca`, for the https agent (computed on its first use).
+  const extraCa = caOption(options.ca);
+  const tlsOptions = () => {
+    const ca = trustedCertificates(extraCa);
+    return ca ? { ca } : {};
+  };
   // Loaded on first use, per scheme (node:https brings TLS): a client that never reads a bulk page
   // never loads either, and runtimes without node:http are unaffected until then.
   type Client = { agent: Agent; send: typeof send };
@@ -34,7 +44,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
   const load = (scheme: 'http:' | 'https:') =>
     (clients[scheme] ??= loadNodeHttp(scheme)
       .then((m) => ({
-        agent: new m.Agent(agentOptions),
+        agent: new m.Agent(scheme === 'https:' ? { ...agentOptions, ...tlsOptions() } : agentOptions),
         send: m.request as typeof send,
       }))
       .catch((error: unknown) => {
@@ -59,7 +69,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;
-        throw toRequestFailure(error, host);
+        throw (await httpToTlsPort(error, req.url, host)) ?? toRequestFailure(error, host);
       }
       // A body cut short of its Content-Length makes the body stream fail (ECONNRESET): a ConnectionError.
       return finishResponse(

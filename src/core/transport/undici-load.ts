@@ -1,11 +1,15 @@
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent, Dispatcher, Pool, ProxyAgent } from 'undici';
 import { loadUndici } from '#transport-node-only';
 
-/** What the undici transport uses of undici: its keep-alive `Agent` and `request` on a dispatcher. */
+/** What the undici transport uses of undici: its keep-alive `Agent`, `ProxyAgent`, `Pool` and `request` on a dispatcher. */
 export interface UndiciParts {
   Agent: typeof Agent;
+  /** The proxy agent (one per proxy URL), for requests a proxy setting routes through a proxy. */
+  ProxyAgent?: typeof ProxyAgent;
+  /** The connection pool the proxy agent's connections to a proxy use. */
+  Pool?: typeof Pool;
   /** undici's `Dispatcher.request`, called with the agent as `this`: origin and path given apart. */
-  request: (this: Agent, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 }
 
 /**
@@ -15,5 +19,10 @@ export interface UndiciParts {
  */
 export async function loadUndiciParts(): Promise<UndiciParts> {
   const undici = await loadUndici();
-  return { Agent: undici.Agent, request: undici.Agent.prototype.request as UndiciParts['request'] };
+  return {
+    Agent: undici.Agent,
+    ProxyAgent: undici.ProxyAgent,
+    Pool: undici.Pool,
+    request: undici.Agent.prototype.request as UndiciParts['request'],
+  };
 }

@@ -1,12 +1,17 @@
-import type { Agent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { type ProxyOption, proxyRoutes, proxySettingsOf } from '../proxy-rules.js';
 import { ATTEMPT_ABORT, ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { transportLoadError } from './load-error.js';
 import { isAbortLike, toRequestFailure } from './network-errors.js';
 import { createUrlSplitter } from './plain-url.js';
+import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from './proxy-errors.js';
 import { finishResponse } from './read-body.js';
+import { httpToTlsPort } from './tls-probe.js';
+import { caOption, trustedCertificates } from './trust.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 import { UndiciAbort } from './undici-abort.js';
 import { loadUndiciParts, type UndiciParts } from './undici-load.js';
+import { createRouter, type DispatcherSettings, proxyAgent, type Router } from './undici-routes.js';
 
 /** Options of the default transport. */
 export interface UndiciTransportOptions {
@@ -16,6 +21,10 @@ export interface UndiciTransportOptions {
   connectTimeoutMs?: number;
   /** Idle keep-alive time, ms; kept below common server defaults (5 s) to avoid reusing a closing socket. Default 4000. */
   keepAliveTimeoutMs?: number;
+  /** The proxy of each request, as `SvcClientOptions.proxy` takes it (curl's NO_PROXY rules). Default: none, every request direct. */
+  proxy?: ProxyOption | undefined;
+  /** PEM text of CA certificates trusted besides Node's own roots (never instead of them). Default: none, Node's set. */
+  ca?: string | readonly string[] | undefined;
 }
 
 /** Origin and path of a URL as undici's `request(url)` takes them (`pathname` plus `search`). */
@@ -30,28 +39,39 @@ function urlParts(url: string): { origin: string; path: string } {
  * that only uses the offline helpers, or that passes its own `fetch` (edge runtimes, Bun, Deno),
  * never loads it. `request` does not decode
  * `Content-Encoding` (and the client does not ask for it), so the byte cap counts what arrives.
+ * With `proxy`, each origin's route (the proxy {@link proxyFor} picks, or direct) is decided on
+ * its first request and then found by one Map lookup.
+ *
+ * @throws {SvcError} code `config` for a proxy URL that is not http(s) or a `ca` without a PEM certificate.
  */
 export function createUndiciTransport(
   options: UndiciTransportOptions = {},
   loadParts: () => Promise<UndiciParts> = loadUndiciParts,
 ): Transport {
-  type Loaded = { agent: Agent; send: UndiciParts['request'] };
+  type Loaded = { router: Router; send: UndiciParts['request'] };
+  // Parsed now: a bad proxy URL or CA text is an error at creation, not at the first request.
+  const routes = proxyRoutes(proxySettingsOf(options.proxy));
+  const extraCa = caOption(options.ca);
   let loading: Promise<Loaded> | undefined;
   const split = createUrlSplitter();
   // Once loaded, used directly: no extra await on the hot path.
   let ready: Loaded | undefined;
   const load = () => {
-    loading ??= loadParts().then((undici) => ({
-      agent: new undici.Agent({
+    loading ??= loadParts().then((undici) => {
+      const settings: DispatcherSettings = {
         connections: options.connections ?? 64,
         keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+        connectTimeout: options.connectTimeoutMs ?? 10_000,
         // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
         headersTimeout: 0,
         bodyTimeout: 0,
-      }),
-      send: undici.request,
-    }));
+        ca: trustedCertificates(extraCa),
+      };
+      const { connectTimeout, ca, ...pool } = settings;
+      const direct = new undici.Agent({ ...pool, connect: { timeout: connectTimeout, ...(ca && { ca }) } });
+      const router = createRouter(direct, routes, (proxy) => proxyAgent(undici, proxy, settings));
+      return { router, send: undici.request };
+    });
     return loading.catch((error: unknown) => {
       // Not cached: a later call tries again (and fails the same way, as a configuration error).
       loading = undefined;
@@ -61,7 +81,7 @@ export function createUndiciTransport(
   const transport: Transport & AttemptAbortAware = {
     async request(req: TransportRequest): Promise<TransportResponse> {
       ready ??= await load();
-      const { agent, send } = ready;
+      const { router, send } = ready;
       // The host, for error messages only: not parsed on the way of a success.
       const target = () => new URL(req.url).host;
       const method = req.method as 'GET';
@@ -70,14 +90,22 @@ export function createUndiciTransport(
       // placeholder, never fired.
       const signal = (req as { [ATTEMPT_ABORT]?: UndiciAbort })[ATTEMPT_ABORT] ?? req.signal;
       let res: Dispatcher.ResponseData;
+      // The agent's `request` with origin and path apart, as undici's `request(url)` passes
+      // them: split without parsing where the URL is plain, else from URL parsing.
+      const { origin, path } = split(req.url) ?? urlParts(req.url);
+      const { dispatcher, proxy } = router.routeFor(origin);
       try {
-        // The agent's `request` with origin and path apart, as undici's `request(url)` passes
-        // them: split without parsing where the URL is plain, else from URL parsing.
-        const { origin, path } = split(req.url) ?? urlParts(req.url);
-        res = await send.call(agent, { origin, path, method, headers, body, signal });
+        res = await send.call(dispatcher, { origin, path, method, headers, body, signal });
       } catch (error) {
+        // A proxy's refusal comes as an abort too (undici's CONNECT answer): ours fired or not.
+        if (proxy && !signal.aborted) throw proxiedFailure(error, target(), proxy);
         if (isAbortLike(error)) throw error;
-        throw toRequestFailure(error, target());
+        throw (await httpToTlsPort(error, req.url, target())) ?? toRequestFailure(error, target());
+      }
+      // A 407 (or Basic 401) to an absolute-URL request is the proxy's answer, not the service's.
+      if (proxy && isProxyAuthAnswer(res.statusCode, res.headers)) {
+        res.body.on('error', () => {}).destroy();
+        throw proxyAnswer(res.statusCode, target(), proxy);
       }
       const stream = res.body;
       // Awaited here: one microtask, where returning the promise from an async function takes two.
@@ -102,7 +130,7 @@ export function createUndiciTransport(
     [ATTEMPT_ABORTER]: () => new UndiciAbort(),
     close: async () => {
       const loaded = ready ?? (loading && (await loading.catch(() => undefined)));
-      await loaded?.agent.close();
+      await Promise.all(loaded?.router.dispatchers().map((d) => d.close()) ?? []);
     },
   };
   return transport;
