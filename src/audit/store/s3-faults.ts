@@ -1,4 +1,11 @@
 import { SvcError } from '../../core/errors/error-classes.js';
+import {
+  NOT_SENT_CODES,
+  codeOf as socketCode,
+  tlsFailureLine,
+  UNTRUSTED_FIX,
+} from '../../core/transport/network-errors.js';
+import { proxiedFailure, proxyAnswer } from '../../core/transport/proxy-errors.js';
 
 // What an S3 store's answers mean to the archive. Messages name the object and the store's error
 // code only: an SDK error's own text may quote a request, never a credential, but a hostile store
@@ -58,70 +65,41 @@ export interface S3Route {
   proxy: URL | undefined;
 }
 
-/** A proxy as messages name it: scheme, host and port, never its user or password. */
-export const proxyName = (proxy: URL): string => `${proxy.protocol}//${proxy.host}`;
+/** The fix of an untrusted certificate for a bucket: the AWS CLI's variable works too. */
+const S3_UNTRUSTED_FIX = 'add your CA with --ca-file, AWS_CA_BUNDLE or NODE_EXTRA_CA_CERTS';
 
-/** Certificate checks that fail because the issuer is not among the trusted roots: the user's CA fixes them. */
-const NOT_TRUSTED: Readonly<Record<string, string>> = {
-  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed certificate in chain',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed certificate',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unable to verify the first certificate',
-  UNABLE_TO_GET_ISSUER_CERT: 'issuer certificate not found',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'issuer certificate not found',
-  CERT_UNTRUSTED: 'certificate not trusted',
-};
-
-/** Other certificate failures: a CA does not fix them. */
+/** Certificate failures a CA does not fix, in the words of a bucket (the transports speak of base URLs). */
 const BAD_CERTIFICATE: Readonly<Record<string, string>> = {
-  CERT_HAS_EXPIRED: 'has expired',
-  CERT_NOT_YET_VALID: 'is not valid yet',
-  CERT_REVOKED: 'was revoked',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'is for another host name',
+  CERT_HAS_EXPIRED: "has expired: the store must renew it (or this machine's clock is wrong)",
+  CERT_NOT_YET_VALID: "is not valid yet: check this machine's clock",
+  ERR_TLS_CERT_ALTNAME_INVALID:
+    'is for another host name: use an endpoint (--s3-endpoint) with a name it holds',
 };
-
-/** Failures of the connection to a proxy: with one in use, the store is never connected to directly. */
-const PROXY_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** The Node error code of a request failure, on the error or its cause. */
-function socketCode(error: unknown): string | undefined {
-  const own = (error as { code?: unknown } | undefined)?.code;
-  if (typeof own === 'string') return own;
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof cause === 'string' ? cause : undefined;
-}
 
 /**
- * A failure of the network path (TLS, proxy, DNS) in words with its fix, or undefined. The texts
- * are the product's own: the proxy is named by scheme, host and port only, never its user or password.
+ * A failure of the network path (TLS, proxy, DNS) in words with its fix, or undefined: the
+ * transports' lines (core/transport: network-errors.ts, proxy-errors.ts) where they fit a bucket,
+ * so a proxy or certificate reads the same for an API and a bucket. The proxy is named by its
+ * host and port only, never its user or password.
  */
 function networkWords(error: unknown, route: S3Route | undefined): string | undefined {
   const code = socketCode(error);
   const host = route?.host ?? 'the store';
-  const proxy = route?.proxy;
-  const viaHttpsProxy = proxy?.protocol === 'https:' ? ` (or of the proxy ${proxyName(proxy)})` : '';
-  if (code !== undefined && code in NOT_TRUSTED)
-    return `certificate of ${host}${viaHttpsProxy} not trusted (${NOT_TRUSTED[code]}): add your CA with --ca-file, AWS_CA_BUNDLE or NODE_EXTRA_CA_CERTS`;
-  if (code !== undefined && code in BAD_CERTIFICATE)
-    return `certificate of ${host}${viaHttpsProxy} ${BAD_CERTIFICATE[code]} (${code}): the store's certificate must be replaced, a CA does not help`;
-  // Node 20 says EPROTO with OpenSSL's own reason (written here, not by the store), later ones the code.
   const message = error instanceof Error ? error.message : '';
+  if (code !== undefined && code in BAD_CERTIFICATE) return `certificate of ${host} ${BAD_CERTIFICATE[code]}`;
+  // Node 20 says EPROTO with OpenSSL's reason (written by this machine, not the store); later ones the code.
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && /wrong version number/i.test(message)))
-    return `${host} does not answer https (${code}: wrong version number): use an http:// endpoint (--s3-endpoint) if the store has no TLS`;
+    return `the server at ${host} speaks plain HTTP: use an http:// endpoint (--s3-endpoint)`;
+  const tls = tlsFailureLine(error, host);
+  if (tls !== undefined) return tls.replace(UNTRUSTED_FIX, S3_UNTRUSTED_FIX);
+  const proxy = route?.proxy;
   if (proxy) {
-    const name = proxyName(proxy);
     // hpagent's rejection of the CONNECT request: `Bad response: <status>` (it gives no code).
     const refused = /^Bad response: (\d{3})$/.exec(message);
-    // 407, or 401 as tinyproxy answers a CONNECT with wrong credentials.
-    if (refused?.[1] === '407' || refused?.[1] === '401') {
-      const status = `HTTP ${refused[1]}${refused[1] === '407' ? ' Proxy Authentication Required' : ''}`;
-      return proxy.username === ''
-        ? `the proxy ${name} asks for credentials (${status}): put them in the proxy URL (USER:PASSWORD@ before the host)`
-        : `the proxy ${name} refused the credentials (${status}): check the user and password of the proxy URL`;
-    }
-    if (refused) return `the proxy ${name} did not connect to ${host} (HTTP ${refused[1]})`;
-    if (message === 'Proxy timeout') return `the proxy ${name} did not answer in time`;
-    if (code !== undefined && PROXY_UNREACHABLE.has(code))
-      return `cannot reach the proxy ${name} (${code}): check the proxy setting (--proxy, HTTPS_PROXY, HTTP_PROXY) or list ${host} in NO_PROXY`;
+    if (refused) return proxyAnswer(Number(refused[1]), host, proxy).message;
+    if (message === 'Proxy timeout')
+      return `proxy ${proxy.host} did not answer in time (the proxy of ${host})`;
+    if (code !== undefined && NOT_SENT_CODES.has(code)) return proxiedFailure(error, host, proxy).message;
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     const name = route ? ` ${route.host.replace(/:\d+$/, '')}` : '';

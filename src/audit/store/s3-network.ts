@@ -3,7 +3,7 @@ import { HttpProxyAgent, HttpsProxyAgent } from 'hpagent';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { proxyFor, proxyRoutes, proxySettingsOf } from '../../core/proxy-rules.js';
 import { redact } from '../../core/redact.js';
-import { trustedRoots } from '../../node/trusted-roots.js';
+import { trustedCertificates } from '../../core/transport/trust.js';
 import type { S3Route } from './s3-faults.js';
 import type { S3StoreSettings } from './s3-settings.js';
 
@@ -53,7 +53,7 @@ export function s3Network(settings: S3StoreSettings, bucket: string): S3Network 
   const url = storeUrl(settings, bucket);
   const proxy = proxyFor(url, proxyRoutes(proxySettingsOf(settings.proxy)));
   const route: S3Route = { host: url.host, proxy };
-  const ca = trustedRoots(settings.ca);
+  const ca = trustedCertificates(settings.ca);
   const tlsOptions: AgentOptions = ca ? { ca } : {};
   if (proxy) {
     const options = {
