@@ -39,7 +39,7 @@ function urlParts(url: string): { origin: string; path: string } {
  * that only uses the offline helpers, or that passes its own `fetch` (edge runtimes, Bun, Deno),
  * never loads it. `request` does not decode
  * `Content-Encoding` (and the client does not ask for it), so the byte cap counts what arrives.
- * With `proxy`, each origin's route (the proxy {@link proxyFor} picks, or direct) is decided on
+ * With `proxy`, each origin's route (the proxy curl's rules pick, or direct) is decided on
  * its first request and then found by one Map lookup.
  *
  * @throws {SvcError} code `config` for a proxy URL that is not http(s) or a `ca` without a PEM certificate.
