@@ -114,20 +114,22 @@ describe('an expired lock is taken over by exactly one run: a takeover that lost
 });
 
 describe('--retain-days on a bucket without Object Lock: a clear error, not a silent skip', () => {
-  it('InvalidRequest (missing Object Lock Configuration) is one line naming the object', async () => {
+  it('InvalidRequest (missing Object Lock Configuration) to the probe is one line naming the archive, before any write of it', async () => {
     const s = await store({ retainDays: 30, now: () => Date.parse('2026-03-02T00:00:00.000Z') });
-    probeHonoured();
     queue.push(ANSWERS.noObjectLock);
     const error = (await s.create('manifest-000001.json', '{}').catch((e: unknown) => e)) as Error & {
       code?: string;
     };
     expect(error.message).toBe(
-      's3://bucket-a/audit/manifest-000001.json: the bucket has no Object Lock, so --retain-days cannot be kept: use a bucket created with Object Lock',
+      's3://bucket-a/audit: the bucket has no Object Lock, so --retain-days cannot be kept: use a bucket created with Object Lock',
     );
     expect(error.code).toBe('io');
-    const put = seen.at(-1);
+    const put = seen.find((request) => request.method === 'PUT');
+    expect(put?.url).toMatch(/^\/bucket-a\/audit\/\.svc-probe-[0-9a-f-]{36}\?x-id=PutObject$/);
     expect(put?.headers['x-amz-object-lock-mode']).toBe('GOVERNANCE');
     expect(put?.headers['x-amz-object-lock-retain-until-date']).toBe('2026-04-01T00:00:00Z');
+    // The refused probe was all: the manifest was never sent.
+    expect(seen.map((request) => request.method)).toEqual(['PUT']);
   });
 });
 

@@ -7,10 +7,16 @@ import { sendS3Error, xmlEscape } from './s3-xml.js';
  * (`x-amz-object-lock-mode` and `-retain-until-date` on PutObject or CreateMultipartUpload) and
  * answers GetObjectRetention; any other bucket refuses those headers with S3's InvalidRequest.
  * Retention is kept in memory, by bucket and key, for the server's lifetime.
+ *
+ * With `ignored`, a store that has no Object Lock and drops the headers it does not know (as some
+ * S3-compatible stores do): every write is accepted, nothing kept, and GetObjectRetention answers
+ * 501 NotImplemented.
  */
 export class ObjectLockStandIn {
   private readonly lockedBuckets = new Set<string>();
   private readonly retention = new Map<string, { mode: string; until: string }>();
+
+  constructor(private readonly mode: 'kept' | 'ignored' = 'kept') {}
 
   /** CreateBucket: remembers a bucket created with Object Lock. */
   bucketCreated(bucket: string, headers: IncomingHttpHeaders): void {
@@ -26,6 +32,7 @@ export class ObjectLockStandIn {
     const mode = headers['x-amz-object-lock-mode'];
     const until = headers['x-amz-object-lock-retain-until-date'];
     if (mode === undefined && until === undefined) return false;
+    if (this.mode === 'ignored') return false;
     if (!this.lockedBuckets.has(bucket)) {
       sendS3Error(res, 400, 'InvalidRequest', 'Bucket is missing Object Lock Configuration');
       return true;
@@ -39,6 +46,15 @@ export class ObjectLockStandIn {
 
   /** GetObjectRetention (`GET /bucket/key?retention`): the key's retention, or S3's error answers. */
   answerRetention(res: ServerResponse, bucket: string, key: string): void {
+    if (this.mode === 'ignored') {
+      sendS3Error(
+        res,
+        501,
+        'NotImplemented',
+        'A header you provided implies functionality that is not implemented',
+      );
+      return;
+    }
     const kept = this.retention.get(`${bucket}/${key}`);
     if (!this.lockedBuckets.has(bucket)) {
       sendS3Error(res, 400, 'InvalidRequest', 'Bucket is missing Object Lock Configuration');

@@ -41,6 +41,12 @@ export interface S3ServerOptions {
    * `false` gives a store that ignores them, to test the product's fallback. Default true.
    */
   conditionalWrites?: boolean;
+  /**
+   * Object Lock: `kept` as on S3 (buckets created with it keep retention, others refuse it);
+   * `ignored`, a store without Object Lock that accepts the headers and keeps nothing
+   * (GetObjectRetention: 501 NotImplemented), to test that a run catches it. Default `kept`.
+   */
+  objectLock?: 'kept' | 'ignored';
 }
 
 /** A loopback S3-compatible server for tests: s3rver 3.7.1 behind a wrapper fixing its traps. */
@@ -111,7 +117,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
   const agent = new Agent({ keepAlive: true });
   // Serialises conditional writes per key, so the existence check and the write act as one step.
   const keyLocks = new Map<string, Promise<void>>();
-  const objectLock = new ObjectLockStandIn();
+  const objectLock = new ObjectLockStandIn(options.objectLock);
 
   const served = new Map<string, number>();
   const forward = (req: IncomingMessage, res: ServerResponse, headers: OutgoingHttpHeaders, body: Buffer) =>

@@ -1,3 +1,5 @@
+import type { ProxyOption } from '../../core/proxy-rules.js';
+
 // What an `s3://` archive is opened with. Types only: the AWS SDK is loaded by s3-store.ts, and only
 // for an `s3://` location, so a folder archive (and `import('svc-sdk')`) never loads it.
 
@@ -36,9 +38,31 @@ export interface S3StoreSettings {
    * Default: on when an endpoint is given (MinIO and most self-hosted stores need it), off for AWS.
    */
   pathStyle?: boolean;
+  /**
+   * The proxy of the store's requests: one proxy URL (`http://user:pass@proxy:3128`),
+   * `ProxySettings` per scheme with a `NO_PROXY` list (curl's rules, matched against the
+   * endpoint's host: the bucket's host name when virtual-hosted, `BUCKET.s3.REGION.amazonaws.com`
+   * on AWS), or `false`. Connections go through the proxy with `CONNECT` (hpagent's agents, the
+   * AWS SDK guide's way); its user and password appear in no message. Default: none, direct (the
+   * AWS SDK reads no proxy variable; the CLI passes `--proxy`, `HTTPS_PROXY`, `HTTP_PROXY`,
+   * `NO_PROXY`).
+   */
+  proxy?: ProxyOption;
+  /**
+   * PEM certificates (one PEM text each) trusted for the store's https connections (and an
+   * https proxy's) besides Node's own roots, which they are added to, never replace
+   * (`NODE_EXTRA_CA_CERTS` and, on Node 22.15+, `--use-system-ca` keep working). Default: none,
+   * Node's roots only. The CLI passes `--ca-file` / `SVC_CA_FILE` and `AWS_CA_BUNDLE`.
+   */
+  ca?: readonly string[];
   /** Tries of one request before it fails: 500, 503 SlowDown, resets and timeouts are retried with backoff. Default 8. */
   maxAttempts?: number;
-  /** Object Lock retention set on every object a run writes, in days (1 to 36500). Default: none. */
+  /**
+   * Object Lock retention set on every object a run writes, in days (1 to 36500). Before its first
+   * write the store writes a probe object with that retention and reads it back
+   * (GetObjectRetention): a store that did not keep it (no retention, an earlier date, another
+   * mode) stops the run with an `io` SvcError before anything else is written. Default: none.
+   */
   retainDays?: number;
   /** Mode of that retention. Default `governance`. */
   retainMode?: RetainMode;

@@ -1,11 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
-  GetObjectRetentionCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type PutObjectCommandInput,
@@ -28,11 +27,13 @@ import type {
   UploadOptions,
 } from './archive-store.js';
 import { ListingGuard } from './list-pages.js';
-import { isAbsent, isInvalidRange, isPreconditionFailed, s3Fault } from './s3-faults.js';
+import { isAbsent, isInvalidRange, isPreconditionFailed, type S3Route, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
 import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
 import { listUnfinishedUploads, type UnfinishedUpload } from './s3-multipart.js';
+import { probeS3Store } from './s3-probe.js';
 import { bytesUpTo, firstBytes, wholeSize } from './s3-range.js';
+import { type AskedRetention, getRetention } from './s3-retention.js';
 import { DEFAULT_S3_LOCK_TTL_MS, type S3StoreSettings } from './s3-settings.js';
 
 /** Part size of a run's multipart upload (S3's least): with {@link UPLOAD_QUEUE} parts in flight, about 20 MiB held at once. */
@@ -49,13 +50,6 @@ const LOCK_MAX_BYTES = 4096;
  */
 const HOUSEKEEPING = new Set([LOCK_NAME, SYNC_STATE_FILE]);
 const DAY_MS = 86_400_000;
-/** The answers to GetObjectRetention that mean the object has none. */
-const NO_RETENTION = new Set([
-  'NoSuchObjectLockConfiguration',
-  'ObjectLockConfigurationNotFoundError',
-  'InvalidRequest',
-  'NotImplemented',
-]);
 
 /**
  * An archive in an S3-compatible bucket, under `s3://bucket/prefix/`: one object per file of the
@@ -77,6 +71,8 @@ export class S3Store implements ArchiveStore {
     private readonly client: S3Client,
     private readonly settings: S3StoreSettings,
     workDir: string | undefined,
+    /** The store's host and the proxy its requests go through, for error lines. */
+    private readonly route?: S3Route,
   ) {
     this.where = parseS3Location(location);
     this.location = location;
@@ -103,17 +99,22 @@ export class S3Store implements ArchiveStore {
   }
 
   private fault(error: unknown, name?: string): Error {
-    return s3Fault(error, name === undefined ? this.location : this.describe(name));
+    return s3Fault(error, name === undefined ? this.location : this.describe(name), this.route);
+  }
+
+  /** The retention every write asks for, from now; undefined without `retainDays`. */
+  private askedRetention(): AskedRetention | undefined {
+    const days = this.settings.retainDays;
+    if (days === undefined) return undefined;
+    const mode = this.settings.retainMode === 'compliance' ? 'COMPLIANCE' : 'GOVERNANCE';
+    return { mode, until: new Date(this.now() + days * DAY_MS), days };
   }
 
   /** Object Lock parameters of an object a run writes. */
   private lockParams(name: string): Partial<PutObjectCommandInput> {
-    const days = this.settings.retainDays;
-    if (days === undefined || HOUSEKEEPING.has(name)) return {};
-    return {
-      ObjectLockMode: this.settings.retainMode === 'compliance' ? 'COMPLIANCE' : 'GOVERNANCE',
-      ObjectLockRetainUntilDate: new Date(this.now() + days * DAY_MS),
-    };
+    const asked = this.askedRetention();
+    if (asked === undefined || HOUSEKEEPING.has(name)) return {};
+    return { ObjectLockMode: asked.mode, ObjectLockRetainUntilDate: asked.until };
   }
 
   async list(options: { signal?: AbortSignal } = {}): Promise<ArchiveObject[]> {
@@ -265,38 +266,22 @@ export class S3Store implements ArchiveStore {
   }
 
   /**
-   * Once per store: writes a probe object twice with `If-None-Match: *`. A store that accepts the
-   * second write ignores the header, so neither the lock nor the write-once manifests stop a second
-   * run: one warning says so (verify still catches a replaced manifest by its successor's link).
+   * Once per store, before its first write (s3-probe.ts): with `retainDays`, a store that does not
+   * keep the retention stops the run here; one that accepts a second write with `If-None-Match: *`
+   * ignores the header, so neither the lock nor the write-once manifests stop a second run: one
+   * warning says so (verify still catches a replaced manifest by its successor's link).
    */
   private probe(): Promise<void> {
     this.probed ??= (async () => {
-      const name = `.svc-probe-${randomUUID()}`;
-      const key = this.key(name);
-      const send = () =>
-        this.client.send(
-          new PutObjectCommand({
-            Bucket: this.bucket,
-            Key: key,
-            Body: Buffer.from('probe\n'),
-            IfNoneMatch: '*',
-          }),
-        );
-      try {
-        await send();
-      } catch (error) {
-        // A retry of the first write whose answer was lost: the probe's key is this run's alone.
-        if (!isPreconditionFailed(error)) throw this.fault(error, name);
-      }
-      let honoured = false;
-      try {
-        await send();
-      } catch (error) {
-        if (!isPreconditionFailed(error)) throw this.fault(error, name);
-        honoured = true;
-      }
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(() => {});
-      if (!honoured)
+      const found = await probeS3Store({
+        client: this.client,
+        bucket: this.bucket,
+        key: (name) => this.key(name),
+        location: this.location,
+        retention: this.askedRetention(),
+        fault: (error) => this.fault(error),
+      });
+      if (!found.honoursIfNoneMatch)
         this.settings.onWarning?.(
           `${this.settings.endpoint === undefined ? 'the S3 store' : redact(this.settings.endpoint)} (bucket ${this.bucket}) ignores If-None-Match: a second sync at the same time is not refused; svc audit verify finds a replaced manifest afterwards`,
         );
@@ -367,17 +352,8 @@ export class S3Store implements ArchiveStore {
 
   async retention(name: string): Promise<ObjectRetention | null> {
     try {
-      const answer = await this.client.send(
-        new GetObjectRetentionCommand({ Bucket: this.bucket, Key: this.key(name) }),
-      );
-      const mode = answer.Retention?.Mode;
-      const until = answer.Retention?.RetainUntilDate;
-      if ((mode !== 'GOVERNANCE' && mode !== 'COMPLIANCE') || !until) return null;
-      return { mode, until: until.toISOString() };
+      return await getRetention(this.client, this.bucket, this.key(name));
     } catch (error) {
-      const code = (error as { name?: string }).name;
-      // No retention on the object, no Object Lock on the bucket (InvalidRequest), or none in the store at all.
-      if (NO_RETENTION.has(code ?? '')) return null;
       if (isAbsent(error)) throw new ArchiveFileError('missing');
       throw this.fault(error, name);
     }
