@@ -1,9 +1,10 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { continueCommand, shellWord } from '../../src/cli/commands/continue-command.js';
+import { addGlobalOptions } from '../../src/cli/global-options.js';
 
 function parsed(args: string[]) {
-  const program = new Command('svc').exitOverride().option('--max-retries <n>');
+  const program = addGlobalOptions(new Command('svc').exitOverride());
   const batch = program
     .command('batch')
     .argument('<file>')
@@ -20,7 +21,7 @@ function parsed(args: string[]) {
 }
 
 describe('the continuing command is the command as typed, quoted for a shell, never a secret', () => {
-  it('arguments and typed options, quoted; defaults, global options and key options left out', () => {
+  it('arguments and typed options, quoted; defaults and key options left out', () => {
     const batch = parsed([
       '--max-retries',
       '0',
@@ -38,6 +39,24 @@ describe('the continuing command is the command as typed, quoted for a shell, ne
     expect(continueCommand(batch, { drop: ['--force'], add: ['--resume'] })).toBe(
       `svc batch 'Kunden '\\''neu'\\''.csv' --out out.ndjson --no-bom --sign-key k.pem --resume`,
     );
+  });
+
+  it('global options typed go before the command, so it reaches the same service; credentials never', () => {
+    const run = parsed([
+      '--base-url',
+      'https://api.example.com',
+      '--api-key',
+      'ak_live_secret',
+      '--proxy',
+      'http://user:hunter2@proxy:3128',
+      'batch',
+      'a.csv',
+    ]);
+    expect(continueCommand(run)).toBe('svc --base-url https://api.example.com batch a.csv');
+    const bounds = parsed(['--timeout', '9000', '--max-retries', '0', 'batch', 'a.csv']);
+    expect(continueCommand(bounds)).toBe('svc --timeout 9000 batch a.csv');
+    const plainProxy = parsed(['--proxy', 'http://proxy:3128', 'batch', 'a.csv']);
+    expect(continueCommand(plainProxy)).toBe('svc --proxy http://proxy:3128 batch a.csv');
   });
 
   it('--bom given says --bom; a value from its default is not repeated', () => {
