@@ -27,7 +27,7 @@ function statusWords(status: number, proxy: URL): string {
     const what = status === 407 ? '407 Proxy Authentication Required' : '401 Unauthorized';
     return proxy.username || proxy.password
       ? `the proxy refused its user name and password (${what}): check them in the proxy URL`
-      : `the proxy asks for a user name and password (${what}): put them in the proxy URL (http://user:pass@host:port)`;
+      : `the proxy asks for a user name and password (${what}): put them in the proxy URL, before its host and an @ (user:password@)`;
   }
   if (status === 403) return 'the proxy does not allow this host or port (403)';
   if (status === 502 || status === 503 || status === 504) return `the proxy could not reach it (${status})`;
