@@ -2,7 +2,7 @@ import { AuditClient } from './audit/client.js';
 import { BotCheckClient } from './botcheck/current-client.js';
 import { LegacyBotCheckClient } from './botcheck/legacy-client.js';
 import { resolvedOptions } from './client-env.js';
-import { clientNetwork } from './client-network.js';
+import { type ClientNetwork, clientNetwork } from './client-network.js';
 import type { SvcClientOptions } from './client-options.js';
 import { parseBaseUrl } from './core/base-url.js';
 import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/credentials.js';
@@ -35,6 +35,8 @@ export class SvcClient {
   readonly http: HttpClient;
   /** Resolved credentials: a private field, so inspect, JSON and structured clones never see them. */
   readonly #credentials: Credentials;
+  /** The proxy and CA of the default transport, which a bucket archive opened by `audit.sync` takes too. */
+  readonly #network: ClientNetwork;
   // Sub-clients are built on first use: a client that only verifies bot-check tokens never
   // constructs the tax or audit client.
   #tax: TaxClient | undefined;
@@ -50,7 +52,7 @@ export class SvcClient {
 
   /** Audit log: pages, every event through cursors, resumable NDJSON export, tail. Built on first use. */
   get audit(): AuditClient {
-    this.#audit ??= new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'));
+    this.#audit ??= new AuditClient(this.http, () => keyFor(this.#credentials, 'audit'), this.#network);
     return this.#audit;
   }
 
@@ -93,6 +95,7 @@ export class SvcClient {
       legacyApiKey: options.legacyApiKey,
     };
     const network = clientNetwork(input, options);
+    this.#network = network;
     const transport =
       options.transport ??
       (options.fetch

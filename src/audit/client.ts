@@ -7,6 +7,7 @@ import type { ExportOptions, ExportResult } from './export/export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { ListEventsParams, resolveRange } from './query.js';
 import { type AuditEvent, AuditEventPage, type AuditEventPage as AuditEventPageType } from './schemas.js';
+import type { S3StoreSettings } from './store/s3-settings.js';
 import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
@@ -36,6 +37,8 @@ export class AuditClient {
   constructor(
     private readonly http: HttpClient,
     private readonly key: () => string | undefined,
+    /** The client's proxy and CA, for a bucket archive's requests (see {@link sync}). */
+    private readonly network: Pick<S3StoreSettings, 'proxy' | 'ca'> = {},
   ) {}
 
   /** One page; with `retryForMs`, retried patiently (growing waits, `Retry-After` honoured). */
@@ -149,6 +152,9 @@ export class AuditClient {
   async sync(options: SyncOptions): Promise<SyncResult> {
     // Loaded on use, like the exporter it drives.
     const { runSync } = await loadAuditSync();
+    // A bucket archive's requests take the client's proxy and CA unless `s3` names its own.
+    const { proxy, ca } = this.network;
+    const s3 = { ...(proxy !== undefined && { proxy }), ...(ca && { ca }), ...options.s3 };
     // Every read of the run (probes, the export) is patient alike.
     const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     return runSync(
@@ -156,7 +162,7 @@ export class AuditClient {
         listEvents: (params, o) => this.listEvents(params, { ...o, retryForMs }),
         exportEvents: (o) => this.exportEvents({ ...o, retryForMs }),
       },
-      options,
+      { ...options, s3 },
     );
   }
 

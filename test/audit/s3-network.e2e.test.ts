@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcClient } from '../../src/client.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { runBin } from '../helpers/run-bin.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
@@ -125,6 +126,44 @@ describe.skipIf(!haveProxy)(
         await proxy.stop();
       }
     }, 90_000);
+
+    it("the library: client.audit.sync to a bucket takes the client's proxy and CA unless s3 names its own", async () => {
+      seed();
+      const proxy = await startTinyproxy();
+      const client = new SvcClient({
+        baseUrl: server().url,
+        apiKey: 'ak_demo_project',
+        proxy: { httpProxy: proxy.plainUrl, httpsProxy: proxy.plainUrl, noProxy: apiHost() },
+      });
+      const workDir = mkdtempSync(join(root, 'lib-work-'));
+      const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
+      const since = new Date(T0 - 3 * HOUR).toISOString();
+      try {
+        const viaClient = await client.audit.sync({
+          dir: await bucket(),
+          since,
+          lagMs: 0,
+          workDir,
+          s3: s3Settings,
+        });
+        expect(viaClient.events).toBe(20);
+        const through = connectsTo(proxy, s3Port()).length;
+        expect(through).toBeGreaterThan(0);
+        // `s3.proxy: false` is the bucket's own choice: direct, the proxy sees nothing more.
+        const own = await client.audit.sync({
+          dir: await bucket(),
+          since,
+          lagMs: 0,
+          workDir,
+          s3: { ...s3Settings, proxy: false },
+        });
+        expect(own.events).toBe(20);
+        expect(connectsTo(proxy, s3Port()).length).toBe(through);
+      } finally {
+        await client.close();
+        await proxy.stop();
+      }
+    }, 60_000);
 
     it('with the proxy stopped the run fails naming the proxy (nothing goes around it)', async () => {
       seed();
