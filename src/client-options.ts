@@ -41,7 +41,9 @@ export interface SvcClientOptions {
   /**
    * Total time of one call, ms: every attempt, body included, and the waits between them. Past
    * it the call ends with `TimeoutError` (`phase` `deadline`); a retry that could not start
-   * before it is not made. Default: none (each attempt is bounded by `timeoutMs` of silence only).
+   * before it is not made. Default: none (each attempt is bounded by `timeoutMs` of silence
+   * only), except bot-check result fetches: 10000, so a form submit fails closed in time even
+   * against a server that trickles its answer.
    */
   deadlineMs?: number;
   /**

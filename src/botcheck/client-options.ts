@@ -17,11 +17,11 @@ export interface BotCheckClientOptions {
    * answers 403).
    */
   apiKey?: string;
-  /** Per-attempt timeout, ms. Default 5000. */
+  /** Silence allowed per attempt (the wait for the answer, then each pause in its body), ms. Default 5000. */
   timeoutMs?: number;
   /** Retries of a request that was never written (a result fetch is never repeated once sent). Default 2. */
   maxRetries?: number;
-  /** Total time budget of one call including retries, ms. Default: none. */
+  /** Total time budget of one call including retries, ms. Default 10000 for result fetches. */
   deadlineMs?: number;
   /**
    * The fetch function to send with. Default: the runtime's global `fetch`, looked up at each

@@ -3,8 +3,15 @@ import type { CallResult, CallSpec, HttpClient, RequestOptions } from '../core/h
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { type BotCheckApi, toBotCheckError, VerificationNotFinishedError } from './errors.js';
 
-/** Per-attempt timeout of a bot-check result fetch, ms, unless the call or the client sets one. */
+/** Silence allowed per attempt of a bot-check result fetch, ms, unless the call or the client sets one. */
 export const BOT_CHECK_TIMEOUT_MS = 5000;
+
+/**
+ * Total time of a bot-check result fetch with its retries, ms, unless the call or the client sets
+ * one: a form submit fails closed within it even against a server that trickles its answer a
+ * byte at a time (which the silence timeout alone would let run to the body's byte cap).
+ */
+export const BOT_CHECK_DEADLINE_MS = 10_000;
 
 /** Keep asking while the verification is not finished (423), until a deadline. */
 export interface WaitWhileNotFinished {
@@ -87,6 +94,7 @@ export function fetchResult<T>(
         ...request,
         retry: RETRY_UNSENT_ONLY,
         timeoutMs: BOT_CHECK_TIMEOUT_MS,
+        deadlineMs: BOT_CHECK_DEADLINE_MS,
         options,
       });
     } catch (error) {

@@ -54,6 +54,8 @@ export interface CallSpec {
   successOnRetry?: readonly number[];
   /** Default silence allowed per attempt by this endpoint, when it differs from the client's. */
   timeoutMs?: number;
+  /** Default total time of this endpoint's call with its retries, when the client sets none. */
+  deadlineMs?: number;
   /** Send `Content-Type: application/json` even without a body (the legacy bot-check API requires it). Default false. */
   jsonContentType?: boolean;
   options?: RequestOptions | undefined;
@@ -206,7 +208,7 @@ export class HttpClient {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const maxRetries = options.maxRetries ?? s.maxRetries;
     const timeoutMs = options.timeoutMs ?? s.timeoutMs ?? spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const deadlineMs = options.deadlineMs ?? s.deadlineMs;
+    const deadlineMs = options.deadlineMs ?? s.deadlineMs ?? spec.deadlineMs;
     const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
     const userSignal = options.signal;
     const token = spec.query?.accessToken;

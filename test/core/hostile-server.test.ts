@@ -147,6 +147,21 @@ describe.each(Object.entries(transports))(
   },
 );
 
+describe('a bot-check result fetch fails closed in time: its own deadline when the client sets none', () => {
+  it('a bot-check fetch has a deadline of its own (10 s) when the client sets none: a form submit fails closed', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"verificationId":"');
+      const timer = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const error = await failure(client(server, { timeoutMs: 150 }).botCheck.getResult(ID));
+    expect(error).toMatchObject({ phase: 'deadline', timeoutMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+});
+
 describe('a cap that is not a positive whole number is a config error', () => {
   it('refuses 0, negative and fractional caps', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
