@@ -37,8 +37,9 @@ export interface ReferenceServerOptions {
    */
   webhooks?: WebhookSenderOptions;
   /**
-   * What one client may hold: connections open at once (default 256; past it the oldest idle one
-   * is closed, or the new one when all are busy), the time to send a request's headers (default
+   * What one client may hold: connections open at once (default 1024, well above what several
+   * pooled clients of 64 sockets each keep alive; past it the oldest idle one is closed, or the
+   * new one when all are busy), the time to send a request's headers (default
    * 30 s) and its whole body (default 30 s: a body trickled a byte at a time is cut there with a
    * 408), and the idle time of a kept-alive connection (default 5 s).
    */
@@ -47,7 +48,7 @@ export interface ReferenceServerOptions {
 
 /** The reference server's {@link ReferenceServerOptions.limits} when none are given. */
 export const DEFAULT_SERVER_LIMITS: HttpServerLimits = {
-  maxConnections: 256,
+  maxConnections: 1024,
   headersTimeoutMs: 30_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5000,

@@ -52,9 +52,9 @@ const postHead = (port: number, extra: string[] = []) =>
   ].join('\r\n');
 
 describe('the reference server cuts a request that trickles (request and header timeouts, 30 s by default)', () => {
-  it('the defaults are 30 s for headers and for a whole request, 256 connections, 5 s keep-alive', () => {
+  it('the defaults are 30 s for headers and for a whole request, 1024 connections, 5 s keep-alive', () => {
     expect(DEFAULT_SERVER_LIMITS).toEqual({
-      maxConnections: 256,
+      maxConnections: 1024,
       headersTimeoutMs: 30_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5000,
@@ -95,7 +95,7 @@ describe('the reference server cuts a request that trickles (request and header 
   });
 });
 
-describe('the reference server bounds its open connections (256 by default)', () => {
+describe('the reference server bounds its open connections (1024 by default)', () => {
   it('full of idle connections: the oldest idle one is closed and a new client is answered', async () => {
     await withServer({ maxConnections: 3 }, async (server) => {
       const idle = [await open(server.port), await open(server.port), await open(server.port)];
