@@ -38,6 +38,11 @@ function fsMessage(error: NodeJS.ErrnoException): string | undefined {
  * through `redact`, so no key reaches the terminal; the caller writes it with `writeHumanLine`,
  * which shows control bytes from the input (an argument, a file, a response) escaped.
  */
+/** A library message in the CLI's words: the fix of an untrusted certificate names `--ca-file`. */
+export function inCliWords(message: string): string {
+  return message.replace(UNTRUSTED_FIX, 'add your CA with --ca-file or NODE_EXTRA_CA_CERTS');
+}
+
 export function describeError(
   error: unknown,
   secrets: readonly string[] = [],
@@ -67,9 +72,10 @@ export function describeError(
   if (error instanceof TimeoutError && error.phase !== undefined)
     return { code: EXIT.FAILURE, line: clean(`${error.message}; ${timeoutHint(error)}`) };
   if (error instanceof SvcError) {
-    // The library's fix of an untrusted certificate, in the CLI's words.
-    const message = error.message.replace(UNTRUSTED_FIX, 'add your CA with --ca-file or NODE_EXTRA_CA_CERTS');
-    return { code: error.code === 'config' ? EXIT.USAGE : EXIT.FAILURE, line: clean(message) };
+    return {
+      code: error.code === 'config' ? EXIT.USAGE : EXIT.FAILURE,
+      line: clean(inCliWords(error.message)),
+    };
   }
   if (error instanceof Error) {
     const fs = fsMessage(error as NodeJS.ErrnoException);

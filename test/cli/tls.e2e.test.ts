@@ -39,6 +39,23 @@ describe('a certificate from a CA Node does not trust is refused in words, with 
       `svc: certificate of localhost:${front.port} not trusted (unable to verify the first certificate): add your CA with --ca-file or NODE_EXTRA_CA_CERTS`,
     ]);
   });
+  it('doctor says the same fix in the CLI words, and is fine with --ca-file', async () => {
+    const refused = await svc(['--base-url', front.url, 'doctor', '-o', 'json']);
+    expect(refused.code).toBe(1);
+    const explanations = JSON.parse(refused.stdout).apis.map((a: { explanation: string }) => a.explanation);
+    expect(explanations.join('\n')).toContain('add your CA with --ca-file or NODE_EXTRA_CA_CERTS');
+    expect(explanations.join('\n')).not.toContain('the ca option');
+    const trusted = await svc([
+      '--ca-file',
+      TEST_TLS.caFile,
+      '--base-url',
+      front.url,
+      'doctor',
+      '-o',
+      'json',
+    ]);
+    expect(JSON.parse(trusted.stdout).apis[0]).toMatchObject({ reachable: true });
+  });
   it('an unrelated CA does not make it trusted', async () => {
     const run = await validate(front.url, ['--ca-file', TEST_TLS.otherCaFile]);
     expect(run.code).toBe(1);

@@ -14,10 +14,13 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/server/fixtures.js';
 import { VERSION } from '../../src/version.js';
 import { ROOT } from '../helpers/build.js';
 import { collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { type BinRun, runBin } from '../helpers/run-bin.js';
+import { useReferenceServer } from '../helpers/server.js';
+import { startTlsFront, TEST_TLS, type TlsFront } from '../helpers/tls-front.js';
 import { readTestWorkbook } from '../helpers/workbooks.js';
 
 // The single executables of `npm run build:exe` (about half a minute of CPU: not part of `npm test`'s own
@@ -200,6 +203,51 @@ describe.runIf(hasLinux)(
       expect(resumed.stderr).toContain('batch: 2000 rows (completed:VALID 2000)');
       // The sandbox's webhooks take about 4 s for 2000 rows: the signal lands in the wait.
     }, 60_000);
+  },
+);
+
+// docs/configuration.md promises the single executables trust a company CA as bin/svc.js does:
+// --ca-file, SVC_CA_FILE and NODE_EXTRA_CA_CERTS (Node reads that one itself at start).
+const server = useReferenceServer();
+describe.runIf(hasLinux)(
+  'the Linux single executable trusts the CA it is given, and only that (svc.exe: test/windows/trust.test.ts)',
+  () => {
+    let front: TlsFront;
+    beforeAll(async () => {
+      front = await startTlsFront(server().url);
+    });
+    afterAll(async () => {
+      await front?.close();
+    });
+    const args = () => ['--base-url', front.url, '-o', 'json', 'validate', 'DE', '136695976'];
+    const trusted = { SVC_API_KEY: DEMO.projectKey };
+
+    it.runIf(hasLinux)(
+      'svc-linux-x64: refused in words; accepted with --ca-file, SVC_CA_FILE, NODE_EXTRA_CA_CERTS, --use-system-ca',
+      async () => {
+        const run = (extra: string[], more: Record<string, string> = {}) =>
+          runBin([...extra, ...args()], {
+            env: { ...env, ...trusted, ...more },
+            cwd: folder('tls-linux'),
+            executable: LINUX,
+          });
+        const refused = await run([]);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/not trusted .*add your CA with --ca-file or NODE_EXTRA_CA_CERTS/);
+        for (const accepted of [
+          await run(['--ca-file', TEST_TLS.caFile]),
+          await run([], { SVC_CA_FILE: TEST_TLS.caFile }),
+          await run([], { NODE_EXTRA_CA_CERTS: TEST_TLS.caFile }),
+          // The system store through NODE_OPTIONS (the binary is Node 22): on Linux, OpenSSL's store, which SSL_CERT_FILE names.
+          await run([], { NODE_OPTIONS: '--use-system-ca', SSL_CERT_FILE: TEST_TLS.caFile }),
+        ]) {
+          expect(accepted.code, accepted.stderr).toBe(0);
+          expect(JSON.parse(accepted.stdout)).toMatchObject({ outcome: expect.any(String) });
+        }
+        expect((await run(['--ca-file', TEST_TLS.otherCaFile])).code).toBe(1);
+      },
+      60_000,
+    );
   },
 );
 

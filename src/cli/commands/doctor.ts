@@ -3,6 +3,7 @@ import { redact } from '../../core/redact.js';
 import type { ApiDiagnosis } from '../../doctor.js';
 import type { ConfigKey } from '../config-store.js';
 import type { CommandContext } from '../context.js';
+import { inCliWords } from '../error-line.js';
 import { EXIT } from '../exit-codes.js';
 import type { ResolvedProxy } from '../network-settings.js';
 import type { TableView } from '../output-format.js';
@@ -152,7 +153,12 @@ export async function doctor(ctx: CommandContext): Promise<number> {
   const options = await ctx.client.options();
   const list = await settings(ctx, options.baseUrl === undefined ? undefined : String(options.baseUrl));
   const { diagnose } = await import('../../doctor.js');
-  const report = await diagnose({ ...options, ...ctx.signals.abortable });
+  const diagnosed = await diagnose({ ...options, ...ctx.signals.abortable });
+  // The explanations in the CLI's words (an untrusted certificate's fix is --ca-file here).
+  const report = {
+    ...diagnosed,
+    apis: diagnosed.apis.map((a) => ({ ...a, explanation: inCliWords(a.explanation) })),
+  };
   const proxy: ResolvedProxy = ctx.settings.flags.sandbox
     ? { settings: undefined, source: 'none' }
     : ctx.settings.proxySettings();
