@@ -120,3 +120,14 @@ export function callTimeoutError(
     cause === undefined ? { phase, attempts } : { cause, phase, attempts },
   );
 }
+
+/**
+ * The same timeout counted over `attempts` attempts in all, for a caller that retried calls of
+ * one attempt each on its own (bulk reads' patience): its message and `attempts` say every
+ * attempt made, not the last call's one.
+ */
+export function timeoutOver(error: TimeoutError, attempts: number): TimeoutError {
+  if (error.phase === undefined || error.attempts === undefined || attempts <= error.attempts) return error;
+  const message = error.message.replace(/\(\d+ attempts?\)$/, `(${attemptsText(attempts)})`);
+  return new TimeoutError(message, error.timeoutMs, { cause: error.cause, phase: error.phase, attempts });
+}

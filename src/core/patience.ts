@@ -1,4 +1,5 @@
-import { AbortError, ApiError } from './errors/error-classes.js';
+import { timeoutOver } from './attempt-timer.js';
+import { AbortError, ApiError, TimeoutError } from './errors/error-classes.js';
 import type { RequestOptions } from './http.js';
 import type { Logger } from './logger.js';
 import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
@@ -68,6 +69,10 @@ export async function patiently<T, Ticket>(
 ): Promise<T> {
   const deadline = s.deadlineMs === undefined ? undefined : s.now() + s.deadlineMs;
   let firstFailure: number | undefined;
+  let attempts = 0;
+  // A timeout thrown from here counts every attempt this loop made.
+  const counted = (failure: unknown) =>
+    failure instanceof TimeoutError ? timeoutOver(failure, attempts) : failure;
   for (let retry = 1; ; retry++) {
     if (s.signal?.aborted) throw new AbortError();
     const ticket = s.gate ? await s.gate.acquire(s.signal) : undefined;
@@ -83,6 +88,7 @@ export async function patiently<T, Ticket>(
     } catch (error) {
       failure = error;
     }
+    attempts += failure instanceof TimeoutError ? (failure.attempts ?? 1) : 1;
     const throttled = failure instanceof ApiError && failure.status === 429;
     const retryAfterMs = retryAfterMsOf(failure);
     if (s.gate) s.gate.done(ticket as Ticket, throttled ? { throttled, retryAfterMs } : { throttled: false });
@@ -92,13 +98,13 @@ export async function patiently<T, Ticket>(
     const retryable = isRetryable(s.policy, outcomeOf(failure));
     const withinCount = retry <= s.maxRetries;
     const withinTime = s.maxRetries > 0 && isPaceable(failure) && now - firstFailure < s.retryForMs;
-    if (!retryable || !(withinCount || withinTime)) throw failure;
+    if (!retryable || !(withinCount || withinTime)) throw counted(failure);
     // A gate holds a throttled request back itself (Retry-After or its own backoff).
     const delay =
       s.gate && throttled
         ? 0
         : (retryAfterMs ?? backoffDelay(retry, undefined, { random: s.random, now: s.now }));
-    if (deadline !== undefined && now + delay >= deadline) throw failure;
+    if (deadline !== undefined && now + delay >= deadline) throw counted(failure);
     const name = failure instanceof Error ? failure.name : 'error';
     s.logger?.debug(`retrying in ${delay}ms after ${name} (retry ${retry})`);
     if (delay > 0) await s.sleep(delay, s.signal);

@@ -82,8 +82,11 @@ describe('a link that goes silent mid-body is cut after about --timeout, with a 
       { env },
     );
     expect(run.code).toBe(1);
+    const out = join(dir, 'stalled.ndjson');
     expect(lines(run.stderr)).toEqual([
       'svc: No data for 1000 ms while reading the response: GET /platform/v1/events (1 attempt); ' +
+        `0 events kept in ${out}, state in ${out}.state.json; the same command continues from there: ` +
+        `svc --base-url ${slow.url} --timeout 1000 audit export --page-size 1000 --out ${out}; ` +
         'allow longer silence with --timeout <ms> or more attempts with --max-retries <n>',
     ]);
     // Measured at the link: from its last byte to the client dropping the connection.
@@ -115,6 +118,7 @@ describe('a link that goes silent mid-body is cut after about --timeout, with a 
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([
       'svc: No answer for 500 ms: GET /platform/v1/events (2 attempts); ' +
+        `nothing printed; ask again with: svc --base-url ${slow.url} --timeout 500 audit list --page-size 1000; ` +
         'allow longer silence with --timeout <ms> or more attempts with --max-retries <n>',
     ]);
   }, 60_000);
@@ -143,8 +147,12 @@ describe('--deadline bounds one request with its retries, however steady the bod
     );
     expect(performance.now() - started).toBeLessThan(6000);
     expect(run.code).toBe(1);
+    const out = join(dir, 'deadline.ndjson');
     expect(lines(run.stderr)).toEqual([
-      'svc: Deadline of 1500 ms passed: GET /platform/v1/events (1 attempt); allow more time with --deadline <ms>',
+      'svc: Deadline of 1500 ms passed: GET /platform/v1/events (1 attempt); ' +
+        `0 events kept in ${out}, state in ${out}.state.json; the same command continues from there: ` +
+        `svc --base-url ${slow.url} --timeout 3000 --deadline 1500 audit export --page-size 1000 --out ${out}; ` +
+        'allow more time with --deadline <ms>',
     ]);
   }, 60_000);
 
@@ -155,7 +163,9 @@ describe('--deadline bounds one request with its retries, however steady the bod
     });
     expect(run.code).toBe(1);
     expect(lines(run.stderr)).toEqual([
-      'svc: Deadline of 1000 ms passed: GET /platform/v1/events (1 attempt); allow more time with --deadline <ms>',
+      'svc: Deadline of 1000 ms passed: GET /platform/v1/events (1 attempt); ' +
+        `nothing printed; ask again with: svc --base-url ${slow.url} audit list --page-size 1000; ` +
+        'allow more time with --deadline <ms>',
     ]);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AttemptTimer, callTimeoutError } from '../../src/core/attempt-timer.js';
+import { AttemptTimer, callTimeoutError, timeoutOver } from '../../src/core/attempt-timer.js';
 import { TimeoutError } from '../../src/core/errors/error-classes.js';
 
 // The attempt's clock against fake timers (an injected clock): no real waiting.
@@ -155,5 +155,18 @@ describe('a timeout error says what ran out, for how long, and the attempts made
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ message, phase, attempts, timeoutMs: ms, code: 'timeout' });
     expect('cause' in error).toBe(false);
+  });
+
+  it('a caller that retried one-attempt calls itself counts them all (bulk reads)', () => {
+    const last = callTimeoutError('answer', 500, 'GET /platform/v1/events', 1);
+    const all = timeoutOver(last, 3);
+    expect(all).toMatchObject({
+      message: 'No answer for 500 ms: GET /platform/v1/events (3 attempts)',
+      attempts: 3,
+    });
+    expect(all).toMatchObject({ phase: 'answer', timeoutMs: 500 });
+    expect(timeoutOver(last, 1)).toBe(last);
+    const plain = new TimeoutError('timed out', 10);
+    expect(timeoutOver(plain, 4)).toBe(plain);
   });
 });
