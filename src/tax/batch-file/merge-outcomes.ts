@@ -60,19 +60,16 @@ export async function* mergeOutcomes(options: MergeOptions): AsyncGenerator<stri
         }
       }
       const again = result.status === 'failed' ? options.resent?.get(result.row) : undefined;
-      if (again) {
-        const { line } = result;
-        for (const key of Object.keys(result)) delete (result as unknown as Record<string, unknown>)[key];
-        Object.assign(result, again, line === undefined ? {} : { line });
+      // A resent row's new result in place of its failure, on the line the draft gave the row.
+      const row = again ? { ...again, ...(result.line !== undefined && { line: result.line }) } : result;
+      if (journal && (row.status === 'submitted' || row.status === 'pending')) {
+        const outcome = journal.get(row.row);
+        if (outcome) Object.assign(row, outcome);
+        else row.status = options.final ? 'pending' : 'submitted';
       }
-      if (journal && (result.status === 'submitted' || result.status === 'pending')) {
-        const outcome = journal.get(result.row);
-        if (outcome) Object.assign(result, outcome);
-        else result.status = options.final ? 'pending' : 'submitted';
-      }
-      const key = countKey(result);
+      const key = countKey(row);
       counts[key] = (counts[key] ?? 0) + 1;
-      chunk += output.line(result, record);
+      chunk += output.line(row, record);
       if (chunk.length >= CHUNK_CHARS) {
         yield chunk;
         chunk = '';
