@@ -100,12 +100,16 @@ export function runInPty(args: readonly string[], options: PtyOptions = {}): Pty
   });
   let raw = '';
   const watchers = new Set<() => void>();
-  const onOutput = (chunk: Buffer) => {
-    raw += chunk.toString('utf8');
-    for (const watcher of watchers) watcher();
+  // A streaming decoder per stream: a character split across two reads (a table's "…") stays whole.
+  const onOutput = () => {
+    const decoder = new TextDecoder('utf-8');
+    return (chunk: Buffer) => {
+      raw += decoder.decode(chunk, { stream: true });
+      for (const watcher of watchers) watcher();
+    };
   };
-  child.stdout?.on('data', onOutput);
-  child.stderr?.on('data', onOutput);
+  child.stdout?.on('data', onOutput());
+  child.stderr?.on('data', onOutput());
   const exit = new Promise<number>((resolve) => {
     child.once('exit', (code, signal) => {
       for (const watcher of watchers) watcher();
