@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,21 @@ const ANSWER_WITHIN_MS = 5_000;
 /** A user without rights in a root-owned folder, for the read-only case when the tests run as root. */
 const NOBODY = 65_534;
 const isRoot = process.getuid?.() === 0;
+/**
+ * Why the read-only cases cannot run here, if they cannot: under root they run as nobody, who
+ * must be able to read this checkout (a clone in a 0700 folder is not). Printed, not hidden.
+ */
+const readOnlySkip = ((): string | undefined => {
+  if (!isRoot) return undefined;
+  ensureBuilt();
+  const probe = spawnSync(process.execPath, [BIN, '--version'], {
+    uid: NOBODY,
+    gid: NOBODY,
+    stdio: 'ignore',
+  });
+  return probe.status === 0 ? undefined : `nobody cannot run ${BIN} (a folder above it is closed to others)`;
+})();
+if (readOnlySkip) console.log(`read-only config folder cases skipped: ${readOnlySkip}`);
 
 let work: string;
 let aFile: string;
@@ -89,24 +104,27 @@ const CONFIG_COMMANDS = [
 describe('an unusable config folder is one line naming it and exit 1, within seconds, for svc config', () => {
   for (const folder of FOLDERS) {
     for (const args of CONFIG_COMMANDS) {
-      it(`${folder.name}: svc ${args.join(' ')}`, async () => {
-        const result = await run(args, folder.env(), folder.uid);
-        expect(result.ms).toBeLessThan(ANSWER_WITHIN_MS);
-        expect(result.code).toBe(1);
-        expect(result.stdout).toBe('');
-        expect(lines(result.stderr)).toEqual([
-          expect.stringMatching(
-            new RegExp(`^svc: config folder ${folder.folder()} cannot be created: .+\\(E[A-Z]+\\)`),
-          ),
-        ]);
-        expect(result.stderr).toContain('XDG_CONFIG_HOME');
-      });
+      it.skipIf(folder.uid !== undefined && readOnlySkip !== undefined)(
+        `${folder.name}: svc ${args.join(' ')}`,
+        async () => {
+          const result = await run(args, folder.env(), folder.uid);
+          expect(result.ms).toBeLessThan(ANSWER_WITHIN_MS);
+          expect(result.code).toBe(1);
+          expect(result.stdout).toBe('');
+          expect(lines(result.stderr)).toEqual([
+            expect.stringMatching(
+              new RegExp(`^svc: config folder ${folder.folder()} cannot be created: .+\\(E[A-Z]+\\)`),
+            ),
+          ]);
+          expect(result.stderr).toContain('XDG_CONFIG_HOME');
+        },
+      );
     }
   }
 });
 
 describe('a config folder that exists but cannot be written refuses config set and unset in one line, exit 1', () => {
-  it('config set, unset; get still reads', async () => {
+  it.skipIf(readOnlySkip !== undefined)('config set, unset; get still reads', async () => {
     const home = mkdtempSync(join(work, 'existing-'));
     chmodSync(home, 0o755);
     const dir = join(home, 'svc');
@@ -134,18 +152,21 @@ describe('a config folder that exists but cannot be written refuses config set a
 
 describe('an ordinary command reads the profile without making the folder: it goes on with flags and env', () => {
   for (const folder of FOLDERS) {
-    it(`${folder.name}: svc --sandbox validate`, async () => {
-      const result = await run(
-        ['--sandbox', 'validate', 'DE', '136695976', '-o', 'json'],
-        folder.env(),
-        folder.uid,
-      );
-      expect(result.ms).toBeLessThan(ANSWER_WITHIN_MS);
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout).outcome).toBe('VALID');
-      // At most the broken-config warning (a path through a file cannot be read: ENOTDIR).
-      expect(lines(result.stderr).length).toBeLessThanOrEqual(1);
-      for (const line of lines(result.stderr)) expect(line).toMatch(/^warning: ignoring config file /);
-    });
+    it.skipIf(folder.uid !== undefined && readOnlySkip !== undefined)(
+      `${folder.name}: svc --sandbox validate`,
+      async () => {
+        const result = await run(
+          ['--sandbox', 'validate', 'DE', '136695976', '-o', 'json'],
+          folder.env(),
+          folder.uid,
+        );
+        expect(result.ms).toBeLessThan(ANSWER_WITHIN_MS);
+        expect(result.code).toBe(0);
+        expect(JSON.parse(result.stdout).outcome).toBe('VALID');
+        // At most the broken-config warning (a path through a file cannot be read: ENOTDIR).
+        expect(lines(result.stderr).length).toBeLessThanOrEqual(1);
+        for (const line of lines(result.stderr)) expect(line).toMatch(/^warning: ignoring config file /);
+      },
+    );
   }
 });
