@@ -23,6 +23,44 @@ export function archiveScratch(
   return { dir, client };
 }
 
+/**
+ * The reference server reset to a frozen `now`, with `count` project events in the hour that ended
+ * an hour before it: what a bucket test syncs with `--since` three hours back.
+ */
+export function seedHourBefore(server: ReferenceServer, now: number, count = 20): void {
+  server.admin.reset();
+  server.admin.freezeClock(true);
+  server.admin.setNow(now);
+  server.admin.addAuditEvents({
+    count,
+    scope: 'project',
+    from: new Date(now - 2 * HOUR).toISOString(),
+    to: new Date(now - HOUR).toISOString(),
+  });
+}
+
+/**
+ * The environment of a fresh machine for a CLI run against a bucket: a HOME and temp folder of its
+ * own under `root`, the S3 server's settings (`s3Env`), the demo key and the reference server.
+ */
+export function bucketMachine(
+  root: string,
+  s3Env: Record<string, string>,
+  baseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  const home = mkdtempSync(join(root, 'home-'));
+  return {
+    ...s3Env,
+    HOME: home,
+    TMPDIR: home,
+    SVC_API_KEY: 'ak_demo_project',
+    SVC_BASE_URL: baseUrl,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...extra,
+  };
+}
+
 /** Closes the client and removes the directory of {@link archiveScratch}. */
 export async function dropScratch(dir: string, client: SvcClient): Promise<void> {
   await client.close();

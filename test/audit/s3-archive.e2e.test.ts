@@ -9,7 +9,7 @@ import { BIN, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { HOUR } from './helpers.js';
+import { bucketMachine, HOUR } from './helpers.js';
 
 // The built CLI against the loopback bucket: what a CI job does night after night, each night on a
 // new machine (fresh HOME and temp folder), and a run killed with SIGKILL in the middle of its upload.
@@ -32,16 +32,7 @@ afterAll(async () => {
 
 /** A fresh machine: its own HOME and temp folder, the bucket's settings in the environment. */
 function machine(extra: Record<string, string> = {}): Record<string, string> {
-  const home = mkdtempSync(join(root, 'home-'));
-  return {
-    ...s3.env,
-    HOME: home,
-    TMPDIR: home,
-    SVC_API_KEY: 'ak_demo_project',
-    SVC_BASE_URL: server().url,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    ...extra,
-  };
+  return bucketMachine(root, s3.env, server().url, extra);
 }
 
 /** The reference server reset, its clock frozen at T0, with `count` events in the span. */

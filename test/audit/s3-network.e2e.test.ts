@@ -9,7 +9,7 @@ import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { startTinyproxy, type Tinyproxy, tinyproxyMissing } from '../helpers/tinyproxy.js';
 import { startTlsFront, TEST_TLS, type TlsFront } from '../helpers/tls-front.js';
-import { HOUR } from './helpers.js';
+import { bucketMachine, HOUR, seedHourBefore } from './helpers.js';
 
 // #41 items 1 and 2 for bucket archives: `svc audit sync --dir s3://...` through a real proxy
 // (Debian's tinyproxy, started here on loopback, with and without Basic auth) and against an S3
@@ -37,17 +37,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function seed(): void {
-  server().admin.reset();
-  server().admin.freezeClock(true);
-  server().admin.setNow(T0);
-  server().admin.addAuditEvents({
-    count: 20,
-    scope: 'project',
-    from: new Date(T0 - 2 * HOUR).toISOString(),
-    to: new Date(T0 - HOUR).toISOString(),
-  });
-}
+const seed = () => seedHourBefore(server(), T0);
 
 /** A fresh bucket's archive URL. */
 async function bucket(): Promise<string> {
@@ -61,21 +51,9 @@ const apiHost = () => new URL(server().url).host;
 
 /** `svc [global...] audit sync --dir URL` on a fresh machine with `env` on top of the bucket's settings. */
 function sync(url: string, env: Record<string, string>, global: string[] = []) {
-  const home = mkdtempSync(join(root, 'home-'));
   return runBin(
     [...global, 'audit', 'sync', '--dir', url, '--since', new Date(T0 - 3 * HOUR).toISOString()],
-    {
-      env: {
-        ...s3.env,
-        HOME: home,
-        TMPDIR: home,
-        SVC_API_KEY: 'ak_demo_project',
-        SVC_BASE_URL: server().url,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        NO_PROXY: apiHost(),
-        ...env,
-      },
-    },
+    { env: bucketMachine(root, s3.env, server().url, { NO_PROXY: apiHost(), ...env }) },
   );
 }
 

@@ -8,7 +8,7 @@ import { ensureBuilt } from '../helpers/built-cli.js';
 import { runBin } from '../helpers/run-bin.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
-import { HOUR } from './helpers.js';
+import { bucketMachine, HOUR, seedHourBefore } from './helpers.js';
 
 // Item 6 of #41: with --retain-days, a run reads back the retention of a probe it wrote with it
 // (before any object of the archive) and stops with one line and exit 1 when the store did not
@@ -32,30 +32,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function seed(): void {
-  server().admin.reset();
-  server().admin.freezeClock(true);
-  server().admin.setNow(T0);
-  server().admin.addAuditEvents({
-    count: 20,
-    scope: 'project',
-    from: new Date(T0 - 2 * HOUR).toISOString(),
-    to: new Date(T0 - HOUR).toISOString(),
-  });
-}
+const seed = () => seedHourBefore(server(), T0);
 
 /** `svc audit sync --dir URL --retain-days DAYS ...` on a fresh machine against `s3`. */
 function sync(s3: S3TestServer, url: string, extra: string[]) {
-  const home = mkdtempSync(join(root, 'home-'));
   return runBin(['audit', 'sync', '--dir', url, '--since', new Date(T0 - 3 * HOUR).toISOString(), ...extra], {
-    env: {
-      ...s3.env,
-      HOME: home,
-      TMPDIR: home,
-      SVC_API_KEY: 'ak_demo_project',
-      SVC_BASE_URL: server().url,
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
+    env: bucketMachine(root, s3.env, server().url),
   });
 }
 
