@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OutputPathError, SvcError } from '../../core/errors/error-classes.js';
+import { fileFault } from '../../core/file-faults.js';
 import { createAtomicFile } from '../../node/atomic-file.js';
 import { makeDirs } from '../../node/make-dirs.js';
 import { DEFAULT_FILE_MODE, directoryModeFor } from '../../node/output-file.js';
@@ -149,7 +150,12 @@ export class FolderStore implements ArchiveStore {
     if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
     // A folder the sync creates is as private as the files it will hold (0700 by default).
     // Not Node's recursive mkdir, which never returns under /proc (node/make-dirs.ts).
-    await makeDirs(dir, directoryModeFor(this.fileMode));
+    await makeDirs(dir, directoryModeFor(this.fileMode)).catch((error: NodeJS.ErrnoException) => {
+      const at = error.path && error.path !== dir ? ` at ${error.path}` : '';
+      throw new OutputPathError(
+        `archive folder ${dir} cannot be created: ${fileFault(error)}${at}; choose a folder you can write`,
+      );
+    });
     return acquireSyncLock(dir);
   }
 
