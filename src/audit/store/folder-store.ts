@@ -152,8 +152,10 @@ export class FolderStore implements ArchiveStore {
     // Not Node's recursive mkdir, which never returns under /proc (node/make-dirs.ts).
     await makeDirs(dir, directoryModeFor(this.fileMode)).catch((error: NodeJS.ErrnoException) => {
       const at = error.path && error.path !== dir ? ` at ${error.path}` : '';
-      throw new OutputPathError(
+      throw new SvcError(
         `archive folder ${dir} cannot be created: ${fileFault(error)}${at}; choose a folder you can write`,
+        'io',
+        { cause: error },
       );
     });
     return acquireSyncLock(dir);
