@@ -1,4 +1,5 @@
 import type { SvcClientOptions } from './client-options.js';
+import { processEnv } from './core/process-env.js';
 import type { ProxySettings } from './core/proxy-rules.js';
 
 /** Environment variables {@link SvcClient.fromEnv} and the `env` option read, by the option they fill. */
@@ -69,11 +70,6 @@ export function noProxyFromEnv(env: Env): string | undefined {
   return curlVariable(env, 'NO_PROXY')?.value;
 }
 
-/** The environment of the process, or none where the runtime has no `process`. */
-export function processEnv(): Env {
-  return (globalThis as { process?: { env?: Env } }).process?.env ?? {};
-}
-
 /**
  * Node's own switch for proxies (`NODE_USE_ENV_PROXY=1` or `--use-env-proxy`, with which newer
  * Node makes `fetch` and `http` honour the proxy variables): a client built without `proxy` in
@@ -84,12 +80,4 @@ export function envProxyOfNode(): ProxySettings | undefined {
   const execArgv = (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? [];
   const on = env.NODE_USE_ENV_PROXY?.trim() === '1' || execArgv.includes('--use-env-proxy');
   return on ? proxyFromEnv(env)?.settings : undefined;
-}
-
-/**
- * The file of Node's `NODE_EXTRA_CA_CERTS`, which Node adds to its roots at startup: kept when
- * the `ca` option replaces the default set on a Node without `tls.getCACertificates`.
- */
-export function nodeExtraCaCertsFile(): string | undefined {
-  return processEnv().NODE_EXTRA_CA_CERTS?.trim() || undefined;
 }

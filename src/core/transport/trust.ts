@@ -1,6 +1,6 @@
-import { nodeExtraCaCertsFile } from '../../client-env.js';
 import { SvcError } from '../errors/error-classes.js';
 import { nodeBuiltin } from '../node-builtin.js';
+import { nodeExtraCaCertsFile } from '../process-env.js';
 
 /** `tls.getCACertificates` (Node 22.15+, 23.5+), absent on older Node's types. */
 type GetCaCertificates = (type?: 'default' | 'system' | 'bundled' | 'extra') => string[];
