@@ -38,8 +38,12 @@ export function resolvedOptions(input: SvcClientOptions): SvcClientOptions {
   return input.env ? { ...optionsFromEnv(input.env), ...defined(input) } : input;
 }
 
-/** A variable as curl reads it: the lower-case name first, then the upper-case one; empty counts as unset. */
-function curlVariable(env: Env, upper: string): { value: string; name: string } | undefined {
+/**
+ * A variable as curl reads it: the lower-case name first, then the upper-case one; empty counts
+ * as unset. The value (trimmed) and the name it was found under. The CLI reads the proxy
+ * variables through this too.
+ */
+export function curlVariable(env: Env, upper: string): { value: string; name: string } | undefined {
   for (const name of [upper.toLowerCase(), upper]) {
     const value = env[name]?.trim();
     if (value) return { value, name };

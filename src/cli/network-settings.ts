@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { curlVariable } from '../client-env.js';
 import { SvcError } from '../core/errors/error-classes.js';
 import { type ProxySettings, parseProxyUrl } from '../core/proxy-rules.js';
 import { redact } from '../core/redact.js';
@@ -22,18 +23,6 @@ export interface ResolvedProxy {
   source: string;
 }
 
-/**
- * A variable as curl reads it: the lower-case name wins over the upper-case one; an empty value
- * counts as unset. Returns the value and the name it was found under.
- */
-function envPair(env: NetworkInputs['env'], upper: string): { value: string; name: string } | undefined {
-  for (const name of [upper.toLowerCase(), upper]) {
-    const value = trimmedValue(env[name]);
-    if (value !== undefined) return { value, name };
-  }
-  return undefined;
-}
-
 /** Checks a proxy URL now, so a bad one is a usage error (exit 2) naming where it came from. */
 function checked(value: string, label: string): string {
   try {
@@ -55,7 +44,7 @@ function checked(value: string, label: string): string {
  */
 export function resolveProxy(inputs: NetworkInputs): ResolvedProxy {
   const { env } = inputs;
-  const noProxy = envPair(env, 'NO_PROXY');
+  const noProxy = curlVariable(env, 'NO_PROXY');
   const withNoProxy = (settings: ProxySettings, source: string): ResolvedProxy => ({
     settings: noProxy ? { ...settings, noProxy: noProxy.value } : settings,
     source,
@@ -66,8 +55,8 @@ export function resolveProxy(inputs: NetworkInputs): ResolvedProxy {
     checked(flag, '--proxy');
     return withNoProxy({ httpsProxy: flag, httpProxy: flag }, '--proxy');
   }
-  const https = envPair(env, 'HTTPS_PROXY');
-  const http = envPair(env, 'HTTP_PROXY');
+  const https = curlVariable(env, 'HTTPS_PROXY');
+  const http = curlVariable(env, 'HTTP_PROXY');
   if (https || http) {
     const settings: ProxySettings = {};
     if (https) settings.httpsProxy = checked(https.value, https.name);
