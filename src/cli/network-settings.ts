@@ -3,6 +3,7 @@ import { curlVariable } from '../client-env.js';
 import { SvcError } from '../core/errors/error-classes.js';
 import { type ProxySettings, parseProxyUrl } from '../core/proxy-rules.js';
 import { redact } from '../core/redact.js';
+import { pemCertificates } from '../core/transport/trust.js';
 import { type ProfileValues, trimmedValue } from './config-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -84,8 +85,6 @@ export function caFileOf(inputs: NetworkInputs): { path: string; source: string 
   return undefined;
 }
 
-const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
-
 /**
  * The certificates of a PEM file, one PEM text each.
  *
@@ -102,8 +101,8 @@ export function readCaFile(path: string, source: string): string[] {
       code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a folder' : `cannot be read (${code})`;
     throw new UsageError(`${redact(label)}: the file ${why}`);
   }
-  const certificates = text.match(PEM_CERTIFICATE);
-  if (!certificates) {
+  const certificates = pemCertificates(text);
+  if (certificates.length === 0) {
     throw new UsageError(`${redact(label)}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   }
   return certificates;
