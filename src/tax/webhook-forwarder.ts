@@ -4,12 +4,7 @@ import { tlsFailureLine } from '../core/transport/network-errors.js';
 import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../core/transport/proxy-errors.js';
 import { caOption, trustedCertificates } from '../core/transport/trust.js';
 import { loadUndiciParts, type UndiciParts } from '../core/transport/undici-load.js';
-import {
-  createRouter,
-  type DispatcherSettings,
-  proxyAgent,
-  type Router,
-} from '../core/transport/undici-routes.js';
+import { type DispatcherSettings, type Router, settledRouter } from '../core/transport/undici-routes.js';
 import type { WebhookDelivery } from './webhook-listener-options.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */
@@ -74,9 +69,7 @@ export function createWebhookForwarder(
         bodyTimeout: timeoutMs,
         ca: trustedCertificates(extraCa),
       };
-      const { connectTimeout, ca, ...pool } = settings;
-      const direct = new undici.Agent({ ...pool, connect: { timeout: connectTimeout, ...(ca && { ca }) } });
-      const router = createRouter(direct, routes, (proxy) => proxyAgent(undici, proxy, settings));
+      const router = settledRouter(undici, routes, settings);
       return { router, request: undici.request };
     });
     return agent;

@@ -74,6 +74,20 @@ interface ProxyParts {
 }
 
 /**
+ * The dispatchers of one transport with `settings`: a direct keep-alive `Agent` and, by
+ * {@link createRouter}, a {@link proxyAgent} per proxy URL that `routes` names.
+ */
+export function settledRouter(
+  parts: ProxyParts & { Agent: typeof import('undici').Agent },
+  routes: ProxyRoutes | undefined,
+  settings: DispatcherSettings,
+): Router {
+  const { connectTimeout, ca, ...pool } = settings;
+  const direct = new parts.Agent({ ...pool, connect: { timeout: connectTimeout, ...(ca && { ca }) } });
+  return createRouter(direct, routes, (proxy) => proxyAgent(parts, proxy, settings));
+}
+
+/**
  * undici's documented `ProxyAgent` for one proxy, with the transport's connection settings:
  * https origins through a CONNECT tunnel, http origins as absolute-URL requests to the proxy
  * (as curl and Node do; proxies that allow CONNECT to port 443 only still serve them). The

@@ -11,7 +11,7 @@ import { caOption, trustedCertificates } from './trust.js';
 import type { Transport, TransportRequest, TransportResponse } from './types.js';
 import { UndiciAbort } from './undici-abort.js';
 import { loadUndiciParts, type UndiciParts } from './undici-load.js';
-import { createRouter, type DispatcherSettings, proxyAgent, type Router } from './undici-routes.js';
+import { type DispatcherSettings, type Router, settledRouter } from './undici-routes.js';
 
 /** Options of the default transport. */
 export interface UndiciTransportOptions {
@@ -73,9 +73,7 @@ export function createUndiciTransport(
         bodyTimeout: 0,
         ca: trustedCertificates(extraCa),
       };
-      const { connectTimeout, ca, ...pool } = settings;
-      const direct = new undici.Agent({ ...pool, connect: { timeout: connectTimeout, ...(ca && { ca }) } });
-      const router = createRouter(direct, routes, (proxy) => proxyAgent(undici, proxy, settings));
+      const router = settledRouter(undici, routes, settings);
       return { router, send: undici.request };
     });
     return loading.catch((error: unknown) => {
