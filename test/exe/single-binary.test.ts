@@ -21,6 +21,7 @@ import { collectOutput, ensureBuilt } from '../helpers/built-cli.js';
 import { type BinRun, runBin } from '../helpers/run-bin.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { startTlsFront, TEST_TLS, type TlsFront } from '../helpers/tls-front.js';
+import { keepWineServer } from '../helpers/wine-server.js';
 import { readTestWorkbook } from '../helpers/workbooks.js';
 
 // The single executables of `npm run build:exe` (about half a minute of CPU: not part of `npm test`'s own
@@ -320,6 +321,8 @@ describe.runIf(hasWindows)('svc.exe under Wine prints what bin/svc.js prints, fr
   }
 
   beforeAll(() => {
+    mkdirSync(prefix, { recursive: true });
+    keepWineServer(wineEnv);
     // Node refuses to start on Wine's default Windows version.
     const made = spawnSync('wine', ['winecfg', '-v', 'win10'], { env: wineEnv, stdio: 'ignore' });
     expect(made.status).toBe(0);

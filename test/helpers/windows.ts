@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { NODE_BINARIES, NODE_VERSION } from '../../scripts/node-binaries.js';
 import { ROOT } from './build.js';
+import { keepWineServer } from './wine-server.js';
 
 /**
  * The Wine harness: runs the built CLI as a Windows program (Windows Node, or `svc.exe`) under
@@ -162,7 +163,8 @@ export function useWinePrefix(): () => WinePrefix {
     const base = mkdtempSync(join(tmpdir(), 'svc-wine-'));
     const prefix = join(base, 'prefix');
     const scratch = join(base, 'files');
-    execFileSync('mkdir', ['-p', scratch]);
+    execFileSync('mkdir', ['-p', scratch, prefix]);
+    keepWineServer(wineEnv(prefix));
     execFileSync('wine', ['winecfg', '-v', 'win10'], { env: wineEnv(prefix), stdio: 'ignore' });
     state = makePrefix(prefix, scratch);
   }, 120_000);
