@@ -1,7 +1,7 @@
 // zod/mini: the bot-check entry must stay small for Workers and edge bundles (classic zod and
 // its locales are most of a bundle). The shapes are those of the wire objects in the reference.
 import * as z from 'zod/mini';
-import { openEnumMini as openEnum } from '../core/open-enum.js';
+import { openEnum } from '../core/open-enum.js';
 import { SCHEMA_DOCS } from '../core/schema-docs.js';
 
 import { DECISION_ACTIONS, DECISION_TYPES, LEGACY_REASONS, VERIFICATION_ID_PATTERN } from './vocabulary.js';

@@ -4,6 +4,7 @@ import { lazySchema } from './lazy-schema.js';
 
 // zod/mini's object schemas, under the names the wire schemas use.
 export { looseObject, object, strictObject } from 'zod/mini';
+export { openEnum } from './open-enum.js';
 export { parseRequest, parseResponse } from './parse.js';
 
 // The wire schemas are zod/mini schemas (the root entry loads no classic zod: classic's methods
@@ -33,14 +34,6 @@ export function meta<T extends z.ZodMiniType>(schema: T, data: z.core.GlobalMeta
   const copy = schema.clone();
   z.globalRegistry.add(copy, data);
   return copy;
-}
-
-/**
- * An enum that accepts values it does not know: typed as the known values plus any string, so a
- * value the service adds later never breaks a caller.
- */
-export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodMiniType<T[number] | (string & {})>;
 }
 
 /**
