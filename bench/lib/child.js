@@ -6,6 +6,7 @@ import { ROOT } from './server.js';
 
 const GNU_TIME = '/usr/bin/time';
 const HAS_GNU_TIME = existsSync(GNU_TIME);
+const CPU_REPORT = new URL('./cpu-report.js', import.meta.url).href;
 
 /** Peak resident set of a live process from /proc, in KiB (0 once it is gone). */
 function vmHwmKb(pid) {
@@ -20,21 +21,25 @@ function vmHwmKb(pid) {
 
 /**
  * Runs `node <args>` to completion and measures wall time and peak RSS of that node process.
- * GNU time reports the kernel's max RSS exactly; without it /proc is polled every 50 ms.
+ * GNU time reports the kernel's max RSS exactly; without it /proc is polled every 50 ms. With
+ * `cpu`, the process also reports its own CPU time at exit (bench/lib/cpu-report.js): `cpuMs`,
+ * null when it died before reporting.
  * @param {string[]} args arguments after `node`
- * @param {{ env?: Record<string, string> }} [options]
- * @returns {Promise<{ code: number | null, wallMs: number, peakRssMb: number, stdout: string, stderr: string }>}
+ * @param {{ env?: Record<string, string>, cpu?: boolean }} [options]
+ * @returns {Promise<{ code: number | null, wallMs: number, peakRssMb: number, cpuMs: number | null, stdout: string, stderr: string }>}
  */
 export async function runNode(args, options = {}) {
-  const dir = HAS_GNU_TIME ? mkdtempSync(join(tmpdir(), 'svc-bench-time-')) : undefined;
-  const timeFile = dir ? join(dir, 'rss') : undefined;
+  const dir = HAS_GNU_TIME || options.cpu ? mkdtempSync(join(tmpdir(), 'svc-bench-time-')) : undefined;
+  const timeFile = dir && HAS_GNU_TIME ? join(dir, 'rss') : undefined;
+  const cpuFile = dir && options.cpu ? join(dir, 'cpu.json') : undefined;
+  const nodeArgs = cpuFile ? ['--import', CPU_REPORT, ...args] : args;
   const [command, argv] = timeFile
-    ? [GNU_TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...args]]
-    : [process.execPath, args];
+    ? [GNU_TIME, ['-f', '%M', '-o', timeFile, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
   const started = performance.now();
   const child = spawn(command, argv, {
     cwd: ROOT,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...options.env, ...(cpuFile && { SVC_BENCH_CPU_FILE: cpuFile }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -55,13 +60,24 @@ export async function runNode(args, options = {}) {
   const wallMs = performance.now() - started;
   if (poll) clearInterval(poll);
   let peakKb = polledKb;
-  if (timeFile && dir) {
+  if (timeFile) {
     // GNU time appends "Command exited with non-zero status N" before the figure on failure.
     const lines = readFileSync(timeFile, 'utf8').trim().split('\n');
     peakKb = Number(lines[lines.length - 1]) || 0;
-    rmSync(dir, { recursive: true, force: true });
   }
-  return { code, wallMs, peakRssMb: peakKb / 1024, stdout, stderr };
+  const cpuMs = cpuFile ? readCpuMs(cpuFile) : null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  return { code, wallMs, peakRssMb: peakKb / 1024, cpuMs, stdout, stderr };
+}
+
+/** User plus system CPU time from bench/lib/cpu-report.js's file, ms (null without the file). */
+function readCpuMs(file) {
+  try {
+    const { userUs, systemUs } = JSON.parse(readFileSync(file, 'utf8'));
+    return (userUs + systemUs) / 1000;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -13,15 +13,17 @@ import { join } from 'node:path';
  *   ratioLabel?: string,
  *   goal: string,
  *   met: boolean | null,
+ *   measure?: string,
  *   note?: string,
  * }} Row
+ * `measure` says which figure decides the goal (shown as the table's `decided by`).
  */
 
 /**
  * A row whose goal is `ours / baseline >= min` (rates) or `ours / baseline <= max` (times).
  * `ratio`, when given, is the ratio measured in pairs (the median of each run over its own
  * baseline run), which the goal is judged on instead of the ratio of the two medians.
- * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, min?: number, max?: number, ratio?: number, goal: string, ratioLabel?: string, note?: string }} spec
+ * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, min?: number, max?: number, ratio?: number, goal: string, ratioLabel?: string, measure?: string, note?: string }} spec
  * @returns {Row}
  */
 export function ratioRow(spec) {
@@ -40,6 +42,7 @@ export function ratioRow(spec) {
     ...(spec.ratioLabel && { ratioLabel: spec.ratioLabel }),
     goal: spec.goal,
     met,
+    ...(spec.measure && { measure: spec.measure }),
     ...(spec.note && { note: spec.note }),
   };
 }
@@ -49,7 +52,7 @@ export function ratioRow(spec) {
  * a cold import at most 15 ms over `node -e 0`. The ratio column shows the ratio and the difference.
  * `added`, when given, is the difference measured in pairs (the median of each run minus its own
  * baseline run), which the goal is judged on instead of the difference of the two medians.
- * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, maxAdded: number, added?: number, goal: string, note?: string }} spec
+ * @param {{ scenario: string, ours: Figure, baselines: Figure[], against: Figure, maxAdded: number, added?: number, goal: string, measure?: string, note?: string }} spec
  * @returns {Row}
  */
 export function addedRow(spec) {
@@ -64,13 +67,14 @@ export function addedRow(spec) {
     ...(added !== null && { ratioLabel: `(${added >= 0 ? '+' : ''}${added.toFixed(1)} ${ours.unit})` }),
     goal: spec.goal,
     met: added === null ? null : added <= spec.maxAdded,
+    ...(spec.measure && { measure: spec.measure }),
     ...(spec.note && { note: spec.note }),
   };
 }
 
 /**
- * A row whose goal is an absolute limit on our figure (`ours < limit`).
- * @param {{ scenario: string, ours: Figure, baselines?: Figure[], below: number, goal: string, note?: string }} spec
+ * A row whose goal is an absolute limit on our figure (`ours < below`, or `ours <= max`).
+ * @param {{ scenario: string, ours: Figure, baselines?: Figure[], below?: number, max?: number, goal: string, measure?: string, note?: string }} spec
  * @returns {Row}
  */
 export function limitRow(spec) {
@@ -80,14 +84,20 @@ export function limitRow(spec) {
     baselines: spec.baselines ?? [],
     ratio: null,
     goal: spec.goal,
-    met: spec.ours.value === null ? null : spec.ours.value < spec.below,
+    met:
+      spec.ours.value === null
+        ? null
+        : spec.max !== undefined
+          ? spec.ours.value <= spec.max
+          : spec.ours.value < (spec.below ?? Number.NaN),
+    ...(spec.measure && { measure: spec.measure }),
     ...(spec.note && { note: spec.note }),
   };
 }
 
 /**
  * A report-only row (no goal).
- * @param {{ scenario: string, ours: Figure, baselines?: Figure[], ratio?: number | null, note?: string }} spec
+ * @param {{ scenario: string, ours: Figure, baselines?: Figure[], ratio?: number | null, measure?: string, note?: string }} spec
  * @returns {Row}
  */
 export function reportRow(spec) {
@@ -98,6 +108,7 @@ export function reportRow(spec) {
     ratio: spec.ratio ?? null,
     goal: 'report',
     met: null,
+    ...(spec.measure && { measure: spec.measure }),
     ...(spec.note && { note: spec.note }),
   };
 }

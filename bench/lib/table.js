@@ -8,13 +8,23 @@ export function figure(f) {
 }
 
 /**
- * The results table as lines of text (scenario, ours, baselines, ratio, goal, met?), with each
- * row's note under it.
+ * The results table as lines of text (scenario, ours, baselines, ratio, goal, met?, and `decided
+ * by`: the figure the goal is judged on), with each row's note under it.
  * @param {import('./rows.js').Row[]} rows
  * @returns {string}
  */
 export function renderTable(rows) {
-  const head = ['scenario', 'ours', 'baseline(s)', 'ratio', 'goal', 'met?'];
+  // `decided by` only when some row names its measure (scenarios outside bench/run.js may not).
+  const withMeasure = rows.some((r) => r.measure);
+  const head = [
+    'scenario',
+    'ours',
+    'baseline(s)',
+    'ratio',
+    'goal',
+    'met?',
+    ...(withMeasure ? ['decided by'] : []),
+  ];
   const cells = rows.map((r) => [
     r.scenario,
     figure(r.ours),
@@ -22,6 +32,7 @@ export function renderTable(rows) {
     r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x${r.ratioLabel ? ` ${r.ratioLabel}` : ''}`,
     r.goal,
     r.met === null ? '-' : r.met ? 'yes' : 'NO',
+    ...(withMeasure ? [r.measure ?? '-'] : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) =>

@@ -115,6 +115,7 @@ export async function run({ quick, log }) {
             against: raw,
             min: MIN_RATIO,
             goal: `>= ${MIN_RATIO}x raw`,
+            measure: `wall time, medians of ${rounds} round${rounds === 1 ? '' : 's'}`,
           }),
           limitRow({
             scenario: `${scenario}: peak RSS`,
@@ -122,6 +123,7 @@ export async function run({ quick, log }) {
             baselines: [rawRss],
             below: RSS_LIMIT_MB,
             goal: `< ${RSS_LIMIT_MB} MB`,
+            measure: `median of ${rounds} run${rounds === 1 ? '' : 's'}`,
           }),
         ],
         raw: { count, rounds, pageSize: PAGE_SIZE, results },

@@ -83,6 +83,7 @@ export async function run({ quick, log }) {
                 against: folderRate,
                 min: 0.7,
                 goal: '>= 0.7x the folder run',
+                measure: `wall time, medians of ${rounds} run${rounds === 1 ? '' : 's'} each`,
                 note: "issue 35; the bucket is s3rver behind the tests' wrapper on loopback, in its own process",
               }),
               ratioRow({
@@ -92,6 +93,7 @@ export async function run({ quick, log }) {
                 against: folderRss,
                 max: 1.2,
                 goal: '<= 1.2x the folder run',
+                measure: `peak RSS, medians of ${rounds} run${rounds === 1 ? '' : 's'} each`,
               }),
             ];
       return {

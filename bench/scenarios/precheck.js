@@ -161,6 +161,7 @@ export async function run({ quick, log }) {
         min: 4,
         goal: GOAL,
         ratioLabel: 'vs jsvat-next',
+        measure: `time, medians of ${rounds} round${rounds === 1 ? '' : 's'}`,
         note: `valid: ${Object.keys(contenders).map(validShare).join(', ')}`,
       }),
     ],
