@@ -5,7 +5,6 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { createWorkFile, readWorkFile } from '../../node/private-dir.js';
-import { conflictsName, dataFileName } from '../archive/fields.js';
 import { hashObject } from '../archive/files.js';
 import type { ManifestFile } from '../archive/manifest.js';
 import type { PendingRun, SyncState } from '../archive/state.js';
@@ -18,6 +17,7 @@ import {
   type WindowEvent,
 } from '../archive/window.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { conflictsName, dataFileName } from '../store/layout.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { refuseOverwrite } from '../../node/output-file.js';
-import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
+import { sha256 } from '../archive/files.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
   type PendingRun,
@@ -11,8 +11,8 @@ import {
   writeSyncState,
 } from '../archive/state.js';
 import { type KnownEvents, MAX_WINDOW_MS } from '../archive/window.js';
-import { sha256 } from '../archive/writes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { conflictsName, dataFileName, manifestName } from '../store/layout.js';
 import { openArchiveStore } from '../store/open-store.js';
 import { planBackfill } from './backfill.js';
 import { checkedSyncState } from './checked-state.js';

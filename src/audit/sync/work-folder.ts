@@ -2,11 +2,11 @@ import type { KeyObject } from 'node:crypto';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, openWorkFile } from '../../node/private-dir.js';
-import { conflictsName, dataFileName } from '../archive/fields.js';
 import type { PendingRun } from '../archive/state.js';
 import type { KnownEvents } from '../archive/window.js';
 import type { ExportResult } from '../export/export.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { conflictsName, dataFileName, workFileNames } from '../store/layout.js';
 import type { SyncApi, SyncOptions } from './options.js';
 import { type RunTally, type Written, writeRunFile } from './run-file.js';
 import { replaceableOf } from './unlisted.js';
@@ -50,10 +50,10 @@ export async function exportRun(
   // refused when another user made it or can write into it (they could read or swap the parts).
   if (store.workRoot !== undefined) await ensurePrivateDir(store.workRoot);
   await ensurePrivateDir(work);
-  const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
-  const partPath = `${base}.ndjson`;
-  const statePath = `${base}.state.json`;
-  const conflictsPart = `${base}.conflicts.ndjson`;
+  const names = workFileNames(plan.run);
+  const partPath = join(work, names.part);
+  const statePath = join(work, names.state);
+  const conflictsPart = join(work, names.conflicts);
   // A part no state file names is a leftover of a run killed before its first checkpoint, in
   // the user's own folder: removed, so the export creates its part exclusively (never writing
   // into a file that was there). A part a state names is resumed by the export itself.
