@@ -11,7 +11,7 @@ import {
 import { checkAborted, hashObject } from './files.js';
 
 // What `svc audit copy` will do, found before it changes anything: which source objects are the
-// archive's (by name, fields.ts), which are left and why, and whether the destination may be
+// archive's (by name, store/layout.ts), which are left and why, and whether the destination may be
 // copied into. Nothing here writes: a destination that is refused stays as it was, its temporary
 // files, unfinished uploads and all.
 
