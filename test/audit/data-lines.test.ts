@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countDataLines, dataLines, MAX_EVENT_LINE_BYTES } from '../../src/audit/archive/data-lines.js';
-import { ArchiveFileError } from '../../src/audit/archive/files.js';
 import { FolderStore } from '../../src/audit/store/folder-store.js';
+import { ArchiveFileError } from '../../src/audit/store/regular-files.js';
 import { firstBytes } from '../../src/audit/store/s3-range.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-data-lines-'));

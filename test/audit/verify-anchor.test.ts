@@ -14,8 +14,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/audit/archive/files.js';
 import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import { sha256 } from '../../src/audit/archive/writes.js';
 import type { SvcClient } from '../../src/client.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { runSvc } from '../helpers/cli.js';

@@ -1,9 +1,10 @@
 // The walk along an archive's chain of manifests that `verifyAuditArchive` makes: each manifest
 // read, linked, ranged and signed as sync wrote it, each file it lists re-hashed and recounted.
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestName, manifestRun } from '../store/layout.js';
+import { ArchiveFileError } from '../store/regular-files.js';
 import { countDataLines, longerThanListed } from './data-lines.js';
-import { manifestName, manifestRun } from './fields.js';
-import { ArchiveFileError, hashObject } from './files.js';
+import { hashObject, sha256 } from './files.js';
 import { GapLedger, MAX_MANIFEST_BYTES } from './gaps.js';
 import { type loadPublicKey, type ManifestFile, parseManifest, signatureValid } from './manifest.js';
 import type { SyncState } from './state.js';
@@ -14,7 +15,6 @@ import type {
   VerifyArchiveOptions,
   VerifyArchiveResult,
 } from './verify-result.js';
-import { sha256 } from './writes.js';
 
 /** What one manifest says, once read and parsed. */
 type ParsedManifest = Extract<ReturnType<typeof parseManifest>, { ok: true }>;

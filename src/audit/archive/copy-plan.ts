@@ -1,11 +1,17 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveObject, ArchiveStore } from '../store/archive-store.js';
-import { LOCK_FILE, TAKEOVER_FILE } from '../sync/lock.js';
-import { isArchiveObjectName, manifestRun, SYNC_STATE_FILE } from './fields.js';
-import { checkAborted, hashObject, isPlainName } from './files.js';
+import {
+  isArchiveObjectName,
+  isPlainName,
+  LOCK_FILE,
+  manifestRun,
+  SYNC_STATE_FILE,
+  TAKEOVER_FILE,
+} from '../store/layout.js';
+import { checkAborted, hashObject } from './files.js';
 
 // What `svc audit copy` will do, found before it changes anything: which source objects are the
-// archive's (by name, fields.ts), which are left and why, and whether the destination may be
+// archive's (by name, store/layout.ts), which are left and why, and whether the destination may be
 // copied into. Nothing here writes: a destination that is refused stays as it was, its temporary
 // files, unfinished uploads and all.
 

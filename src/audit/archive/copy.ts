@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestRun, SYNC_STATE_FILE } from '../store/layout.js';
 import { openArchiveStore } from '../store/open-store.js';
+import { ArchiveFileError } from '../store/regular-files.js';
 import type { ArchiveStoreOptions } from '../store/s3-settings.js';
 import {
   type CopiedObject,
@@ -10,8 +12,7 @@ import {
   planCopy,
   recheckDestination,
 } from './copy-plan.js';
-import { manifestRun, SYNC_STATE_FILE } from './fields.js';
-import { ArchiveFileError, checkAborted, hashObject } from './files.js';
+import { checkAborted, hashObject } from './files.js';
 
 export type { CopiedObject, LeftOutObject } from './copy-plan.js';
 

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_RESPONSE_LIMITS } from '../../core/response-limits.js';
 import type { ArchiveStore } from '../store/archive-store.js';
-import { ArchiveFileError, checkAborted } from './files.js';
+import { ArchiveFileError } from '../store/regular-files.js';
+import { checkAborted } from './files.js';
 
 // The lines of a data file a manifest lists, read as bytes: the file is fetched up to its listed
 // size plus one byte, gunzipped as a stream when `.gz`, and split at LF and CR (as readline does,

@@ -1,6 +1,7 @@
 import type { ArchiveStore } from '../store/archive-store.js';
-import { manifestRun } from './fields.js';
-import { ArchiveFileError, checkAborted } from './files.js';
+import { manifestRun } from '../store/layout.js';
+import { ArchiveFileError } from '../store/regular-files.js';
+import { checkAborted } from './files.js';
 import { type Manifest, parseManifest } from './manifest.js';
 
 /** Why part of the archive may be missing. */

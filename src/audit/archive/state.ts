@@ -3,8 +3,9 @@ import { CheckpointError } from '../../core/errors/error-classes.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { parseStateText } from '../../node/checkpoint.js';
 import type { ArchiveStore } from '../store/archive-store.js';
-import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex, SYNC_STATE_FILE } from './fields.js';
-import { ArchiveFileError } from './files.js';
+import { SYNC_STATE_FILE } from '../store/layout.js';
+import { ArchiveFileError } from '../store/regular-files.js';
+import { ArchiveStamp, GapId, ManifestFileName, Sha256Hex } from './fields.js';
 import { EventWindow, idKey } from './window.js';
 
 /**

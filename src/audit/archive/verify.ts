@@ -2,10 +2,10 @@
 import { setImmediate } from 'node:timers/promises';
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveObject, ArchiveStore } from '../store/archive-store.js';
+import { isOverRunCap, MAX_RUN, manifestName, manifestRun } from '../store/layout.js';
 import { openArchiveStore } from '../store/open-store.js';
 import type { ArchiveStoreOptions } from '../store/s3-settings.js';
 import { ChainWalk } from './chain-walk.js';
-import { isOverRunCap, MAX_RUN, manifestName, manifestRun } from './fields.js';
 import { checkAborted } from './files.js';
 import { loadPublicKey } from './manifest.js';
 import { readSyncState } from './state.js';

@@ -147,25 +147,22 @@ function checkResumable(
   if (state.output !== outputName) throw mismatch(`output ${state.output}`);
 }
 
-/**
- * Exports every event of the range as NDJSON, newest first, each line the event's JSON exactly as
- * received (not parsed and serialized again, so numbers and escapes are kept byte for byte).
- * Each page is appended; at each checkpoint (grouped by `sync`) the output is fsynced, then the
- * state file naming that size and the matching cursor is replaced atomically. A resumed run
- * truncates the output to the checkpointed size and continues from the checkpointed cursor, so the
- * result is byte-identical to an uninterrupted run.
- */
-export async function runExport(fetchPage: RawPageFetcher, options: ExportOptions): Promise<ExportResult> {
-  const { statePath, signal } = options;
-  const outputName = typeof options.output === 'string' ? resolvePath(options.output) : '-';
-  if (typeof options.output === 'string') await checkExportPaths(options.output, statePath);
-  const previous = statePath ? await readExportState(statePath) : undefined;
-  if (previous && statePath) checkResumable(previous, options, outputName, statePath);
-  const range = previous ?? resolveRange(iso(options.from), iso(options.to));
-  if (Date.parse(range.from) > Date.parse(range.to)) {
-    throw new SvcError(`from (${range.from}) lies after to (${range.to})`, 'config');
-  }
-  const state: ExportState = previous ?? {
+/** What an export started from: kept apart, since the state continues the previous one in place. */
+interface ExportStart {
+  /** The state the export continues (its state file's), or a new one. */
+  state: ExportState;
+  resumed: boolean;
+  previousEvents: number;
+  alreadyComplete: boolean;
+}
+
+/** The state of an export that starts afresh over `range`. */
+function newExportState(
+  range: { from: string; to: string },
+  options: ExportOptions,
+  outputName: string,
+): ExportState {
+  return {
     version: 1,
     from: range.from,
     to: range.to,
@@ -181,35 +178,136 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
     totalElements: null,
     updatedAt: new Date().toISOString(),
   };
-  // `state` continues `previous` in place: keep what the run started from.
-  const previousEvents = previous?.events ?? 0;
-  const alreadyComplete = previous?.complete === true;
-  let duplicatesDropped = 0;
-  const result = (): ExportResult => ({
+}
+
+/**
+ * Checks the export's files and, when its state file exists, that it belongs to this export;
+ * then the state to continue (or a new one over the resolved range).
+ */
+async function startExport(options: ExportOptions): Promise<ExportStart> {
+  const { statePath } = options;
+  const outputName = typeof options.output === 'string' ? resolvePath(options.output) : '-';
+  if (typeof options.output === 'string') await checkExportPaths(options.output, statePath);
+  const previous = statePath ? await readExportState(statePath) : undefined;
+  if (previous && statePath) checkResumable(previous, options, outputName, statePath);
+  const range = previous ?? resolveRange(iso(options.from), iso(options.to));
+  if (Date.parse(range.from) > Date.parse(range.to)) {
+    throw new SvcError(`from (${range.from}) lies after to (${range.to})`, 'config');
+  }
+  return {
+    state: previous ?? newExportState(range, options, outputName),
+    resumed: previous !== undefined,
+    previousEvents: previous?.events ?? 0,
+    alreadyComplete: previous?.complete === true,
+  };
+}
+
+/** What the export did, from its state now and what it started from. */
+function exportResult(start: ExportStart, duplicatesDropped: number): ExportResult {
+  const { state } = start;
+  return {
     from: state.from,
     to: state.to,
     pages: state.pages,
     events: state.events,
     bytes: state.bytes,
     totalElements: state.totalElements,
-    resumed: previous !== undefined,
-    previousEvents,
-    alreadyComplete,
+    resumed: start.resumed,
+    previousEvents: start.previousEvents,
+    alreadyComplete: start.alreadyComplete,
     countMatches: state.totalElements === state.events,
     duplicatesDropped,
     lastId: state.lastId,
-  });
-  if (alreadyComplete) return result();
+  };
+}
+
+/** The id of the last event of a page that is kept (not a dropped duplicate), if any has one. */
+function lastKeptId(content: readonly ExportEvent[], dropped: Set<number> | undefined): string | undefined {
+  for (let k = content.length - 1; k >= 0; k--) {
+    const id = (content[k] as ExportEvent).id;
+    if (id !== undefined && !dropped?.has(k)) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Fetches the range's pages from the state's cursor on and hands each page's kept lines to
+ * `append`, moving the state on and checkpointing after each; returns the duplicates dropped.
+ */
+async function writePages(
+  fetchPage: RawPageFetcher,
+  state: ExportState,
+  append: (chunk: Uint8Array) => Promise<void>,
+  checkpoints: Checkpointer<ExportState>,
+  options: ExportOptions,
+): Promise<number> {
+  const { signal } = options;
+  let duplicatesDropped = 0;
+  const lines = new LineBuffer();
+  // The guard that checks each page also finds the duplicate ids: the copies are dropped here.
+  const guard = new PageGuard(state.cursor ?? undefined, { countedBefore: state.events });
+  const pages = followCursors(
+    (cursor) => fetchPage({ from: state.from, to: state.to, pageSize: state.pageSize, cursor }, signal),
+    state.cursor ?? undefined,
+    true,
+    guard,
+  );
+  for await (const page of pages) {
+    const dropped = guard.duplicates;
+    const written = page.content.length - (dropped?.size ?? 0);
+    duplicatesDropped += dropped?.size ?? 0;
+    const lastId = lastKeptId(page.content, dropped) ?? state.lastId;
+    if (written > 0) {
+      const view = pageLines(page, dropped, lines);
+      const chunk = state.gzip ? gzipSync(view) : view;
+      await append(chunk);
+      state.bytes += chunk.length;
+    }
+    state.totalElements ??= page.totalElements;
+    state.events += written;
+    state.pages += 1;
+    state.lastId = lastId;
+    state.cursor = page.nextCursor;
+    state.complete = page.nextCursor === null;
+    if (state.complete) await checkpoints.commit();
+    else await checkpoints.step();
+    options.onProgress?.({
+      pages: state.pages,
+      events: state.events,
+      bytes: state.bytes,
+      totalElements: state.totalElements,
+    });
+    if (!state.complete && signal?.aborted) throw new AbortError('The export was interrupted');
+  }
+  return duplicatesDropped;
+}
+
+/**
+ * Exports every event of the range as NDJSON, newest first, each line the event's JSON exactly as
+ * received (not parsed and serialized again, so numbers and escapes are kept byte for byte).
+ * Each page is appended; at each checkpoint (grouped by `sync`) the output is fsynced, then the
+ * state file naming that size and the matching cursor is replaced atomically. A resumed run
+ * truncates the output to the checkpointed size and continues from the checkpointed cursor, so the
+ * result is byte-identical to an uninterrupted run.
+ */
+export async function runExport(fetchPage: RawPageFetcher, options: ExportOptions): Promise<ExportResult> {
+  const { statePath, signal } = options;
+  const start = await startExport(options);
+  const { state } = start;
+  if (start.alreadyComplete) return exportResult(start, 0);
   if (signal?.aborted) throw new AbortError('The export was interrupted before it started');
 
   const file =
     typeof options.output === 'string'
-      ? await DurableOutput.open(options.output, previous ? previous.bytes : undefined, {
+      ? await DurableOutput.open(options.output, start.resumed ? state.bytes : undefined, {
           force: options.force,
           mode: options.fileMode ?? DEFAULT_FILE_MODE,
         })
       : undefined;
   const stream = typeof options.output === 'string' ? undefined : (options.output as Writable);
+  const append = file
+    ? (chunk: Uint8Array) => file.append(chunk)
+    : (chunk: Uint8Array) => writeToStream(stream as Writable, chunk);
   const checkpoints = new Checkpointer({
     statePath,
     outputs: [file],
@@ -217,53 +315,10 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
     policy: options.sync,
   });
   let failed = false;
+  let duplicatesDropped: number;
   try {
-    if (!previous) await checkpoints.commit();
-    const lines = new LineBuffer();
-    // The guard that checks each page also finds the duplicate ids: the copies are dropped here.
-    const guard = new PageGuard(state.cursor ?? undefined, { countedBefore: state.events });
-    const pages = followCursors(
-      (cursor) => fetchPage({ from: state.from, to: state.to, pageSize: state.pageSize, cursor }, signal),
-      state.cursor ?? undefined,
-      true,
-      guard,
-    );
-    for await (const page of pages) {
-      const content = page.content;
-      const dropped = guard.duplicates;
-      const written = content.length - (dropped?.size ?? 0);
-      duplicatesDropped += dropped?.size ?? 0;
-      let lastId = state.lastId;
-      for (let k = content.length - 1; k >= 0; k--) {
-        const id = (content[k] as ExportEvent).id;
-        if (id !== undefined && !dropped?.has(k)) {
-          lastId = id;
-          break;
-        }
-      }
-      if (written > 0) {
-        const view = pageLines(page, dropped, lines);
-        const chunk = state.gzip ? gzipSync(view) : view;
-        if (file) await file.append(chunk);
-        else if (stream) await writeToStream(stream, chunk);
-        state.bytes += chunk.length;
-      }
-      state.totalElements ??= page.totalElements;
-      state.events += written;
-      state.pages += 1;
-      state.lastId = lastId;
-      state.cursor = page.nextCursor;
-      state.complete = page.nextCursor === null;
-      if (state.complete) await checkpoints.commit();
-      else await checkpoints.step();
-      options.onProgress?.({
-        pages: state.pages,
-        events: state.events,
-        bytes: state.bytes,
-        totalElements: state.totalElements,
-      });
-      if (!state.complete && signal?.aborted) throw new AbortError('The export was interrupted');
-    }
+    if (!start.resumed) await checkpoints.commit();
+    duplicatesDropped = await writePages(fetchPage, state, append, checkpoints, options);
   } catch (error) {
     failed = true;
     // Keep what was fetched: the state names the last whole page, the output is synced up to it.
@@ -273,7 +328,7 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
     if (failed) await file?.close().catch(() => {});
     else await file?.close();
   }
-  return result();
+  return exportResult(start, duplicatesDropped);
 }
 
 /** Waits until a stream took the chunk; a copy, since a stream may hold on to it (a PassThrough queues it as is). */

@@ -47,7 +47,7 @@ export type ReleaseLock = () => Promise<void>;
 /**
  * Where an archive's objects live. Every name handed in is a plain object name (no `/`, `\`,
  * NUL, `.` or `..`): a store refuses any other with an `ArchiveFileError`. Reads fail with an
- * `ArchiveFileError` (from `archive/files.ts`) whose message is the reason in a few words
+ * `ArchiveFileError` (from `regular-files.ts`) whose message is the reason in a few words
  * (`missing`, `larger than N bytes`, `a symbolic link, not a regular file`); other failures (no
  * access, no such bucket) are `SvcError`s with one line to show.
  */

@@ -7,10 +7,6 @@ import { fileFault } from '../../core/file-faults.js';
 import { createAtomicFile } from '../../node/atomic-file.js';
 import { makeDirs } from '../../node/make-dirs.js';
 import { DEFAULT_FILE_MODE, directoryModeFor } from '../../node/output-file.js';
-import { SYNC_STATE_FILE } from '../archive/fields.js';
-import { ArchiveFileError, isPlainName, openRegular, readRegular } from '../archive/files.js';
-import { removeStaleTemporaries, TMP_SUFFIX, writeFileAtomic } from '../archive/writes.js';
-import { acquireSyncLock } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -19,9 +15,10 @@ import type {
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
-
-/** Where a folder archive's run keeps its export and the export's state until the run is finished. */
-const WORK_DIR = '.sync-work';
+import { removeStaleTemporaries, writeFileAtomic } from './atomic-writes.js';
+import { acquireSyncLock } from './folder-lock.js';
+import { FOLDER_WORK_DIR, isPlainName, SYNC_STATE_FILE, TMP_SUFFIX } from './layout.js';
+import { ArchiveFileError, openRegular, readRegular } from './regular-files.js';
 
 /** Options of {@link FolderStore}. */
 export interface FolderStoreOptions {
@@ -48,7 +45,7 @@ export class FolderStore implements ArchiveStore {
     options: FolderStoreOptions = {},
   ) {
     this.fileMode = options.fileMode ?? DEFAULT_FILE_MODE;
-    this.workDir = join(location, WORK_DIR);
+    this.workDir = join(location, FOLDER_WORK_DIR);
   }
 
   describe(name: string): string {

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { SvcError } from '../../core/errors/error-classes.js';
-import { alive } from '../sync/lock.js';
 import type { ReleaseLock } from './archive-store.js';
+import { alive } from './folder-lock.js';
 
 /** What the lock object holds. */
 export interface LockBody {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ArchiveFileError } from '../archive/files.js';
+import { ArchiveFileError } from './regular-files.js';
 
 // What a bucket store does with the answer to a `Range` GET (s3-store.ts): the object's whole size
 // from `Content-Range`, a body cut at the range's end whether or not the store honoured it, and a

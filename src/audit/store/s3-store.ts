@@ -14,9 +14,6 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { redact } from '../../core/redact.js';
 import { userWorkRoot } from '../../node/private-dir.js';
-import { SYNC_STATE_FILE } from '../archive/fields.js';
-import { ArchiveFileError, isPlainName } from '../archive/files.js';
-import { LOCK_FILE } from '../sync/lock.js';
 import type {
   ArchiveObject,
   ArchiveStore,
@@ -26,7 +23,9 @@ import type {
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
+import { bucketWorkDirName, isPlainName, LOCK_FILE, SYNC_STATE_FILE } from './layout.js';
 import { ListingGuard } from './list-pages.js';
+import { ArchiveFileError } from './regular-files.js';
 import { isAbsent, isInvalidRange, isPreconditionFailed, type S3Route, s3Fault } from './s3-faults.js';
 import { parseS3Location, type S3Location } from './s3-location.js';
 import { everyInterval, holdS3Lock, type LockObjectIo } from './s3-lock.js';
@@ -82,7 +81,7 @@ export class S3Store implements ArchiveStore {
     // Under the user's own folder, never the shared temp folder: a name anyone can predict there
     // can be made first by another user, who then reads and swaps the run's export.
     this.workRoot = workDir ?? userWorkRoot();
-    this.workDir = join(this.workRoot, `svc-sync-${id}`);
+    this.workDir = join(this.workRoot, bucketWorkDirName(id));
   }
 
   describe(name: string): string {

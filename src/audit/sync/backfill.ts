@@ -1,12 +1,12 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { dataLines, type ListedData } from '../archive/data-lines.js';
-import { manifestRun } from '../archive/fields.js';
-import { ArchiveFileError } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES, readGaps } from '../archive/gaps.js';
 import { parseManifest } from '../archive/manifest.js';
 import type { PendingRun, SyncState } from '../archive/state.js';
 import { contentKey, idKey, type KnownEvents } from '../archive/window.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestRun } from '../store/layout.js';
+import { ArchiveFileError } from '../store/regular-files.js';
 import type { SyncApi, SyncOptions } from './options.js';
 
 /** JSON of an archive file, or null when it is not JSON (verify reports such a file). */

@@ -1,10 +1,10 @@
 import { SvcError } from '../../core/errors/error-classes.js';
-import { manifestName, manifestRun, SYNC_STATE_FILE } from '../archive/fields.js';
+import { sha256 } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES } from '../archive/gaps.js';
 import { parseManifest } from '../archive/manifest.js';
 import { emptySyncState, readSyncState, type SyncState, writeSyncState } from '../archive/state.js';
-import { sha256 } from '../archive/writes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestName, manifestRun, SYNC_STATE_FILE } from '../store/layout.js';
 import { rebuildSyncState } from './rebuild-state.js';
 
 // The sync state is an unsigned object beside the archive, and the one its docs tell R2 users to

@@ -1,13 +1,13 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { dataLines, type ListedData } from '../archive/data-lines.js';
-import { manifestRun } from '../archive/fields.js';
-import { ArchiveFileError } from '../archive/files.js';
+import { sha256 } from '../archive/files.js';
 import { MAX_MANIFEST_BYTES } from '../archive/gaps.js';
 import { type Manifest, parseManifest } from '../archive/manifest.js';
 import { emptySyncState, type SyncState } from '../archive/state.js';
 import { contentKey, idKey, WindowBuilder } from '../archive/window.js';
-import { sha256 } from '../archive/writes.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestRun } from '../store/layout.js';
+import { ArchiveFileError } from '../store/regular-files.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
 

@@ -5,21 +5,12 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { createWorkFile, readWorkFile } from '../../node/private-dir.js';
-import { conflictsName, dataFileName } from '../archive/fields.js';
 import { hashObject } from '../archive/files.js';
 import type { ManifestFile } from '../archive/manifest.js';
-import type { PendingRun, SyncState } from '../archive/state.js';
-import {
-  contentKey,
-  type EventWindow,
-  idKey,
-  type KnownEvents,
-  WindowBuilder,
-  type WindowEvent,
-} from '../archive/window.js';
+import type { PendingRun } from '../archive/state.js';
+import { contentKey, idKey, type KnownEvents, type WindowEvent } from '../archive/window.js';
 import type { ArchiveStore } from '../store/archive-store.js';
-import { iso } from './options.js';
-import { inRange } from './plan.js';
+import { conflictsName, dataFileName } from '../store/layout.js';
 
 /** The run's file as listed in the manifest, and what was left out of it. */
 export interface Written {
@@ -54,17 +45,21 @@ class Column {
   }
 }
 
+/** Each line's fate, and the time, id key and content key of each line in range. */
+interface Decided {
+  fates: Uint8Array;
+  occ: Float64Array;
+  ids: Float64Array;
+  contents: Float64Array;
+}
+
 /**
  * First pass over the export: each line's fate. An event outside `[queryFrom, to]` is out of
  * range; of several lines with one id the first is the event and a later one with other content
  * a conflict (the same content: a repeat); an id the window holds is archived already, or a
  * conflict when its content differs.
  */
-async function decide(
-  part: FileHandle,
-  plan: PendingRun,
-  known: KnownEvents,
-): Promise<{ fates: Uint8Array; occ: Float64Array; ids: Float64Array; contents: Float64Array }> {
+async function decide(part: FileHandle, plan: PendingRun, known: KnownEvents): Promise<Decided> {
   const fromMs = Date.parse(plan.queryFrom);
   const toMs = Date.parse(plan.to);
   const ids = new Column();
@@ -166,6 +161,97 @@ export interface RunFileTarget {
   signal?: AbortSignal;
 }
 
+/** What the pass that writes the run's data counts, and the first and last event it writes. */
+interface WriteTally {
+  write: number;
+  already: number;
+  out: number;
+  firstOccurredAt: string | null;
+  lastOccurredAt: string | null;
+}
+
+/** The conflicts of a run, kept in its work folder until they go up: the file is made at the first one. */
+class ConflictSpool {
+  private file: FileHandle | undefined;
+  private bytes = 0;
+  events = 0;
+
+  constructor(private readonly path: string) {}
+
+  /** Appends one line (written through the handle it was created with, never reopened by name). */
+  async add(line: string): Promise<void> {
+    this.events += 1;
+    this.file ??= await createWorkFile(this.path);
+    const bytes = Buffer.from(`${line}\n`);
+    for (let done = 0; done < bytes.length; ) {
+      const at = this.bytes + done;
+      done += (await this.file.write(bytes, done, bytes.length - done, at)).bytesWritten;
+    }
+    this.bytes += bytes.length;
+  }
+
+  /** Puts the conflicts up as `name`; null (no object) when the run had none. */
+  async upload(target: RunFileTarget, name: string): Promise<ManifestFile | null> {
+    if (!this.file) return null;
+    const up = await putRunObject(
+      target.store,
+      name,
+      readAll(this.file),
+      target.replaceable.has(name),
+      target.signal,
+    );
+    return { name, ...up, events: this.events, firstOccurredAt: null, lastOccurredAt: null };
+  }
+
+  async close(): Promise<void> {
+    await this.file?.close();
+  }
+}
+
+const occurredAtOf = (line: string): string => (JSON.parse(line) as { occurredAt: string }).occurredAt;
+
+/**
+ * Second pass over the export, by the fates of the first: the lines to write, gathered into
+ * chunks; conflicts go to `spool`, each written event to `onEvent`, and `tally` counts them all.
+ */
+async function* dataChunks(
+  part: FileHandle,
+  decided: Decided,
+  spool: ConflictSpool,
+  tally: WriteTally,
+  onEvent: (event: WindowEvent, line: () => string) => void,
+): AsyncGenerator<Buffer> {
+  const { fates, occ, ids, contents } = decided;
+  const lastWritten = fates.lastIndexOf(Fate.Write);
+  let gathered = '';
+  const reader = createInterface({ input: readAll(part), crlfDelay: Number.POSITIVE_INFINITY });
+  let i = 0;
+  for await (const line of reader) {
+    if (line === '') continue;
+    const at = i;
+    i += 1;
+    const fate = fates[at];
+    if (fate === Fate.Already) tally.already += 1;
+    else if (fate === Fate.OutOfRange) tally.out += 1;
+    else if (fate === Fate.Conflict) await spool.add(line);
+    else {
+      tally.write += 1;
+      tally.firstOccurredAt ??= occurredAtOf(line);
+      onEvent({ occ: occ[at] as number, id: ids[at] as number, content: contents[at] as number }, () => line);
+      if (at === lastWritten) tally.lastOccurredAt = occurredAtOf(line);
+      gathered += `${line}\n`;
+      // Lines go on in chunks of about 64 KiB, not one small buffer each: a bucket's upload
+      // holds a part's chunks until the part is sent, and a million small buffers held so
+      // raised the run's peak RSS by more than the parts themselves.
+      if (gathered.length >= CHUNK_CHARS) {
+        yield Buffer.from(gathered);
+        gathered = '';
+      }
+    }
+  }
+  if (gathered !== '') yield Buffer.from(gathered);
+}
+
 /**
  * Copies the export's lines to the run's data object, leaving out ids the archive holds already and
  * events outside the query's range; events whose id the archive holds with other content go to
@@ -179,175 +265,32 @@ export async function writeRunFile(
   known: KnownEvents,
   onEvent: (event: WindowEvent, line: () => string) => void,
 ): Promise<Written> {
-  const { store, replaceable } = target;
-  const { fates, occ, ids, contents } = await decide(part, plan, known);
+  const decided = await decide(part, plan, known);
   const name = dataFileName(plan.run, plan.gzip);
-  const conflictPath = target.conflictsPart;
-  const tally = { write: 0, already: 0, out: 0, conflict: 0 };
-  let first: string | null = null;
-  let last: string | null = null;
-  let lastWritten = -1;
-  for (let i = fates.length - 1; i >= 0 && lastWritten < 0; i--) if (fates[i] === Fate.Write) lastWritten = i;
-  // Opened at the first conflict: a run without one leaves no conflicts object.
-  let conflictFile: FileHandle | undefined;
-  let conflictBytes = 0;
-  async function* lines() {
-    let gathered = '';
-    const reader = createInterface({
-      input: readAll(part),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
-    let i = 0;
-    for await (const line of reader) {
-      if (line === '') continue;
-      const fate = fates[i];
-      const at = i;
-      i += 1;
-      if (fate === Fate.Already) tally.already += 1;
-      else if (fate === Fate.OutOfRange) tally.out += 1;
-      else if (fate === Fate.Conflict) {
-        tally.conflict += 1;
-        conflictFile ??= await createWorkFile(conflictPath);
-        const bytes = Buffer.from(`${line}\n`);
-        for (let done = 0; done < bytes.length; ) {
-          const at = conflictBytes + done;
-          done += (await conflictFile.write(bytes, done, bytes.length - done, at)).bytesWritten;
-        }
-        conflictBytes += bytes.length;
-      } else {
-        tally.write += 1;
-        first ??= (JSON.parse(line) as { occurredAt: string }).occurredAt;
-        onEvent(
-          { occ: occ[at] as number, id: ids[at] as number, content: contents[at] as number },
-          () => line,
-        );
-        if (at === lastWritten) last = (JSON.parse(line) as { occurredAt: string }).occurredAt;
-        gathered += `${line}\n`;
-        // Lines go on in chunks of about 64 KiB, not one small buffer each: a bucket's upload
-        // holds a part's chunks until the part is sent, and a million small buffers held so
-        // raised the run's peak RSS by more than the parts themselves.
-        if (gathered.length >= CHUNK_CHARS) {
-          yield Buffer.from(gathered);
-          gathered = '';
-        }
-      }
-    }
-    if (gathered !== '') yield Buffer.from(gathered);
-  }
+  const tally: WriteTally = { write: 0, already: 0, out: 0, firstOccurredAt: null, lastOccurredAt: null };
+  const spool = new ConflictSpool(target.conflictsPart);
   let found: { sha256: string; bytes: number };
-  let conflicts: ManifestFile | null = null;
+  let conflicts: ManifestFile | null;
   try {
-    const source = Readable.from(lines(), { objectMode: false });
-    found = await putRunObject(
-      store,
-      name,
-      plan.gzip ? source.pipe(createGzip()) : source,
-      replaceable.has(name),
-      target.signal,
-    );
-    if (conflictFile) {
-      const up = await putRunObject(
-        store,
-        conflictsName(plan.run),
-        readAll(conflictFile),
-        replaceable.has(conflictsName(plan.run)),
-        target.signal,
-      );
-      conflicts = {
-        name: conflictsName(plan.run),
-        ...up,
-        events: tally.conflict,
-        firstOccurredAt: null,
-        lastOccurredAt: null,
-      };
-    }
+    const source = Readable.from(dataChunks(part, decided, spool, tally, onEvent), { objectMode: false });
+    const body = plan.gzip ? source.pipe(createGzip()) : source;
+    found = await putRunObject(target.store, name, body, target.replaceable.has(name), target.signal);
+    conflicts = await spool.upload(target, conflictsName(plan.run));
   } finally {
-    await conflictFile?.close();
+    await spool.close();
   }
+  const { firstOccurredAt, lastOccurredAt } = tally;
   return {
     file: {
       name,
       bytes: found.bytes,
       sha256: found.sha256,
       events: tally.write,
-      firstOccurredAt: first,
-      lastOccurredAt: last,
+      firstOccurredAt,
+      lastOccurredAt,
     },
     alreadyArchived: tally.already,
     outOfRange: tally.out,
     conflicts,
   };
-}
-
-/** Builds the state after a run from the events it writes: the new overlap window, counts per range. */
-export class RunTally {
-  private readonly ranges: SyncState['ranges'];
-  private readonly current: SyncState['ranges'][number];
-  private readonly fromMs: number;
-  private readonly keepFromMs: number;
-  private readonly fresh = new WindowBuilder();
-  private newest: SyncState['newest'];
-  private newestMs: number;
-
-  constructor(
-    private readonly state: SyncState,
-    private readonly plan: PendingRun,
-    overlapMs: number,
-    private readonly known: EventWindow,
-  ) {
-    this.ranges = state.ranges.map((range) => ({ ...range }));
-    for (const hole of plan.lateEvents) {
-      // Reported once, in this run's manifest: the missing events are taken as known from now on.
-      const occ = Date.parse(hole.to);
-      const range = this.ranges.find((r, i) => inRange(r, i, occ));
-      if (range) range.events += (hole.apiCount ?? 0) - (hole.archivedCount ?? 0);
-    }
-    this.current = { from: plan.from, to: plan.to, events: 0 };
-    this.fromMs = Date.parse(plan.from);
-    this.keepFromMs = Date.parse(plan.to) - overlapMs;
-    this.newest = state.newest;
-    this.newestMs = state.newest ? Date.parse(state.newest.occurredAt) : Number.NEGATIVE_INFINITY;
-  }
-
-  add(event: WindowEvent, line: () => string): void {
-    const { occ } = event;
-    if (occ >= this.keepFromMs) this.fresh.push(occ, event.id, event.content);
-    if (occ > this.newestMs) {
-      const parsed = JSON.parse(line()) as { id: string; occurredAt: string };
-      this.newest = { id: parsed.id, occurredAt: parsed.occurredAt };
-      this.newestMs = occ;
-    }
-    if (occ > this.fromMs || (this.state.runs === 0 && occ >= this.fromMs)) {
-      this.current.events += 1;
-      return;
-    }
-    // A late event inside the overlap: it counts for the earlier run whose range holds it.
-    const owner = this.ranges.findLast(
-      (r, i) =>
-        occ <= Date.parse(r.to) && (occ > Date.parse(r.from) || (i === 0 && occ >= Date.parse(r.from))),
-    );
-    if (owner) owner.events += 1;
-  }
-
-  finish(manifest: { name: string; sha256: string }): SyncState {
-    // Events older than the previous window were forgotten: the known window cannot grow backwards.
-    const startMs = Math.max(
-      this.keepFromMs,
-      this.state.recentFrom === null ? Number.NEGATIVE_INFINITY : Date.parse(this.state.recentFrom),
-    );
-    this.known.addTo(this.fresh);
-    const window = this.fresh.build(startMs);
-    const { recent: _legacy, ...state } = this.state;
-    return {
-      ...state,
-      runs: this.plan.run,
-      watermark: this.plan.to,
-      lastManifest: manifest,
-      window: window.encode(),
-      recentFrom: iso(startMs),
-      newest: this.newest,
-      ranges: [...this.ranges, this.current],
-      pending: null,
-    };
-  }
 }

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { refuseOverwrite } from '../../node/output-file.js';
-import { conflictsName, dataFileName, manifestName } from '../archive/fields.js';
+import { sha256 } from '../archive/files.js';
 import { loadPrivateKey, type Manifest, serializeManifest } from '../archive/manifest.js';
 import {
   type PendingRun,
@@ -11,8 +11,9 @@ import {
   writeSyncState,
 } from '../archive/state.js';
 import { type KnownEvents, MAX_WINDOW_MS } from '../archive/window.js';
-import { sha256 } from '../archive/writes.js';
+import type { ExportResult } from '../export/export.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { conflictsName, dataFileName, manifestName } from '../store/layout.js';
 import { openArchiveStore } from '../store/open-store.js';
 import { planBackfill } from './backfill.js';
 import { checkedSyncState } from './checked-state.js';
@@ -24,37 +25,10 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
-import { RunTally } from './run-file.js';
-import { exportRun, type RunContext } from './work-folder.js';
-
-/** A result with nothing done yet, for `dir` in `state`. */
-function idle(state: SyncState, from: string, serverNow: string): SyncResult {
-  return {
-    status: 'up-to-date',
-    run: null,
-    from,
-    to: null,
-    serverNow,
-    file: null,
-    manifest: null,
-    events: 0,
-    alreadyArchived: 0,
-    totalElements: null,
-    countMatches: true,
-    resumed: false,
-    retentionGap: null,
-    lateEvents: [],
-    outOfRange: 0,
-    conflicts: 0,
-    conflictsFile: null,
-    acknowledged: [],
-    repaired: [],
-    expired: [],
-    head: state.lastManifest
-      ? { manifest: state.lastManifest.name, sha256: state.lastManifest.sha256 }
-      : null,
-  };
-}
+import { headOf, syncResult } from './result.js';
+import type { Written } from './run-file.js';
+import { RunTally } from './run-tally.js';
+import { exportRange, type RunContext, writeRunObjects } from './work-folder.js';
 
 /** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
 async function refuseForeign(store: ArchiveStore, plan: PendingRun, signal?: AbortSignal): Promise<void> {
@@ -65,22 +39,17 @@ async function refuseForeign(store: ArchiveStore, plan: PendingRun, signal?: Abo
 }
 
 /**
- * Carries out a planned run (regular or backfill): exports its query range (resumable), writes
- * the run's file (and conflicts file), the manifest last, then the state `next` computes.
+ * The run's manifest, chained to the state's head: its files, the API's count and whether what
+ * the API sent, in range or not, adds up to it.
  */
-async function carryOut(
-  ctx: RunContext,
+function buildManifest(
   state: SyncState,
   plan: PendingRun,
-  known: KnownEvents,
-  tally: RunTally | undefined,
-  resumed: boolean,
-): Promise<SyncResult> {
-  const { store } = ctx;
-  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
-  const conflicts = written.conflicts?.events ?? 0;
+  exported: ExportResult,
+  written: Written,
+): { body: Omit<Manifest, 'signature'>; countMatches: boolean } {
   const totalElements = exported.totalElements;
-  // What the API sent, in range or not, must add up to its own count.
+  const conflicts = written.conflicts?.events ?? 0;
   const countMatches =
     totalElements === written.file.events + written.alreadyArchived + conflicts + written.outOfRange;
   const repairs = plan.repairs ?? [];
@@ -102,38 +71,53 @@ async function carryOut(
     ...(written.conflicts && { conflicts: written.conflicts }),
     previous: state.lastManifest,
   };
-  const text = serializeManifest(body, ctx.key);
-  const name = manifestName(plan.run);
-  await writeManifest(store, name, text);
-  const head = { name, sha256: sha256(text) };
+  return { body, countMatches };
+}
+
+/** Moves the state on to the run's manifest (the tally's window, or the pending run cleared), then drops the work folder. */
+async function advanceState(
+  store: ArchiveStore,
+  state: SyncState,
+  plan: PendingRun,
+  tally: RunTally | undefined,
+  head: { name: string; sha256: string },
+): Promise<void> {
   const next: SyncState = tally
     ? tally.finish(head)
     : { ...state, runs: plan.run, lastManifest: head, pending: null };
   await writeSyncState(store, { ...next, acks: [] });
   await rm(store.workDir, { recursive: true, force: true });
-  return {
-    status: plan.repairs ? 'backfilled' : 'synced',
-    run: plan.run,
-    from: plan.from,
-    to: plan.to,
-    serverNow: plan.serverNow,
-    file: written.file.name,
+}
+
+/**
+ * Carries out a planned run (regular or backfill): exports its query range (resumable), writes
+ * the run's file (and conflicts file), the manifest last, then the state `next` computes.
+ */
+async function carryOut(
+  ctx: RunContext,
+  state: SyncState,
+  plan: PendingRun,
+  known: KnownEvents,
+  tally: RunTally | undefined,
+  resumed: boolean,
+): Promise<SyncResult> {
+  const { exported, parts } = await exportRange(ctx, plan);
+  const written = await writeRunObjects(ctx, parts, plan, known, tally, resumed);
+  const { body, countMatches } = buildManifest(state, plan, exported, written);
+  const text = serializeManifest(body, ctx.key);
+  const name = manifestName(plan.run);
+  await writeManifest(ctx.store, name, text);
+  const head = { name, sha256: sha256(text) };
+  await advanceState(ctx.store, state, plan, tally, head);
+  return syncResult({ manifest: name, sha256: head.sha256 }, plan, {
+    plan,
+    written,
     manifest: name,
-    events: written.file.events,
-    alreadyArchived: written.alreadyArchived,
-    totalElements,
+    totalElements: exported.totalElements,
     countMatches,
     resumed,
-    retentionGap: plan.retentionGap,
-    lateEvents: plan.lateEvents,
-    outOfRange: written.outOfRange,
-    conflicts,
-    conflictsFile: written.conflicts?.name ?? null,
     acknowledged: state.acks.map((ack) => ack.gap),
-    repaired: countMatches ? repairs : [],
-    expired: [],
-    head: { manifest: name, sha256: head.sha256 },
-  };
+  });
 }
 
 /**
@@ -174,7 +158,7 @@ async function backfill(ctx: RunContext, start: SyncState): Promise<SyncResult> 
     // A gap the run could not repair (the API's count moved) is not tried again in this call.
     if (last.repaired.length === 0) break;
   }
-  const result = last ?? idle(state, state.watermark ?? '', '');
+  const result = last ?? syncResult(headOf(state), { from: state.watermark ?? '', serverNow: '' });
   return { ...result, status: 'backfilled', repaired, expired };
 }
 
@@ -221,7 +205,7 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     if (!plan) {
       const planned = await planRun(api, state, options);
       serverNow = planned.serverNow;
-      if (!planned.plan) return idle(state, planned.from, serverNow);
+      if (!planned.plan) return syncResult(headOf(state), { from: planned.from, serverNow });
       plan = planned.plan;
       if (!options.force) await refuseForeign(store, plan, signal);
       await writeSyncState(store, { ...state, pending: plan });

@@ -1,7 +1,7 @@
-import { manifestRun } from '../archive/fields.js';
 import { MAX_MANIFEST_BYTES } from '../archive/gaps.js';
 import { parseManifest } from '../archive/manifest.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { manifestRun } from '../store/layout.js';
 
 /**
  * Of `names`, those a run may replace: the ones that exist and no manifest of the archive lists

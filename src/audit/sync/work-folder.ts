@@ -2,13 +2,14 @@ import type { KeyObject } from 'node:crypto';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, openWorkFile } from '../../node/private-dir.js';
-import { conflictsName, dataFileName } from '../archive/fields.js';
 import type { PendingRun } from '../archive/state.js';
 import type { KnownEvents } from '../archive/window.js';
 import type { ExportResult } from '../export/export.js';
 import type { ArchiveStore } from '../store/archive-store.js';
+import { conflictsName, dataFileName, workFileNames } from '../store/layout.js';
 import type { SyncApi, SyncOptions } from './options.js';
-import { type RunTally, type Written, writeRunFile } from './run-file.js';
+import { type Written, writeRunFile } from './run-file.js';
+import type { RunTally } from './run-tally.js';
 import { replaceableOf } from './unlisted.js';
 
 // A run's export in its work folder, and the run's objects made from it. The folder must be this
@@ -31,18 +32,23 @@ const isFile = (path: string) =>
     () => false,
   );
 
+/** Where a run's export waits in the work folder. */
+export interface RunParts {
+  /** The export's NDJSON part. */
+  partPath: string;
+  /** Where the run's conflicts wait before they go up. */
+  conflictsPart: string;
+}
+
 /**
  * Exports the run's query range into its part file in the checked work folder (resumed when a
  * state file names the part; a part no state names is removed first, so the export creates it
- * exclusively, 0600), then writes the run's objects from it, read through one checked handle.
+ * exclusively, 0600).
  */
-export async function exportRun(
+export async function exportRange(
   ctx: RunContext,
   plan: PendingRun,
-  known: KnownEvents,
-  tally: RunTally | undefined,
-  resumed: boolean,
-): Promise<{ exported: ExportResult; written: Written }> {
+): Promise<{ exported: ExportResult; parts: RunParts }> {
   const { api, store, options } = ctx;
   const { signal } = options;
   const work = store.workDir;
@@ -50,10 +56,10 @@ export async function exportRun(
   // refused when another user made it or can write into it (they could read or swap the parts).
   if (store.workRoot !== undefined) await ensurePrivateDir(store.workRoot);
   await ensurePrivateDir(work);
-  const base = join(work, `run-${String(plan.run).padStart(6, '0')}`);
-  const partPath = `${base}.ndjson`;
-  const statePath = `${base}.state.json`;
-  const conflictsPart = `${base}.conflicts.ndjson`;
+  const names = workFileNames(plan.run);
+  const partPath = join(work, names.part);
+  const statePath = join(work, names.state);
+  const conflictsPart = join(work, names.conflicts);
   // A part no state file names is a leftover of a run killed before its first checkpoint, in
   // the user's own folder: removed, so the export creates its part exclusively (never writing
   // into a file that was there). A part a state names is resumed by the export itself.
@@ -68,6 +74,20 @@ export async function exportRun(
     ...(signal && { signal }),
     ...(options.onProgress && { onProgress: options.onProgress }),
   });
+  return { exported, parts: { partPath, conflictsPart } };
+}
+
+/** Writes the run's objects from its exported part, read through one checked handle. */
+export async function writeRunObjects(
+  ctx: RunContext,
+  parts: RunParts,
+  plan: PendingRun,
+  known: KnownEvents,
+  tally: RunTally | undefined,
+  resumed: boolean,
+): Promise<Written> {
+  const { store, options } = ctx;
+  const { signal } = options;
   const target = {
     store,
     // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign
@@ -76,16 +96,14 @@ export async function exportRun(
       resumed || options.force
         ? await replaceableOf(store, [dataFileName(plan.run, plan.gzip), conflictsName(plan.run)])
         : new Set<string>(),
-    conflictsPart,
+    conflictsPart: parts.conflictsPart,
     ...(signal && { signal }),
   };
   // Read back through one handle, checked to be this user's file: both passes see the same bytes.
-  const part = await openWorkFile(partPath);
-  let written: Written;
+  const part = await openWorkFile(parts.partPath);
   try {
-    written = await writeRunFile(target, part, plan, known, (event, line) => tally?.add(event, line));
+    return await writeRunFile(target, part, plan, known, (event, line) => tally?.add(event, line));
   } finally {
     await part.close();
   }
-  return { exported, written };
 }

@@ -1,11 +1,8 @@
-import { createHash } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { replaceFileAtomic } from '../../node/atomic-file.js';
 import { DEFAULT_FILE_MODE } from '../../node/output-file.js';
-
-/** Suffix of the temporary files of an atomic write; a file with it is never part of the archive. */
-export const TMP_SUFFIX = '.svc-tmp';
+import { TMP_SUFFIX } from './layout.js';
 
 /**
  * Writes a file atomically with the one atomic-write module's {@link replaceFileAtomic}, through the
@@ -27,6 +24,3 @@ export async function removeStaleTemporaries(dir: string): Promise<void> {
     if (name.endsWith(TMP_SUFFIX)) await rm(join(dir, name), { force: true });
   }
 }
-
-/** sha256 (hex) of bytes. */
-export const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');

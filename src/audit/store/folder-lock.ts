@@ -3,11 +3,8 @@ import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SvcError } from '../../core/errors/error-classes.js';
+import { LOCK_FILE, TAKEOVER_FILE } from './layout.js';
 
-/** Name of the lock file a sync holds in its directory while it runs. */
-export const LOCK_FILE = 'sync.lock';
-/** Held (created exclusively) by the one process taking over a stale lock, for the few calls it takes. */
-export const TAKEOVER_FILE = 'sync.lock.takeover';
 /** Mode of the lock files: owner only. */
 const LOCK_MODE = 0o600;
 
