@@ -93,12 +93,9 @@ interface PreparedCall<T> {
   readonly maxErrorBytes: number;
   /** Whether the previous attempt may have reached the server without its answer reaching us. */
   previousLost: boolean;
+  /** How long the last attempt took, ms. */
+  durationMs: number;
 }
-
-/** What one attempt ended with: a response, or the failure named by {@link attemptFailure}. */
-type Outcome =
-  | { response: TransportResponse; failure: undefined; durationMs: number }
-  | { response: undefined; failure: SvcError; durationMs: number };
 
 /** Another attempt is due, after the pause `retryAfter` (or the backoff) allows. */
 class Retry {
@@ -214,9 +211,9 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(call, attempt);
       const settled =
-        outcome.response !== undefined
-          ? this.#settleResponse(call, outcome.response, outcome.durationMs, attempt)
-          : this.#settleFailure(call, outcome.failure, outcome.durationMs, attempt);
+        outcome instanceof SvcError
+          ? this.#settleFailure(call, outcome, attempt)
+          : this.#settleResponse(call, outcome, attempt);
       if (!(settled instanceof Retry)) return settled;
       await this.pause(attempt, settled.retryAfter, call.deadline, call.signal, settled.error);
     }
@@ -262,11 +259,15 @@ export class HttpClient {
       maxBytes,
       maxErrorBytes,
       previousLost: false,
+      durationMs: 0,
     };
   }
 
-  /** One exchange with the transport under the attempt's clock; what it threw comes back named. */
-  async #attempt<T>(call: PreparedCall<T>, attempt: number): Promise<Outcome> {
+  /**
+   * One exchange with the transport under the attempt's clock: the response, or what the
+   * transport threw, named ({@link attemptFailure}). Its duration is left in `call.durationMs`.
+   */
+  async #attempt<T>(call: PreparedCall<T>, attempt: number): Promise<TransportResponse | SvcError> {
     const s = this.settings;
     const { spec, reader, signal: userSignal } = call;
     if (userSignal?.aborted) throw new AbortError();
@@ -304,7 +305,8 @@ export class HttpClient {
       const size = response.bytes ? response.bytes.length : response.body.length;
       const cap = response.status >= 200 && response.status < 300 ? call.maxBytes : call.maxErrorBytes;
       if (size > cap) throw new ResponseTooLargeError('', cap, response.status);
-      return { response, failure: undefined, durationMs: s.now() - started };
+      call.durationMs = s.now() - started;
+      return response;
     } catch (error) {
       const failure = attemptFailure(error, {
         method: spec.method,
@@ -315,7 +317,8 @@ export class HttpClient {
         timeoutMs: call.timeoutMs,
         deadlineMs: call.deadlineMs,
       });
-      return { response: undefined, failure, durationMs: s.now() - started };
+      call.durationMs = s.now() - started;
+      return failure;
     } finally {
       timer.stop();
       if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
@@ -323,14 +326,9 @@ export class HttpClient {
   }
 
   /** The result of a response, a {@link Retry} of a retryable error status, or (thrown) its error. */
-  #settleResponse<T>(
-    call: PreparedCall<T>,
-    response: TransportResponse,
-    durationMs: number,
-    attempt: number,
-  ): T | Retry {
+  #settleResponse<T>(call: PreparedCall<T>, response: TransportResponse, attempt: number): T | Retry {
     const s = this.settings;
-    const { spec, shownUrl } = call;
+    const { spec, shownUrl, durationMs } = call;
     // A server may echo a key in any header: the copy kept in errors and logs is redacted.
     const rawRequestId = requestIdOf(response.headers);
     const requestId = rawRequestId === undefined ? undefined : redact(rawRequestId, call.secrets);
@@ -359,8 +357,8 @@ export class HttpClient {
   }
 
   /** A {@link Retry} of a retryable failure, or (thrown) the failure, its message redacted. */
-  #settleFailure<T>(call: PreparedCall<T>, error: SvcError, durationMs: number, attempt: number): Retry {
-    const { spec } = call;
+  #settleFailure<T>(call: PreparedCall<T>, error: SvcError, attempt: number): Retry {
+    const { spec, durationMs } = call;
     // A network library may quote what it was given; no configured secret leaves in a message.
     error.message = redact(error.message, call.secrets);
     this.settings.logger?.debug(
