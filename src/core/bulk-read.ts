@@ -13,7 +13,8 @@ const FRESH_BUFFERS: SuccessReader<Uint8Array> = { responseType: 'bytes', read: 
  * A bulk read: `spec` sent with the pipeline's retries, timeouts and error mapping, its success
  * body kept as the bytes received, unparsed, for a caller that scans them itself (the audit
  * exporter's raw pages). With `bodyBuffer` a body of announced length is read into the memory it
- * returns (see `TransportRequest.bodyBuffer`); the result then views that memory.
+ * returns (see `TransportRequest.bodyBuffer`); the result then views that memory. The default
+ * transport on Node reads a request with a `bodyBuffer` through `node:http` (transport/default.ts).
  */
 export function readRawPage(
   http: HttpClient,

@@ -198,15 +198,15 @@ export class HttpClient {
 
   /** Sends `spec`, with its retries, and parses a success body as JSON. */
   call(spec: CallSpec): Promise<CallResult> {
-    return this.#run(spec, JSON_BODY);
+    return this.read(spec, JSON_BODY);
   }
 
-  /** Sends `spec` like {@link call}, with `reader` making the result of a success (see bulk-read.ts). */
-  read<T>(spec: CallSpec, reader: SuccessReader<T>): Promise<T> {
-    return this.#run(spec, reader);
-  }
-
-  async #run<T>(spec: CallSpec, reader: SuccessReader<T>): Promise<T> {
+  /**
+   * Sends `spec` like {@link call}, `reader` making the result of a success (bulk-read.ts): the
+   * call is prepared once, then each attempt is settled as that result, a retry after a pause, or
+   * a thrown error.
+   */
+  async read<T>(spec: CallSpec, reader: SuccessReader<T>): Promise<T> {
     const call = this.#prepare(spec, reader);
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(call, attempt);
