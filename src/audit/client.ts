@@ -1,5 +1,6 @@
 import { loadAuditExport, loadAuditSync } from '#audit-node-only';
-import type { HttpClient, RequestOptions } from '../core/http.js';
+import { readRawPage } from '../core/bulk-read.js';
+import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { DEFAULT_RETRY_FOR_MS, type PatienceOptions, patiently } from '../core/patience.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
@@ -41,17 +42,14 @@ export class AuditClient {
     private readonly network: Pick<S3StoreSettings, 'proxy' | 'ca'> = {},
   ) {}
 
-  /** One page; with `retryForMs`, retried patiently (growing waits, `Retry-After` honoured). */
-  private get(
+  /** One page as `send` reads it; with `retryForMs`, retried patiently (growing waits, `Retry-After` honoured). */
+  private get<T>(
     query: ParsedQuery,
     options: AuditReadOptions | undefined,
-    raw = false,
-    bodyBuffer?: (size: number) => Uint8Array,
-  ) {
+    send: (spec: CallSpec) => Promise<T>,
+  ): Promise<T> {
     const call = (attempt: RequestOptions = {}) =>
-      this.http.call({
-        raw,
-        ...(bodyBuffer && { bodyBuffer }),
+      send({
         method: 'GET',
         path: EVENTS_PATH,
         query,
@@ -87,7 +85,7 @@ export class AuditClient {
     options: AuditReadOptions = {},
   ): Promise<AuditEventPageType> {
     const query = parseRequest(ListEventsParams(), params, 'audit log query');
-    const res = await this.get(query, options);
+    const res = await this.get(query, options, (spec) => this.http.call(spec));
     return parseResponse(AuditEventPage(), res.data, 'audit log page');
   }
 
@@ -136,8 +134,7 @@ export class AuditClient {
     const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     return exportPages(async (query, signal, bodyBuffer) => {
       const checked = parseRequest(ListEventsParams(), query, 'audit log query');
-      const res = await this.get(checked, { signal, retryForMs }, true, bodyBuffer);
-      return res.bytes ?? new Uint8Array();
+      return this.get(checked, { signal, retryForMs }, (spec) => readRawPage(this.http, spec, bodyBuffer));
     }, options);
   }
 

@@ -1,6 +1,7 @@
 import { LocalValidationError } from '../core/errors/error-classes.js';
-import type { CallResult, CallSpec, HttpClient, RequestOptions } from '../core/http.js';
+import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { RETRY_UNSENT_ONLY } from '../core/retry.js';
+import type { CallResult } from '../core/success-body.js';
 import { type BotCheckApi, toBotCheckError, VerificationNotFinishedError } from './errors.js';
 
 /** Silence allowed per attempt of a bot-check result fetch, ms, unless the call or the client sets one. */

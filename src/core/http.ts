@@ -1,21 +1,13 @@
+import { attemptFailure, mayHaveArrived } from './attempt-failure.js';
 import { AttemptTimer, callTimeoutError } from './attempt-timer.js';
 import { checkKeyFormat } from './credentials.js';
-import { errorDetail, parseErrorBody, problemList } from './error-body.js';
-import {
-  AbortError,
-  type ApiError,
-  ConnectionError,
-  createApiError,
-  MalformedResponseError,
-  ResponseTooLargeError,
-  SvcError,
-  TimeoutError,
-  TransportError,
-} from './errors/error-classes.js';
+import { AbortError, ResponseTooLargeError, SvcError } from './errors/error-classes.js';
 import type { Logger, RequestEvent, ResponseEvent } from './logger.js';
 import { redact, redactHeaders } from './redact.js';
+import { responseError } from './response-error.js';
 import { limitsFor, type ResponseLimits, resolveResponseLimits } from './response-limits.js';
-import { backoffDelay, isRetryable, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { backoffDelay, isRetryable, type RetryPolicy } from './retry.js';
+import { type CallResult, JSON_BODY, type SuccessReader } from './success-body.js';
 import { attemptAbort, unreadSignal } from './transport/attempt-abort.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport/types.js';
 
@@ -46,10 +38,6 @@ export interface CallSpec {
   body?: unknown;
   auth?: { scheme: AuthScheme; key: string | undefined };
   retry: RetryPolicy;
-  /** Keep a success body unparsed (`data` stays undefined) as bytes in `bytes`: for callers that scan it themselves. */
-  raw?: boolean;
-  /** For a `raw` call: where to read a success body of announced length (see `TransportRequest.bodyBuffer`). */
-  bodyBuffer?: (size: number) => Uint8Array;
   /** Statuses that count as success when they answer a retry (e.g. 404 after a lost DELETE response). */
   successOnRetry?: readonly number[];
   /** Default silence allowed per attempt by this endpoint, when it differs from the client's. */
@@ -59,18 +47,6 @@ export interface CallSpec {
   /** Send `Content-Type: application/json` even without a body (the legacy bot-check API requires it). Default false. */
   jsonContentType?: boolean;
   options?: RequestOptions | undefined;
-}
-
-/** A successful response with its body parsed as JSON (undefined when empty). */
-export interface CallResult {
-  status: number;
-  headers: Record<string, string | undefined>;
-  data: unknown;
-  /** The body text exactly as received (empty for a `raw` call). */
-  text: string;
-  /** The body bytes, for a `raw` call. */
-  bytes?: Uint8Array;
-  requestId: string | undefined;
 }
 
 /** Settings of the pipeline, resolved by `SvcClient`. */
@@ -95,6 +71,38 @@ export interface HttpSettings {
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   random: () => number;
   now: () => number;
+}
+
+/** One call made ready to send: what all its attempts share. */
+interface PreparedCall<T> {
+  readonly spec: CallSpec;
+  readonly reader: SuccessReader<T>;
+  readonly url: string;
+  /** The URL as logs and hooks see it (redacted when anyone looks). */
+  readonly shownUrl: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+  readonly secrets: readonly string[];
+  readonly maxRetries: number;
+  readonly timeoutMs: number;
+  readonly deadlineMs: number | undefined;
+  /** When the call's time is up (the `now()` clock), if it has a deadline. */
+  readonly deadline: number | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly maxBytes: number;
+  readonly maxErrorBytes: number;
+  /** Whether the previous attempt may have reached the server without its answer reaching us. */
+  previousLost: boolean;
+  /** How long the last attempt took, ms. */
+  durationMs: number;
+}
+
+/** Another attempt is due, after the pause `retryAfter` (or the backoff) allows. */
+class Retry {
+  constructor(
+    readonly error: SvcError,
+    readonly retryAfter: string | undefined,
+  ) {}
 }
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
@@ -188,7 +196,31 @@ export class HttpClient {
     return url;
   }
 
-  async call(spec: CallSpec): Promise<CallResult> {
+  /** Sends `spec`, with its retries, and parses a success body as JSON. */
+  call(spec: CallSpec): Promise<CallResult> {
+    return this.read(spec, JSON_BODY);
+  }
+
+  /**
+   * Sends `spec` like {@link call}, `reader` making the result of a success (bulk-read.ts): the
+   * call is prepared once, then each attempt is settled as that result, a retry after a pause, or
+   * a thrown error.
+   */
+  async read<T>(spec: CallSpec, reader: SuccessReader<T>): Promise<T> {
+    const call = this.#prepare(spec, reader);
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(call, attempt);
+      const settled =
+        outcome instanceof SvcError
+          ? this.#settleFailure(call, outcome, attempt)
+          : this.#settleResponse(call, outcome, attempt);
+      if (!(settled instanceof Retry)) return settled;
+      await this.pause(attempt, settled.retryAfter, call.deadline, call.signal, settled.error);
+    }
+  }
+
+  /** What every attempt of `spec` shares: URL, headers, body, secrets to mask, limits. */
+  #prepare<T>(spec: CallSpec, reader: SuccessReader<T>): PreparedCall<T> {
     const s = this.settings;
     const options = spec.options ?? NO_OPTIONS;
     const url = this.url(spec.path, spec.query);
@@ -205,151 +237,138 @@ export class HttpClient {
       if (spec.auth?.scheme === 'bearer') headers.authorization = `Bearer ${key}`;
       else headers['svc-authorization'] = key;
     }
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const maxRetries = options.maxRetries ?? s.maxRetries;
-    const timeoutMs = options.timeoutMs ?? s.timeoutMs ?? spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadlineMs = options.deadlineMs ?? s.deadlineMs ?? spec.deadlineMs;
-    const deadline = deadlineMs === undefined ? undefined : s.now() + deadlineMs;
-    const userSignal = options.signal;
     const token = spec.query?.accessToken;
     if (typeof token === 'string') secrets = [...secrets, token];
     const { maxBytes, maxErrorBytes } = limitsFor(this.#limits, spec.path);
     // Redacted only when someone looks: the hot path of a bot-check call has no logger.
     const observed = s.logger !== undefined || s.onRequest !== undefined || s.onResponse !== undefined;
-    const shownUrl = observed ? redact(url, secrets) : url;
+    return {
+      spec,
+      reader,
+      url,
+      shownUrl: observed ? redact(url, secrets) : url,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      secrets,
+      maxRetries: options.maxRetries ?? s.maxRetries,
+      timeoutMs: options.timeoutMs ?? s.timeoutMs ?? spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      deadlineMs,
+      deadline: deadlineMs === undefined ? undefined : s.now() + deadlineMs,
+      signal: options.signal,
+      maxBytes,
+      maxErrorBytes,
+      previousLost: false,
+      durationMs: 0,
+    };
+  }
 
-    // Whether the previous attempt may have reached the server without its answer reaching us.
-    let previousLost = false;
-    for (let attempt = 1; ; attempt++) {
-      if (userSignal?.aborted) throw new AbortError();
-      const remaining = deadline === undefined ? Number.POSITIVE_INFINITY : deadline - s.now();
-      if (remaining <= 0)
-        throw callTimeoutError('deadline', deadlineMs ?? 0, `${spec.method} ${spec.path}`, attempt - 1);
-      const request: TransportRequest = {
+  /**
+   * One exchange with the transport under the attempt's clock: the response, or what the
+   * transport threw, named ({@link attemptFailure}). Its duration is left in `call.durationMs`.
+   */
+  async #attempt<T>(call: PreparedCall<T>, attempt: number): Promise<TransportResponse | SvcError> {
+    const s = this.settings;
+    const { spec, reader, signal: userSignal } = call;
+    if (userSignal?.aborted) throw new AbortError();
+    const remaining = call.deadline === undefined ? Number.POSITIVE_INFINITY : call.deadline - s.now();
+    if (remaining <= 0)
+      throw callTimeoutError('deadline', call.deadlineMs ?? 0, `${spec.method} ${spec.path}`, attempt - 1);
+    const request: TransportRequest = {
+      method: spec.method,
+      url: call.url,
+      headers: call.headers,
+      body: call.body,
+      signal: unreadSignal(),
+      responseType: reader.responseType,
+      maxBytes: call.maxBytes,
+      maxErrorBytes: call.maxErrorBytes,
+    };
+    if (reader.bodyBuffer) request.bodyBuffer = reader.bodyBuffer;
+    // The transport's own abort where it has one (the undici transport), else a real AbortSignal.
+    const abort = attemptAbort(s.transport, request);
+    // Silence (not the whole download) is bounded by timeoutMs; the attempt by the deadline's time left.
+    const timer = new AttemptTimer(abort, call.timeoutMs, remaining);
+    request.watch = timer;
+    const onUserAbort = userSignal && (() => abort.abort());
+    if (onUserAbort) userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    s.onRequest?.({
+      method: spec.method,
+      url: call.shownUrl,
+      headers: redactHeaders(call.headers, call.secrets),
+      attempt,
+    });
+    const started = s.now();
+    try {
+      const response = await s.transport.request(request);
+      // A custom transport may ignore the caps: the body is checked again (too late for memory).
+      const size = response.bytes ? response.bytes.length : response.body.length;
+      const cap = response.status >= 200 && response.status < 300 ? call.maxBytes : call.maxErrorBytes;
+      if (size > cap) throw new ResponseTooLargeError('', cap, response.status);
+      call.durationMs = s.now() - started;
+      return response;
+    } catch (error) {
+      const failure = attemptFailure(error, {
         method: spec.method,
-        url,
-        headers,
-        body,
-        signal: unreadSignal(),
-        responseType: spec.raw ? 'bytes' : 'text',
-        maxBytes,
-        maxErrorBytes,
-      };
-      if (spec.raw && spec.bodyBuffer) request.bodyBuffer = spec.bodyBuffer;
-      // The transport's own abort where it has one (the undici transport), else a real AbortSignal.
-      const abort = attemptAbort(s.transport, request);
-      // Silence (not the whole download) is bounded by timeoutMs; the attempt by the deadline's time left.
-      const timer = new AttemptTimer(abort, timeoutMs, remaining);
-      request.watch = timer;
-      const onUserAbort = userSignal && (() => abort.abort());
-      if (onUserAbort) userSignal?.addEventListener('abort', onUserAbort, { once: true });
-      s.onRequest?.({
-        method: spec.method,
-        url: shownUrl,
-        headers: redactHeaders(headers, secrets),
+        path: spec.path,
         attempt,
+        aborted: userSignal?.aborted === true,
+        expired: timer.expired,
+        timeoutMs: call.timeoutMs,
+        deadlineMs: call.deadlineMs,
       });
-      const started = s.now();
-
-      let response: TransportResponse | undefined;
-      let failure: SvcError | undefined;
-      try {
-        response = await s.transport.request(request);
-        // A custom transport may ignore the caps: the body is checked again (too late for memory).
-        const size = response.bytes ? response.bytes.length : response.body.length;
-        const cap = response.status >= 200 && response.status < 300 ? maxBytes : maxErrorBytes;
-        if (size > cap) throw new ResponseTooLargeError('', cap, response.status);
-      } catch (error) {
-        response = undefined;
-        if (userSignal?.aborted) failure = new AbortError(undefined, { cause: error });
-        else if (error instanceof ResponseTooLargeError)
-          failure = new ResponseTooLargeError(
-            `Response to ${spec.method} ${spec.path} is larger than the limit of ${error.limitBytes} bytes` +
-              `${error.status === undefined ? '' : ` (status ${error.status})`}; stopped reading`,
-            error.limitBytes,
-            error.status,
-            { cause: error },
-          );
-        else if (timer.expired)
-          failure = callTimeoutError(
-            timer.expired,
-            timer.expired === 'deadline' ? (deadlineMs ?? 0) : timeoutMs,
-            `${spec.method} ${spec.path}`,
-            attempt,
-            error,
-          );
-        else if (error instanceof SvcError) failure = error;
-        // A transport reports network failures as ConnectionError; anything else it throws is local.
-        else
-          failure = new TransportError(
-            `Request could not be made: ${spec.method} ${spec.path}: ${error instanceof Error ? error.message : String(error)}`,
-            { cause: error },
-          );
-      } finally {
-        timer.stop();
-        if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
-      }
-      const durationMs = s.now() - started;
-
-      if (response) {
-        // A server may echo a key in any header: the copy kept in errors and logs is redacted.
-        const rawRequestId = requestIdOf(response.headers);
-        const requestId = rawRequestId === undefined ? undefined : redact(rawRequestId, secrets);
-        s.onResponse?.({
-          method: spec.method,
-          url: shownUrl,
-          status: response.status,
-          durationMs,
-          requestId,
-          attempt,
-        });
-        s.logger?.debug(
-          `HTTP ${spec.method} ${shownUrl} -> ${response.status} ${durationMs}ms` +
-            `${requestId ? ` request-id=${requestId}` : ''} attempt=${attempt}`,
-        );
-        const lateSuccess = previousLost && spec.successOnRetry?.includes(response.status);
-        if ((response.status >= 200 && response.status < 300) || lateSuccess) {
-          let data: unknown;
-          if (response.body !== '' && !lateSuccess && !spec.raw) {
-            try {
-              data = JSON.parse(response.body);
-            } catch (error) {
-              throw new MalformedResponseError(`Response is not JSON: ${spec.method} ${spec.path}`, {
-                cause: error,
-              });
-            }
-          }
-          const result: CallResult = {
-            status: response.status,
-            headers: response.headers,
-            data,
-            text: response.body,
-            requestId,
-          };
-          // A custom transport may ignore responseType and give text only.
-          if (spec.raw) result.bytes = response.bytes ?? new TextEncoder().encode(response.body);
-          return result;
-        }
-        previousLost = false;
-        const apiError = this.toApiError(spec, response, requestId, secrets);
-        if (attempt <= maxRetries && isRetryable(spec.retry, { status: response.status })) {
-          await this.pause(attempt, response.headers['retry-after'], deadline, userSignal, apiError);
-          continue;
-        }
-        throw apiError;
-      }
-
-      const error = failure as SvcError;
-      // A network library may quote what it was given; no configured secret leaves in a message.
-      error.message = redact(error.message, secrets);
-      s.logger?.debug(`HTTP ${spec.method} ${shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`);
-      previousLost = error instanceof TimeoutError || (error instanceof ConnectionError && error.requestSent);
-      if (!(error instanceof AbortError) && attempt <= maxRetries && isRetryable(spec.retry, { error })) {
-        await this.pause(attempt, undefined, deadline, userSignal, error);
-        continue;
-      }
-      throw error;
+      call.durationMs = s.now() - started;
+      return failure;
+    } finally {
+      timer.stop();
+      if (onUserAbort) userSignal?.removeEventListener('abort', onUserAbort);
     }
+  }
+
+  /** The result of a response, a {@link Retry} of a retryable error status, or (thrown) its error. */
+  #settleResponse<T>(call: PreparedCall<T>, response: TransportResponse, attempt: number): T | Retry {
+    const s = this.settings;
+    const { spec, shownUrl, durationMs } = call;
+    // A server may echo a key in any header: the copy kept in errors and logs is redacted.
+    const rawRequestId = requestIdOf(response.headers);
+    const requestId = rawRequestId === undefined ? undefined : redact(rawRequestId, call.secrets);
+    s.onResponse?.({
+      method: spec.method,
+      url: shownUrl,
+      status: response.status,
+      durationMs,
+      requestId,
+      attempt,
+    });
+    s.logger?.debug(
+      `HTTP ${spec.method} ${shownUrl} -> ${response.status} ${durationMs}ms` +
+        `${requestId ? ` request-id=${requestId}` : ''} attempt=${attempt}`,
+    );
+    const lateSuccess = call.previousLost && spec.successOnRetry?.includes(response.status) === true;
+    if ((response.status >= 200 && response.status < 300) || lateSuccess) {
+      return call.reader.read(response, requestId, lateSuccess, spec);
+    }
+    call.previousLost = false;
+    const apiError = responseError(spec, response, requestId, call.secrets, s.now);
+    if (attempt <= call.maxRetries && isRetryable(spec.retry, { status: response.status })) {
+      return new Retry(apiError, response.headers['retry-after']);
+    }
+    throw apiError;
+  }
+
+  /** A {@link Retry} of a retryable failure, or (thrown) the failure, its message redacted. */
+  #settleFailure<T>(call: PreparedCall<T>, error: SvcError, attempt: number): Retry {
+    const { spec, durationMs } = call;
+    // A network library may quote what it was given; no configured secret leaves in a message.
+    error.message = redact(error.message, call.secrets);
+    this.settings.logger?.debug(
+      `HTTP ${spec.method} ${call.shownUrl} -> ${error.name} ${durationMs}ms attempt=${attempt}`,
+    );
+    call.previousLost = mayHaveArrived(error);
+    if (!(error instanceof AbortError) && attempt <= call.maxRetries && isRetryable(spec.retry, { error })) {
+      return new Retry(error, undefined);
+    }
+    throw error;
   }
 
   private async pause(
@@ -364,34 +383,5 @@ export class HttpClient {
     if (deadline !== undefined && s.now() + delay >= deadline) throw lastError;
     s.logger?.debug(`retrying in ${delay}ms after ${lastError.name} (retry ${attempt})`);
     await s.sleep(delay, signal);
-  }
-
-  private toApiError(
-    spec: CallSpec,
-    response: TransportResponse,
-    requestId: string | undefined,
-    secrets: readonly string[],
-  ): ApiError {
-    // A server that echoes the key must not put it into an error a caller may log whole.
-    const text = response.bytes ? new TextDecoder().decode(response.bytes) : response.body;
-    const body = parseErrorBody(redact(text, secrets));
-    const problems = response.status === 422 ? problemList(body) : undefined;
-    const firstDetail = errorDetail(body);
-    const rawDetail = problems ? (firstDetail ? `${firstDetail}: ${problems}` : problems) : firstDetail;
-    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], this.settings.now);
-    const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-    const detail =
-      response.status >= 300 && response.status < 400
-        ? `redirect to ${response.headers.location ? redact(response.headers.location, secrets) : 'another location'} not followed`
-        : rawDetail;
-    return createApiError({
-      status: response.status,
-      method: spec.method,
-      path: spec.path,
-      requestId,
-      body,
-      detail,
-      retryAfterSeconds,
-    });
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import type { SvcClientOptions } from '../../src/client-options.js';
+import { readRawPage } from '../../src/core/bulk-read.js';
 import {
   AbortError,
   ApiError,
@@ -335,15 +336,14 @@ describe.each(transports)('transport contract ($name)', ({ make }) => {
         setImmediate(() => res.socket?.destroy());
       });
       locals.push(local);
-      const error = await failure(
-        client({ baseUrl: local.url, apiKey: TEST_KEY }).http.call({
-          method: 'GET',
-          path: '/x',
-          auth: { scheme: 'bearer', key: TEST_KEY },
-          retry: RETRY_UNSENT_ONLY,
-          ...(bodyBuffer && { raw: true, bodyBuffer }),
-        }),
-      );
+      const { http } = client({ baseUrl: local.url, apiKey: TEST_KEY });
+      const call: CallSpec = {
+        method: 'GET',
+        path: '/x',
+        auth: { scheme: 'bearer', key: TEST_KEY },
+        retry: RETRY_UNSENT_ONLY,
+      };
+      const error = await failure(bodyBuffer ? readRawPage(http, call, bodyBuffer) : http.call(call));
       expect(error).toBeInstanceOf(ConnectionError);
       expect((error as ConnectionError).requestSent).toBe(true);
     });
