@@ -117,28 +117,28 @@ export {
 } from './tax/precheck/index.js';
 export type { PrecheckMode } from './tax/precheck-mode.js';
 export {
-  type RegisterWebhookEndpointOptions,
-  registerWebhookEndpoint,
-  unregisterWebhookEndpoint,
-  WebhookRegistrationError,
-} from './tax/register-webhook-endpoint.js';
-export {
   createWebhookForwarder,
   WebhookForwardError,
   type WebhookForwarder,
   type WebhookForwarderOptions,
-} from './tax/webhook-forwarder.js';
+} from './tax/webhooks/forwarder.js';
 export {
   listenForWebhooks,
   type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
-} from './tax/webhook-listener.js';
-export { WebhookRejection } from './tax/webhook-rejection.js';
+} from './tax/webhooks/listen.js';
 export {
   parseWebhookEvent,
   type TaxWebhookEvent,
   type UnknownWebhookEvent,
   WebhookPayloadError,
-} from './tax/webhooks.js';
+} from './tax/webhooks/parse-event.js';
+export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+  unregisterWebhookEndpoint,
+  WebhookRegistrationError,
+} from './tax/webhooks/register-endpoint.js';
+export { WebhookRejection } from './tax/webhooks/rejection.js';
 export { VERSION } from './version.js';

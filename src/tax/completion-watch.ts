@@ -1,5 +1,5 @@
 import type { ValidationResult } from './response-schemas.js';
-import { listenForWebhooks, type WebhookListener } from './webhook-listener.js';
+import { listenForWebhooks, type WebhookListener } from './webhooks/listen.js';
 
 /** Options of {@link watchCompletions}. */
 export interface CompletionWatchOptions {

@@ -8,4 +8,4 @@
 export const loadBatchFile = () => import('./batch-file/run-batch-file.js');
 
 /** The webhook listener's server (node:http, host guard, connection bounds). */
-export const loadWebhookListener = () => import('./webhook-listener-server.js');
+export const loadWebhookListener = () => import('./webhooks/node-server.js');

@@ -21,7 +21,7 @@ const NODE_ONLY = [
   'src/audit/archive/',
   'src/audit/store/',
   'src/tax/batch-file/',
-  'src/tax/webhook-listener-server.ts',
+  'src/tax/webhooks/node-server.ts',
 ];
 /** The Node variants of the `#...-node-only` switches: Node-only, reached through package.json alone. */
 const SWITCH = /\/node-only\.ts$/;

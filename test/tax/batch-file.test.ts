@@ -13,7 +13,7 @@ import {
 import {
   registerWebhookEndpoint,
   WebhookRegistrationError,
-} from '../../src/tax/register-webhook-endpoint.js';
+} from '../../src/tax/webhooks/register-endpoint.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 

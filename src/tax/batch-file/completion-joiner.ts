@@ -1,7 +1,7 @@
 import { resultDetails } from '../batch/types.js';
 import type { ValidationResult } from '../response-schemas.js';
-import type { WebhookListener } from '../webhook-listener-options.js';
-import { startWebhookListener } from '../webhook-listener-server.js';
+import type { WebhookListener } from '../webhooks/listener-types.js';
+import { startWebhookListener } from '../webhooks/node-server.js';
 import type { RowOutcome } from './outcome-journal.js';
 import { RequestIndex } from './request-index.js';
 

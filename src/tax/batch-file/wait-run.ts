@@ -1,7 +1,7 @@
 import { writeStateFile } from '../../node/checkpoint.js';
 import type { BatchRowResult } from '../batch/types.js';
 import { BatchInterruptedError } from '../batch-file-errors.js';
-import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../register-webhook-endpoint.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../webhooks/register-endpoint.js';
 import { CompletionJoiner, type ResultFetcher } from './completion-joiner.js';
 import { mergeOutcomes } from './merge-outcomes.js';
 import type { BatchFileOptions, BatchFileWaitOptions } from './options.js';

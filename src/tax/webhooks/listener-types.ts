@@ -1,4 +1,4 @@
-import type { TaxWebhookEvent } from './webhooks.js';
+import type { TaxWebhookEvent } from './parse-event.js';
 
 /** Options of `listenForWebhooks` (`client.tax` webhook helpers and `svc webhooks listen`). */
 export interface WebhookListenerOptions {

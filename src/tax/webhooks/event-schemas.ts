@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { looseObject, meta, openEnum, timestamp, wireSchema } from '../core/schema.js';
-import { OUTCOMES, PROVIDERS } from './enums.js';
+import { looseObject, meta, openEnum, timestamp, wireSchema } from '../../core/schema.js';
+import { OUTCOMES, PROVIDERS } from '../enums.js';
 
 /** Payload of `taxvalidation.validation.completed` and `.invalid`. */
 export const ValidationCompletedEvent = wireSchema(() =>

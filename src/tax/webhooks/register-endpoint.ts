@@ -1,4 +1,4 @@
-import { SvcError } from '../core/errors/error-classes.js';
+import { SvcError } from '../../core/errors/error-classes.js';
 
 /** Registering (or unregistering) a webhook endpoint with a reference server failed. Code `config`. */
 export class WebhookRegistrationError extends SvcError {

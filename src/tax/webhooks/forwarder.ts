@@ -1,11 +1,11 @@
-import { SvcError } from '../core/errors/error-classes.js';
-import { type ProxyOption, proxyRoutes, proxySettingsOf } from '../core/proxy-rules.js';
-import { tlsFailureLine } from '../core/transport/network-errors.js';
-import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../core/transport/proxy-errors.js';
-import { caOption, trustedCertificates } from '../core/transport/trust.js';
-import { loadUndiciParts, type UndiciParts } from '../core/transport/undici-load.js';
-import { type DispatcherSettings, type Router, settledRouter } from '../core/transport/undici-routes.js';
-import type { WebhookDelivery } from './webhook-listener-options.js';
+import { SvcError } from '../../core/errors/error-classes.js';
+import { type ProxyOption, proxyRoutes, proxySettingsOf } from '../../core/proxy-rules.js';
+import { tlsFailureLine } from '../../core/transport/network-errors.js';
+import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../../core/transport/proxy-errors.js';
+import { caOption, trustedCertificates } from '../../core/transport/trust.js';
+import { loadUndiciParts, type UndiciParts } from '../../core/transport/undici-load.js';
+import { type DispatcherSettings, type Router, settledRouter } from '../../core/transport/undici-routes.js';
+import type { WebhookDelivery } from './listener-types.js';
 
 /** A webhook event could not be handed to the forward target (unreachable, timed out, or not 2xx). Code `forward`. */
 export class WebhookForwardError extends SvcError {

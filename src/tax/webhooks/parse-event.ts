@@ -1,10 +1,10 @@
-import { toIssues } from '../core/zod-issues.js';
+import { toIssues } from '../../core/zod-issues.js';
 import {
   type ManualReviewRequiredEvent as ManualReviewRequired,
   ManualReviewRequiredEvent,
   type ValidationCompletedEvent as ValidationCompleted,
   ValidationCompletedEvent,
-} from './webhook-schemas.js';
+} from './event-schemas.js';
 
 /** An event type this version does not know; kept as received. */
 export interface UnknownWebhookEvent {

@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
-import { nodeBuiltin } from '../core/node-builtin.js';
-import { readNodeBody } from '../core/request-body.js';
-import { httpServerOptions, limitHttpServer } from '../node/http-limits.js';
-import { closeHttp, listenHttp } from '../node/listen.js';
-import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
-import { WebhookRejection } from './webhook-rejection.js';
-import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './webhooks.js';
+import { allowedHostHeaders, isAllowedHost } from '../../core/host-guard.js';
+import { nodeBuiltin } from '../../core/node-builtin.js';
+import { readNodeBody } from '../../core/request-body.js';
+import { httpServerOptions, limitHttpServer } from '../../node/http-limits.js';
+import { closeHttp, listenHttp } from '../../node/listen.js';
+import type { WebhookListener, WebhookListenerOptions } from './listener-types.js';
+import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from './parse-event.js';
+import { WebhookRejection } from './rejection.js';
 
-// The listener's server, loaded by `listenForWebhooks` when it is called (webhook-listener.ts):
+// The listener's server, loaded by `listenForWebhooks` when it is called (listen.ts):
 // importing the root entry does not compile it.
 
 function reply(res: ServerResponse, status: number, message: string): void {

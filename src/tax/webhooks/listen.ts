@@ -1,7 +1,7 @@
 import { loadWebhookListener } from '#tax-node-only';
-import type { WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
+import type { WebhookListener, WebhookListenerOptions } from './listener-types.js';
 
-export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from './webhook-listener-options.js';
+export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from './listener-types.js';
 
 /**
  * Receives webhook events on a local port. Only POSTs to the random path token are accepted,
