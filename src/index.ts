@@ -81,18 +81,18 @@ export { buildOpenApiDocument } from './openapi/document.js';
 export type * from './public-types.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
+export {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './tax/batch-file/errors.js';
 export type {
   BatchFileEvent,
   BatchFileOptions,
   BatchFileResult,
   BatchFileWaitOptions,
 } from './tax/batch-file/options.js';
-export {
-  BatchFileFailedError,
-  BatchFileStoppedError,
-  BatchInputError,
-  BatchInterruptedError,
-} from './tax/batch-file-errors.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,

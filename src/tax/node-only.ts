@@ -5,7 +5,7 @@
 // node:fs or node:http. Tax code loads them only here.
 
 /** The batch-file job (CSV, NDJSON and workbook files, checkpoints). */
-export const loadBatchFile = () => import('./batch-file/run-batch-file.js');
+export const loadBatchFile = () => import('./batch-file/run.js');
 
 /** The webhook listener's server (node:http, host guard, connection bounds). */
 export const loadWebhookListener = () => import('./webhooks/node-server.js');
