@@ -6,8 +6,8 @@ import type { BatchFileOptions, BatchFileResult } from './options.js';
 import { RowOutput, rejectsHeader } from './output/format.js';
 import { openRowWriter, type RowWriter } from './output/writers.js';
 import { checkRun, type RunPlan } from './phases/check.js';
-import type { BatchFileClient, RunContext } from './phases/context.js';
-import { InputRows, type ReadInput, readInput } from './phases/read.js';
+import type { BatchFileClient, RowRequests, RunStand } from './phases/context.js';
+import { InputRows, type ReadInput, readInput, rowRequests } from './phases/read.js';
 import { resendRows, retryableRows } from './phases/resend.js';
 import { sendRows } from './phases/send.js';
 import { awaitOutcomes, rewriteResults } from './phases/wait.js';
@@ -60,17 +60,47 @@ async function runPrepared(
     policy: { everySteps: Number.POSITIVE_INFINITY, everyMs: 1000, ...options.sync },
   });
   const runOptions = batchOptions(options, read, runId, ledger.skipRows);
-  const context = { tax, options, read, runId, runOptions, writer, rejects, ledger, checkpoints, keptState };
-  return runPhases(context, plan, resumed);
+  const requests: RowRequests = (rows) =>
+    rowRequests(read.opened.reopen, read.columns, rows, runOptions, runId);
+  const open = {
+    tax,
+    options,
+    read,
+    runOptions,
+    requests,
+    writer,
+    rejects,
+    checkpoints,
+    stand: { ledger, keptState },
+  };
+  return runPhases(open, plan, resumed);
+}
+
+/** A run with its input read and its outputs open: each phase is handed the few parts it uses. */
+interface OpenRun {
+  tax: BatchFileClient;
+  options: BatchFileOptions;
+  /** The input, open, with its columns mapped. */
+  read: ReadInput;
+  /** The runner's options. */
+  runOptions: RunBatchOptions;
+  requests: RowRequests;
+  writer: RowWriter;
+  /** The rejects file (CSV in the results' style), if asked for. */
+  rejects: DurableOutput | undefined;
+  checkpoints: Checkpointer<BatchFileState>;
+  stand: RunStand;
 }
 
 /** Send (and with `wait`, wait), then write the results; whatever happens, the outputs are closed. */
 async function runPhases(
-  context: RunContext,
+  open: OpenRun,
   plan: RunPlan,
   resumed: BatchFileState | undefined,
 ): Promise<BatchFileResult> {
-  const { tax, read, writer, rejects, ledger, options } = context;
+  const { tax, read, runOptions, requests, writer, rejects, checkpoints, options, stand } = open;
+  const { ledger, keptState } = stand;
+  const reopen = read.opened.reopen;
   // With `wait`, the outcomes that arrive go to a journal in a private scratch folder, and the
   // sending pass's lines to a draft (the results file itself when it can be rewritten in place).
   const { wait } = plan;
@@ -92,17 +122,29 @@ async function runPhases(
       if (resumed && plan.outPath)
         await trackKeptRows(joiner, writer, { path: plan.outPath, bytes: resumed.outBytes });
     }
-    await sendRows(context, new InputRows(read.opened.table, read.columns, ledger.skipRows), joiner);
+    const sending = {
+      ...stand,
+      tax,
+      runOptions,
+      writer,
+      rejects,
+      checkpoints,
+      onProgress: options.onProgress,
+    };
+    const rows = new InputRows(read.opened.table, read.columns, ledger.skipRows);
+    await sendRows({ ...sending, rowsTotal: read.opened.rowsTotal }, rows, joiner);
     if (scratch && resend.length > 0) {
       options.onProgress?.({ type: 'resending', rows: resend.length });
-      resent = await resendRows(context, resend, scratch, joiner);
+      resent = await resendRows({ ...stand, tax, runOptions, requests }, resend, scratch, joiner);
     }
+    const rewriting = { ...stand, writer, reopen };
+    const waiting = { ...rewriting, tax, requests, options };
     const outstanding =
-      joiner && journal && wait ? await awaitOutcomes(context, { wait, joiner, journal, resent }) : 0;
-    if (!wait && resent) await rewriteResults(context, undefined, true, resent);
+      joiner && journal && wait ? await awaitOutcomes(waiting, { wait, joiner, journal, resent }) : 0;
+    if (!wait && resent) await rewriteResults(rewriting, undefined, true, resent);
     const workbookCellsReplaced = await writer.finish();
     const retryable =
-      ledger.counts.failed && context.keptState && plan.outPath
+      ledger.counts.failed && keptState && plan.outPath
         ? (await retryableRows(writer, plan.outPath, Number.POSITIVE_INFINITY)).length
         : 0;
     return {
@@ -111,7 +153,7 @@ async function runPhases(
       outstanding,
       retryable,
       resumed: resumed !== undefined,
-      statePath: context.keptState,
+      statePath: keptState,
       workbookCellsReplaced,
     };
   } finally {

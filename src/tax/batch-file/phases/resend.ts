@@ -2,14 +2,13 @@ import { AbortError, ApiError } from '../../../core/errors/error-classes.js';
 import { BatchStoppedError } from '../../batch/batch-stopped-error.js';
 import { pacedSender } from '../../batch/paced-sender.js';
 import { type Pending, runSegment } from '../../batch/runner.js';
-import type { BatchRowResult, SentRowResult } from '../../batch/types.js';
+import type { BatchRowResult, BatchSender, RunBatchOptions, SentRowResult } from '../../batch/types.js';
 import { BatchFileFailedError, BatchFileStoppedError, BatchInterruptedError } from '../errors.js';
 import { readBackResults } from '../output/earlier-results.js';
 import type { RowWriter } from '../output/writers.js';
 import { OutcomeJournal, type Scratch } from '../state/journal.js';
 import type { CompletionJoiner } from '../wait/joiner.js';
-import type { RunContext } from './context.js';
-import { rowRequests } from './read.js';
+import type { RowRequests, RunStand } from './context.js';
 
 /**
  * Whether a failed row's cause lets a later run send it again: the service did not take it
@@ -38,6 +37,13 @@ export async function retryableRows(writer: RowWriter, path: string, bytes: numb
   return rows;
 }
 
+/** What the resending uses of a run. */
+export interface ResendRun extends RunStand {
+  tax: BatchSender;
+  runOptions: RunBatchOptions;
+  requests: RowRequests;
+}
+
 /**
  * Sends again the rows an earlier run left `failed` for a retryable cause, with their original
  * requests rebuilt from the input (so their original idempotency keys: the service validates
@@ -47,7 +53,7 @@ export async function retryableRows(writer: RowWriter, path: string, bytes: numb
  * then unchanged and a later resume sends the rows again.
  */
 export async function resendRows(
-  w: RunContext,
+  w: ResendRun,
   rows: readonly number[],
   scratch: Scratch,
   joiner: CompletionJoiner | undefined,
@@ -76,8 +82,7 @@ export async function resendRows(
     inFlight.add(work);
   };
   let chunk: Pending[] = [];
-  const requests = rowRequests(w.read.opened.reopen, w.read.columns, rows, runOptions, w.runId);
-  for await (const { row, request } of requests) {
+  for await (const { row, request } of w.requests(rows)) {
     if (failure !== undefined || runOptions.signal?.aborted) break;
     // A row that no longer checks keeps its line: its input changed since it failed.
     if (!request) continue;
@@ -97,7 +102,7 @@ export async function resendRows(
 }
 
 /** The error that says how the resending stopped (an interrupt, or a key or plan problem), as the send phase's do. */
-function stopped(w: RunContext, failure: { error: unknown; row: number } | undefined): Error {
+function stopped(w: RunStand, failure: { error: unknown; row: number } | undefined): Error {
   const { rowsDone } = w.ledger;
   const error = failure?.error;
   if (failure === undefined || error instanceof AbortError)

@@ -1,20 +1,37 @@
 import { AbortError, SvcError } from '../../../core/errors/error-classes.js';
+import type { Checkpointer, DurableOutput } from '../../../node/checkpoint.js';
 import { BatchStoppedError } from '../../batch/batch-stopped-error.js';
 import { runBatchSegments } from '../../batch/runner.js';
-import type { SentRowResult } from '../../batch/types.js';
+import type { BatchSender, RunBatchOptions, SentRowResult } from '../../batch/types.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
 } from '../errors.js';
+import type { BatchFileOptions } from '../options.js';
 import { rejectLine } from '../output/format.js';
+import type { RowWriter } from '../output/writers.js';
+import type { BatchFileState } from '../state/state-file.js';
 import type { CompletionJoiner } from '../wait/joiner.js';
-import type { RunContext } from './context.js';
+import type { RunStand } from './context.js';
 import type { InputRows } from './read.js';
 
-/** The send phase's part of a run: the context, the input rows, and with `wait` the joiner. */
-interface SendPhase extends RunContext {
+/** What the send phase uses of a run. */
+export interface SendRun extends RunStand {
+  tax: BatchSender;
+  runOptions: RunBatchOptions;
+  writer: RowWriter;
+  /** The rejects file (CSV in the results' style), if asked for. */
+  rejects: DurableOutput | undefined;
+  checkpoints: Checkpointer<BatchFileState>;
+  onProgress: BatchFileOptions['onProgress'];
+  /** The input's data rows, when known before reading them. */
+  rowsTotal: number | undefined;
+}
+
+/** The send phase's part of a run: what it uses, the input rows, and with `wait` the joiner. */
+interface SendPhase extends SendRun {
   rows: InputRows;
   /** With `wait`: takes each submitted row, to join its outcome when it comes. */
   joiner: CompletionJoiner | undefined;
@@ -27,11 +44,11 @@ interface SendPhase extends RunContext {
  * go on.
  */
 export async function sendRows(
-  context: RunContext,
+  run: SendRun,
   rows: InputRows,
   joiner: CompletionJoiner | undefined,
 ): Promise<void> {
-  const p: SendPhase = { ...context, rows, joiner };
+  const p: SendPhase = { ...run, rows, joiner };
   const { checkpoints } = p;
   // A state file from the first moment, so a run killed before its first checkpoint resumes too.
   measureOutputs(p);
@@ -85,11 +102,11 @@ function reportSegment(p: SendPhase, results: SentRowResult[], started: number):
     if (joiner && result.status === 'submitted' && result.validationRequestId)
       joiner.track(result.row, result.validationRequestId, result.knownResultId);
     ledger.rowsDone = result.row;
-    p.options.onProgress?.({
+    p.onProgress?.({
       type: 'row',
       result,
       rowsDone: ledger.rowsDone,
-      rowsTotal: p.read.opened.rowsTotal,
+      rowsTotal: p.rowsTotal,
       counts: ledger.counts,
       rowsPerSecond,
     });

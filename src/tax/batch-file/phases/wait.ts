@@ -1,14 +1,15 @@
 import { writeStateFile } from '../../../node/checkpoint.js';
-import type { BatchRowResult } from '../../batch/types.js';
+import type { BatchRowResult, BatchSender } from '../../batch/types.js';
 import { BatchInterruptedError } from '../errors.js';
-import type { BatchFileWaitOptions } from '../options.js';
+import type { BatchFileOptions, BatchFileWaitOptions } from '../options.js';
+import type { RowWriter } from '../output/writers.js';
 import type { OutcomeJournal } from '../state/journal.js';
+import type { InputTable } from '../table.js';
 import type { CompletionJoiner } from '../wait/joiner.js';
 import { mergeOutcomes } from '../wait/merge-outcomes.js';
 import { reconcile } from '../wait/reconcile.js';
 import { DEFAULT_QUIET_MS, waitForOutcomes } from '../wait/until-done.js';
-import type { RunContext } from './context.js';
-import { rowRequests } from './read.js';
+import type { RowRequests, RunStand } from './context.js';
 
 /**
  * How long a batch file run waits for its rows' outcomes after the last row was sent, by default:
@@ -16,6 +17,20 @@ import { rowRequests } from './read.js';
  * validation's wait (`DEFAULT_RESULT_WAIT_MS`, 60 s), a separate setting.
  */
 const DEFAULT_BATCH_WAIT_MS = 300_000;
+
+/** What rewriting the results uses of a run. */
+export interface RewriteRun extends RunStand {
+  writer: RowWriter;
+  /** The input opened again from its first row. */
+  reopen: () => Promise<InputTable>;
+}
+
+/** What the wait phase uses of a run. */
+export interface WaitRun extends RewriteRun {
+  tax: Pick<BatchSender, 'validate'>;
+  requests: RowRequests;
+  options: Pick<BatchFileOptions, 'signal' | 'onProgress' | 'timeoutMs' | 'maxRetries'>;
+}
 
 /** What a run that waits keeps for the wait phase. */
 export interface Waiting {
@@ -31,11 +46,8 @@ export interface Waiting {
  * that stay quiet), then rewrites the results with them. Resolves to the rows still without an
  * outcome; an abort is a {@link BatchInterruptedError} once what arrived is written.
  */
-export async function awaitOutcomes(
-  w: RunContext,
-  { wait, joiner, journal, resent }: Waiting,
-): Promise<number> {
-  const { ledger, read, options } = w;
+export async function awaitOutcomes(w: WaitRun, { wait, joiner, journal, resent }: Waiting): Promise<number> {
+  const { ledger, options } = w;
   const { signal, onProgress } = options;
   const timeoutMs = wait.timeoutMs ?? DEFAULT_BATCH_WAIT_MS;
   onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
@@ -47,7 +59,7 @@ export async function awaitOutcomes(
     reconcile: (deadline, pause) =>
       reconcile(w.tax, joiner, {
         pause,
-        requests: (rows) => rowRequests(read.opened.reopen, read.columns, rows, w.runOptions, w.runId),
+        requests: w.requests,
         concurrency: wait.reconcileConcurrency,
         backoffMs: wait.pendingBackoffMs,
         deadline,
@@ -72,7 +84,7 @@ export async function awaitOutcomes(
  * result), counted anew; the state file follows the new size.
  */
 export async function rewriteResults(
-  w: RunContext,
+  w: RewriteRun,
   journal: OutcomeJournal | undefined,
   final: boolean,
   resent: OutcomeJournal<BatchRowResult> | undefined,
@@ -83,7 +95,7 @@ export async function rewriteResults(
     return mergeOutcomes({
       draft,
       output: w.writer.encoder,
-      records: (await w.read.opened.reopen()).rows,
+      records: (await w.reopen()).rows,
       journal,
       resent,
       final,
