@@ -1,4 +1,4 @@
-import { loadWebhookListener } from '#tax-node-only';
+import { loadWebhookListener } from '#webhooks-node-only';
 import type { WebhookListener, WebhookListenerOptions } from './listener-types.js';
 
 export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from './listener-types.js';
