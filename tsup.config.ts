@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 // Five plain builds. What differs between Node and other runtimes is chosen by the package's own
-// `imports` (package.json `#audit-node-only`, `#tax-node-only`, `#transport-node-only`, condition
+// `imports` (package.json `#audit-node-only`, `#tax-node-only`, `#webhooks-node-only`, `#transport-node-only`, condition
 // `node` or `default`), resolved by esbuild's
 // platform as any bundler of the package's users would.
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };

@@ -81,18 +81,18 @@ export { buildOpenApiDocument } from './openapi/document.js';
 export type * from './public-types.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
+export {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './tax/batch-file/errors.js';
 export type {
   BatchFileEvent,
   BatchFileOptions,
   BatchFileResult,
   BatchFileWaitOptions,
 } from './tax/batch-file/options.js';
-export {
-  BatchFileFailedError,
-  BatchFileStoppedError,
-  BatchInputError,
-  BatchInterruptedError,
-} from './tax/batch-file-errors.js';
 export type {
   CompletedValidation,
   PendingValidationOutcome,
@@ -117,28 +117,28 @@ export {
 } from './tax/precheck/index.js';
 export type { PrecheckMode } from './tax/precheck-mode.js';
 export {
-  type RegisterWebhookEndpointOptions,
-  registerWebhookEndpoint,
-  unregisterWebhookEndpoint,
-  WebhookRegistrationError,
-} from './tax/register-webhook-endpoint.js';
-export {
   createWebhookForwarder,
   WebhookForwardError,
   type WebhookForwarder,
   type WebhookForwarderOptions,
-} from './tax/webhook-forwarder.js';
+} from './tax/webhooks/forwarder.js';
 export {
   listenForWebhooks,
   type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
-} from './tax/webhook-listener.js';
-export { WebhookRejection } from './tax/webhook-rejection.js';
+} from './tax/webhooks/listen.js';
 export {
   parseWebhookEvent,
   type TaxWebhookEvent,
   type UnknownWebhookEvent,
   WebhookPayloadError,
-} from './tax/webhooks.js';
+} from './tax/webhooks/parse-event.js';
+export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+  unregisterWebhookEndpoint,
+  WebhookRegistrationError,
+} from './tax/webhooks/register-endpoint.js';
+export { WebhookRejection } from './tax/webhooks/rejection.js';
 export { VERSION } from './version.js';

@@ -43,7 +43,7 @@ import type {
 import type {
   ManualReviewRequiredEvent as ManualReviewRequiredEventType,
   ValidationCompletedEvent as ValidationCompletedEventType,
-} from './tax/webhook-schemas.js';
+} from './tax/webhooks/event-schemas.js';
 
 /** A caller not signed in (failed sign-in, password reset by e-mail link). */
 export type AnonymousActor = AnonymousActorType;

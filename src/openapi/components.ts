@@ -9,7 +9,7 @@ import {
   ScheduleCreated,
   ValidationResult,
 } from '../tax/response-schemas.js';
-import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhook-schemas.js';
+import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhooks/event-schemas.js';
 
 /** Every wire object, named as it appears under `components.schemas`. */
 /** Built on first use (the getters build the schemas): importing the root builds none. */

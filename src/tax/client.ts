@@ -10,7 +10,7 @@ import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js'
 import {
   type CompletionWatch,
   type CompletionWatchOptions,
-  DEFAULT_WAIT_TIMEOUT_MS,
+  DEFAULT_RESULT_WAIT_MS,
   watchCompletions,
 } from './completion-watch.js';
 import { type PrecheckMode, rawValueToSend, strictPrecheckIssue } from './precheck-mode.js';
@@ -120,7 +120,7 @@ export class TaxClient {
     if (res.status === 202 || data?.status === 'PENDING') {
       const pending = parseResponse(PendingValidation(), res.data, 'pending validation');
       const waited = await options.wait?.watch.waitFor(pending.validationRequestId, {
-        timeoutMs: options.wait.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS,
+        timeoutMs: options.wait.timeoutMs ?? DEFAULT_RESULT_WAIT_MS,
         ...(options.signal && { signal: options.signal }),
       });
       if (waited)

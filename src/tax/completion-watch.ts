@@ -1,5 +1,5 @@
 import type { ValidationResult } from './response-schemas.js';
-import { listenForWebhooks, type WebhookListener } from './webhook-listener.js';
+import { listenForWebhooks, type WebhookListener } from './webhooks/listen.js';
 
 /** Options of {@link watchCompletions}. */
 export interface CompletionWatchOptions {
@@ -34,8 +34,12 @@ export interface CompletionWatch {
   close(): Promise<void>;
 }
 
-/** The default of `timeoutMs` when waiting for a PENDING validation. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+/**
+ * How long one PENDING validation is waited for by default: `CompletionWatch.waitFor`'s and
+ * `validate`'s `wait.timeoutMs` (the CLI's `svc tax validate --wait-timeout`, default 60 s). Not the
+ * batch file run's wait (`DEFAULT_BATCH_WAIT_MS`, 5 minutes).
+ */
+export const DEFAULT_RESULT_WAIT_MS = 60_000;
 
 /**
  * Starts a {@link CompletionWatch}. `getResult` fetches a result by id (`client.tax.getResult`).
@@ -86,7 +90,7 @@ export async function watchCompletions(
           resolve(result);
         };
         const onAbort = () => finish(undefined);
-        const timer = setTimeout(onAbort, waitOptions.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+        const timer = setTimeout(onAbort, waitOptions.timeoutMs ?? DEFAULT_RESULT_WAIT_MS);
         signal?.addEventListener('abort', onAbort, { once: true });
         waiters.set(validationRequestId, finish);
       });

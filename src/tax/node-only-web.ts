@@ -2,7 +2,6 @@ import { leftOutLoader as leftOut } from '../core/node-builtin.js';
 import type * as NodeOnly from './node-only.js';
 
 // `#tax-node-only` everywhere but Node (package.json `imports`, condition `default`): the same
-// loaders as node-only.ts (the types say so), each rejecting with `unsupported_runtime`.
+// loader as node-only.ts (the types say so), rejecting with `unsupported_runtime`.
 
 export const loadBatchFile: typeof NodeOnly.loadBatchFile = leftOut('client.tax.runBatchFile');
-export const loadWebhookListener: typeof NodeOnly.loadWebhookListener = leftOut('listenForWebhooks');

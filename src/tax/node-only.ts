@@ -1,11 +1,8 @@
-// `#tax-node-only` on Node (package.json `imports`, condition `node`): the tax features that need
-// Node (the batch-file job: files, CSV, workbooks, checkpoints; the webhook listener: a socket),
-// each loaded at its first call. Every other runtime's build gets node-only-web.ts, whose loaders
-// reject with `unsupported_runtime`: a bundler for Workers, edge routes or browsers never reaches
-// node:fs or node:http. Tax code loads them only here.
+// `#tax-node-only` on Node (package.json `imports`, condition `node`): the tax feature that needs
+// Node (the batch-file job: files, CSV, workbooks, checkpoints), loaded at its first call; the
+// webhook listener has its own switch (webhooks/node-only.ts). Every other runtime's build gets
+// node-only-web.ts, whose loader rejects with `unsupported_runtime`: a bundler for Workers, edge
+// routes or browsers never reaches node:fs. Tax code loads it only here.
 
 /** The batch-file job (CSV, NDJSON and workbook files, checkpoints). */
-export const loadBatchFile = () => import('./batch-file/run-batch-file.js');
-
-/** The webhook listener's server (node:http, host guard, connection bounds). */
-export const loadWebhookListener = () => import('./webhook-listener-server.js');
+export const loadBatchFile = () => import('./batch-file/run.js');

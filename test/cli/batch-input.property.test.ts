@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRowReject } from '../../src/tax/batch/types.js';
-import { mapColumns, metadataKey, recordToRequest } from '../../src/tax/batch-file/columns.js';
-import { detectDelimiter, openCsv } from '../../src/tax/batch-file/csv-input.js';
-import { BatchInputError } from '../../src/tax/batch-file-errors.js';
+import { BatchInputError } from '../../src/tax/batch-file/errors.js';
+import { mapColumns, metadataKey, recordToRequest } from '../../src/tax/batch-file/input/columns.js';
+import { detectDelimiter, openCsv } from '../../src/tax/batch-file/input/csv.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 

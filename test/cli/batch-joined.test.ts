@@ -7,7 +7,7 @@ import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { progressText } from '../../src/cli/commands/batch-progress.js';
 import { DurableOutput } from '../../src/node/checkpoint.js';
-import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/row-output.js';
+import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

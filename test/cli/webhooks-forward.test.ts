@@ -5,7 +5,7 @@ import { SvcClient } from '../../src/client.js';
 import {
   registerWebhookEndpoint,
   unregisterWebhookEndpoint,
-} from '../../src/tax/register-webhook-endpoint.js';
+} from '../../src/tax/webhooks/register-endpoint.js';
 import { validDe } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -9,7 +9,7 @@ import { SvcClient } from '../../src/client.js';
 import { clientNetwork } from '../../src/client-network.js';
 import { ConnectionError, SvcError, TransportError } from '../../src/core/errors/error-classes.js';
 import { DEMO } from '../../src/server/fixtures.js';
-import { createWebhookForwarder } from '../../src/tax/webhook-forwarder.js';
+import { createWebhookForwarder } from '../../src/tax/webhooks/forwarder.js';
 import { ROOT } from '../helpers/build.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -8,7 +8,7 @@ import { SvcError } from '../../src/core/errors/error-classes.js';
 import { nodeBuiltin } from '../../src/core/node-builtin.js';
 import { currentRuntime } from '../../src/core/runtime.js';
 import { createDefaultTransport } from '../../src/core/transport/default.js';
-import { listenForWebhooks } from '../../src/tax/webhook-listener.js';
+import { listenForWebhooks } from '../../src/tax/webhooks/listen.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { importGraph } from '../helpers/import-graph.js';
 import { useReferenceServer } from '../helpers/server.js';

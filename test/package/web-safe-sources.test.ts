@@ -20,8 +20,16 @@ const NODE_ONLY = [
   'src/audit/sync/',
   'src/audit/archive/',
   'src/audit/store/',
-  'src/tax/batch-file/',
-  'src/tax/webhook-listener-server.ts',
+  // The batch-file job; its options, errors and result columns stay Web-safe (the root entry
+  // exports the error classes).
+  'src/tax/batch-file/run.ts',
+  'src/tax/batch-file/input/',
+  'src/tax/batch-file/output/',
+  'src/tax/batch-file/phases/',
+  'src/tax/batch-file/state/',
+  'src/tax/batch-file/wait/',
+  'src/tax/batch-file/xlsx/',
+  'src/tax/webhooks/node-server.ts',
 ];
 /** The Node variants of the `#...-node-only` switches: Node-only, reached through package.json alone. */
 const SWITCH = /\/node-only\.ts$/;

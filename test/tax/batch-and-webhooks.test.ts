@@ -4,8 +4,12 @@ import {
   LocalValidationError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
-import { listenForWebhooks } from '../../src/tax/webhook-listener.js';
-import { parseWebhookEvent, type TaxWebhookEvent, WebhookPayloadError } from '../../src/tax/webhooks.js';
+import { listenForWebhooks } from '../../src/tax/webhooks/listen.js';
+import {
+  parseWebhookEvent,
+  type TaxWebhookEvent,
+  WebhookPayloadError,
+} from '../../src/tax/webhooks/parse-event.js';
 import { useTestClients } from '../helpers/client.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 

@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_COLUMNS, RowOutput } from '../../src/tax/batch-file/row-output.js';
+import { RowOutput } from '../../src/tax/batch-file/output/format.js';
+import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
 import { HEADER, hostileRow, inputCells, resultOf, wellFormed } from '../helpers/hostile-cells.js';
 
 const TRIGGERS = '=+-@\t\r';

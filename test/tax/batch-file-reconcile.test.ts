@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
+import { BatchInterruptedError } from '../../src/tax/batch-file/errors.js';
 import type { BatchFileEvent, BatchFileOptions } from '../../src/tax/batch-file/options.js';
-import type { BatchFileClient } from '../../src/tax/batch-file/run-batch-file.js';
-import { runBatchFile } from '../../src/tax/batch-file/run-batch-file.js';
-import { BatchInterruptedError } from '../../src/tax/batch-file-errors.js';
+import type { BatchFileClient } from '../../src/tax/batch-file/run.js';
+import { runBatchFile } from '../../src/tax/batch-file/run.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 

@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
 import {
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
-} from '../../src/tax/batch-file-errors.js';
+} from '../../src/tax/batch-file/errors.js';
+import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
 import {
   registerWebhookEndpoint,
   WebhookRegistrationError,
-} from '../../src/tax/register-webhook-endpoint.js';
+} from '../../src/tax/webhooks/register-endpoint.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BatchRowResult } from '../../src/tax/batch/types.js';
-import { OUTPUT_COLUMNS, RowOutput } from '../../src/tax/batch-file/row-output.js';
+import { RowOutput } from '../../src/tax/batch-file/output/format.js';
+import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
 
 /** The NDJSON line as documented: the outcome fields that are set, then `input` by header name. */
 function documentedLine(header: string[], result: BatchRowResult, cells: string[]): string {

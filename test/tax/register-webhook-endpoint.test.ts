@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SvcError } from '../../src/core/errors/index.js';
-import { registerWebhookEndpoint } from '../../src/tax/register-webhook-endpoint.js';
+import { registerWebhookEndpoint } from '../../src/tax/webhooks/register-endpoint.js';
 import { closedPort } from '../core/local-servers.js';
 import { useReferenceServer } from '../helpers/server.js';
 

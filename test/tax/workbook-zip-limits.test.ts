@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openWorkbook } from '../../src/tax/batch-file/workbook-input.js';
+import { BatchInputError } from '../../src/tax/batch-file/errors.js';
+import { openWorkbook } from '../../src/tax/batch-file/xlsx/read.js';
 import {
   checkWorkbookArchive,
   WORKBOOK_LIMITS,
   type WorkbookLimits,
-} from '../../src/tax/batch-file/zip-limits.js';
-import { BatchInputError } from '../../src/tax/batch-file-errors.js';
+} from '../../src/tax/batch-file/xlsx/zip/limits.js';
 import { failure } from '../helpers/client.js';
 import {
   minimalWorkbook,

@@ -1,10 +1,10 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInterruptedError,
-} from '../../tax/batch-file-errors.js';
+} from '../../tax/batch-file/errors.js';
+import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';

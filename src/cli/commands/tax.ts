@@ -1,6 +1,6 @@
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import { precheck } from '../../tax/precheck/index.js';
-import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
 import type { CommandContext } from '../context.js';
 import type { SchedulesCreateOptions, ValidateOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';

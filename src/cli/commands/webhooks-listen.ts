@@ -1,8 +1,8 @@
 import { openAppendOutput } from '../../node/output-file.js';
-import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/register-webhook-endpoint.js';
-import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhook-forwarder.js';
-import { listenForWebhooks } from '../../tax/webhook-listener.js';
-import { WebhookRejection } from '../../tax/webhook-rejection.js';
+import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhooks/forwarder.js';
+import { listenForWebhooks } from '../../tax/webhooks/listen.js';
+import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
+import { WebhookRejection } from '../../tax/webhooks/rejection.js';
 import type { CommandContext } from '../context.js';
 import type { WebhooksListenOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
