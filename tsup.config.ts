@@ -15,7 +15,11 @@ const libraryEntries = {
   http: 'src/botcheck/verify-request.ts',
   express: 'src/adapters/express.ts',
   fastify: 'src/adapters/fastify.ts',
+  testing: 'src/testing/index.ts',
 };
+
+/** The Node-only entry (`svc-sdk/node`): no build for other runtimes. */
+const nodeEntries = { node: 'src/node/index.ts' };
 
 /** The Node builds: zod inside the chunks (one file to load, not zod's ~40); shims give the CJS build import.meta.url. */
 const nodeBuild = {
@@ -30,10 +34,10 @@ const nodeBuild = {
 
 export default defineConfig([
   {
-    entry: libraryEntries,
+    entry: { ...libraryEntries, ...nodeEntries },
     format: ['esm', 'cjs'],
     // The types of svc-sdk/server too (its code is the next build's).
-    dts: { entry: { ...libraryEntries, server: 'src/server/index.ts' } },
+    dts: { entry: { ...libraryEntries, ...nodeEntries, server: 'src/server/index.ts' } },
     // dist/assets, dist/server and dist/web belong to the other builds, which run at the same time.
     clean: ['!assets/**', '!server/**', '!web/**'],
     ...nodeBuild,

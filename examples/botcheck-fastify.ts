@@ -11,7 +11,8 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type RequireHumanOptions, requireHuman } from '../src/adapters/fastify.js';
-import { SvcClient, TOKEN_FIELD } from '../src/index.js';
+import { TOKEN_FIELD } from '../src/botcheck/index.js';
+import { SvcClient } from '../src/index.js';
 
 /** A contact form endpoint guarded by {@link requireHuman}; forms and JSON bodies up to 64 KiB. */
 export function buildServer(

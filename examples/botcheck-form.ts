@@ -13,7 +13,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Express } from 'express';
 import type { RequireHumanOptions } from '../src/adapters/express.js';
-import { DEV_OUTCOMES, isDevOutcome, SvcClient } from '../src/index.js';
+import { SvcClient } from '../src/index.js';
+import { DEV_OUTCOMES, isDevOutcome } from '../src/testing/index.js';
 import { createApp } from './botcheck-express.js';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -27,7 +27,6 @@ import type {
 } from './audit/schemas.js';
 import type { DevVerification as DevVerificationType } from './botcheck/dev-verification.js';
 import type { ProblemDetails as ProblemDetailsType } from './core/problem-schema.js';
-import type { TaxClient as TaxClientType } from './tax/client.js';
 import type {
   BatchRequest as BatchRequestType,
   ScheduleRequest as ScheduleRequestType,
@@ -132,9 +131,6 @@ export type ScheduleRequest = ScheduleRequestType;
 
 /** The service itself, when no more specific actor applies. */
 export type SystemActor = SystemActorType;
-
-/** The tax-ID validation API (`/taxvalidation/v1`). */
-export interface TaxClient extends TaxClientType {}
 
 /** A signed-in person, identified by `userId`. */
 export type UserActor = UserActorType;

@@ -3,6 +3,8 @@
 // here may load a Node built-in, undici, CSV, tax or audit code. What only the CLI, the reference
 // server or the tests need (wire schemas, retry and parsing internals, choice lists) is imported
 // from its own module, never through this list.
+
+export { TokenDecodeError, type TokenDecodeReason } from '../core/errors/error-classes.js';
 export {
   VERIFY_CACHE_MAX_ENTRIES,
   VERIFY_CACHE_MAX_UNANSWERED,
@@ -13,7 +15,6 @@ export {
   type BindingOptions,
   bindingFailures,
   validateBinding,
-  withBinding,
 } from './binding.js';
 export type { BotCheckClientOptions, BotCheckPipeline } from './client-options.js';
 export { BotCheckClient } from './current-client.js';

@@ -7,6 +7,7 @@ import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RetryDefaults, RunBatchOptions } from './batch/types.js';
 import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js';
+import type { BatchFileClient } from './batch-file/phases/context.js';
 import {
   type CompletionWatch,
   type CompletionWatchOptions,
@@ -77,8 +78,28 @@ export interface ScheduleDeleted {
   alreadyDeleted: boolean;
 }
 
+/** Set by TaxClient's static block: the only code that can reach its private batch methods. */
+let senderOf: (tax: TaxClient) => BatchFileClient;
+
+/**
+ * What the batch jobs (`runBatch`, the batch-file job) need of a tax client: its public calls plus
+ * sending already keyed items and its retry settings, which are no part of its public surface.
+ */
+export function batchSenderOf(tax: TaxClient): BatchFileClient {
+  return senderOf(tax);
+}
+
 /** The tax-ID validation API (`/taxvalidation/v1`). */
 export class TaxClient {
+  static {
+    senderOf = (tax) => ({
+      _submitBatch: (items, options) => tax.#submitBatch(items, options),
+      _retryDefaults: () => tax.#retryDefaults(),
+      validate: (params, options) => tax.validate(params, options),
+      getResult: (id) => tax.getResult(id),
+    });
+  }
+
   constructor(
     private readonly http: HttpClient,
     private readonly key: () => string | undefined,
@@ -174,13 +195,13 @@ export class TaxClient {
   }
 
   /** The client's retry settings and clock (used by `runBatch`, which paces and retries its own requests). */
-  _retryDefaults(): RetryDefaults {
+  #retryDefaults(): RetryDefaults {
     const { maxRetries, deadlineMs, sleep, random, now, logger } = this.http.settings;
     return { maxRetries, deadlineMs, sleep, random, now, logger };
   }
 
   /** Sends already checked, keyed items as one batch (used by `runBatch`, which checks rows itself). */
-  async _submitBatch(
+  async #submitBatch(
     items: ReadonlyArray<ValidationRequest & { idempotencyKey: string }>,
     options: RequestOptions = {},
   ): Promise<BatchAcceptedType> {
@@ -208,7 +229,7 @@ export class TaxClient {
     rows: AsyncIterable<unknown> | Iterable<unknown>,
     options: RunBatchOptions = {},
   ): AsyncGenerator<BatchRowResult> {
-    return runBatch(this, rows, options);
+    return runBatch(senderOf(this), rows, options);
   }
 
   /**
@@ -227,7 +248,7 @@ export class TaxClient {
    */
   async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
     const { runBatchFile } = await loadBatchFile();
-    return runBatchFile(this, options);
+    return runBatchFile(senderOf(this), options);
   }
 
   /**

@@ -36,10 +36,9 @@ function probe(script: string, file?: string): unknown {
   return JSON.parse(run.stdout);
 }
 
-const LIBRARY_ENTRIES = ['index', 'botcheck', 'http', 'express', 'fastify'].flatMap((e) => [
-  `dist/${e}.js`,
-  `dist/${e}.cjs`,
-]);
+const LIBRARY_ENTRIES = ['index', 'botcheck', 'http', 'express', 'fastify', 'testing', 'node'].flatMap(
+  (e) => [`dist/${e}.js`, `dist/${e}.cjs`],
+);
 
 describe('importing an entry loads no package file of zod or undici (zod is bundled, undici loads at the first request)', () => {
   it.each(LIBRARY_ENTRIES)('%s', (file) => {
@@ -78,7 +77,7 @@ describe('every entry shares the classes of the bot check', () => {
       const client = new root.SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_x', maxRetries: 0 });
       const outcome = await bot.verify(client, 'not a token').catch((e) => e);
       console.log(JSON.stringify({
-        classes: root.SvcError === bot.SvcError && root.BotCheckClient === bot.BotCheckClient && root.ApiError === bot.ApiError,
+        classes: root.SvcError === bot.SvcError && root.ApiError === bot.ApiError && root.verify === bot.verify,
         verifyRequest: http.verifyRequest === bot.verifyRequest,
         botCheck: client.botCheck instanceof bot.BotCheckClient,
         outcome: outcome instanceof bot.SvcError ? 'error' : outcome.decision,

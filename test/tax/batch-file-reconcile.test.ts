@@ -7,6 +7,7 @@ import { BatchInterruptedError } from '../../src/tax/batch-file/errors.js';
 import type { BatchFileEvent, BatchFileOptions } from '../../src/tax/batch-file/options.js';
 import type { BatchFileClient } from '../../src/tax/batch-file/run.js';
 import { runBatchFile } from '../../src/tax/batch-file/run.js';
+import { batchSenderOf } from '../../src/tax/client.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -34,7 +35,7 @@ const sendable = (n: number) => makeCsv(n).kinds.filter((k) => k !== 'structural
 function run(
   options: Partial<BatchFileOptions>,
   events: BatchFileEvent[] = [],
-  tax: BatchFileClient = client.tax,
+  tax: BatchFileClient = batchSenderOf(client.tax),
 ) {
   return runBatchFile(tax, {
     input: file('in.csv'),
@@ -112,7 +113,7 @@ describe('rows still PENDING when the wait is up are pending; a resume finishes 
     server().admin.setFaults({ rate: 1, kinds: ['webhookLost'], seed: 1 });
     // A client whose reconciliation requests all come back PENDING (the service is still working).
     const stuck: BatchFileClient = {
-      _submitBatch: (items, o) => client.tax._submitBatch(items, o),
+      _submitBatch: (items, o) => batchSenderOf(client.tax)._submitBatch(items, o),
       getResult: (id) => client.tax.getResult(id),
       validate: async (params) => ({
         kind: 'pending',

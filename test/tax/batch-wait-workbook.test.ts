@@ -8,6 +8,7 @@ import { BatchInterruptedError } from '../../src/tax/batch-file/errors.js';
 import type { BatchFileEvent, BatchFileOptions } from '../../src/tax/batch-file/options.js';
 import { runBatchFile } from '../../src/tax/batch-file/run.js';
 import { cellText } from '../../src/tax/batch-file/xlsx/read.js';
+import { batchSenderOf } from '../../src/tax/client.js';
 import { validDe } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { readTestWorkbook, type TestCell, writeTestWorkbook } from '../helpers/workbooks.js';
@@ -63,7 +64,7 @@ async function results(path: string): Promise<{ header: string[]; rows: string[]
 }
 
 function run(options: Partial<BatchFileOptions>, events: BatchFileEvent[] = []) {
-  return runBatchFile(client.tax, {
+  return runBatchFile(batchSenderOf(client.tax), {
     input: file('kunden.xlsx'),
     output: file('ergebnis.xlsx'),
     ...options,

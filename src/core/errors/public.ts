@@ -25,8 +25,6 @@ export {
   SvcError,
   TimeoutError,
   type TimeoutPhase,
-  TokenDecodeError,
-  type TokenDecodeReason,
   TransportError,
   UnprocessableEntityError,
   type ValidationIssue,
