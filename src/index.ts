@@ -4,6 +4,9 @@
 // need Node (batch files, archives, listeners, transports) are `svc-sdk/node`; the
 // bot-check helpers and their errors are `svc-sdk/botcheck`; dev fixtures are `svc-sdk/testing`.
 // What only the CLI, the reference server or the tests need is imported from its own module.
+
+export type { Manifest, ManifestFile } from './audit/archive/manifest.js';
+export type { ArchiveHole } from './audit/archive/state.js';
 export {
   AuditClient,
   type AuditEventIterable,
@@ -11,6 +14,21 @@ export {
   type AuditReadOptions,
 } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
+export type { AuditEventsQuery, ListEventsParams } from './audit/query.js';
+export type {
+  AnonymousActor,
+  ApiKeyActor,
+  AuditActor,
+  AuditAutomation,
+  AuditChange,
+  AuditEvent,
+  AuditEventPage,
+  AuditOrigin,
+  AuditResource,
+  AutomationActor,
+  SystemActor,
+  UserActor,
+} from './audit/schemas.js';
 export { isActorType } from './audit/schemas.js';
 export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit/store/s3-settings.js';
 export type { SyncOptions, SyncResult } from './audit/sync/options.js';
@@ -42,11 +60,12 @@ export type {
   LegacyAssessment,
   VerificationResult,
   VerificationTokenPayload,
-} from './botcheck/public-types.js';
+} from './botcheck/schemas.js';
 export { verify } from './botcheck/verify.js';
 export { SvcClient } from './client.js';
 export type { SvcClientOptions } from './client-options.js';
 export type { KeyObjectLike, ReadableLike, WritableLike } from './core/node-shapes.js';
+export type { ProblemDetails } from './core/problem-schema.js';
 export { type PaymentRequiredCause, paymentRequiredCauseOf } from './core/problem-types.js';
 export type { ProxyOption, ProxySettings } from './core/proxy-rules.js';
 export * from './core/public.js';
@@ -59,7 +78,6 @@ export {
 } from './doctor.js';
 export type { SyncPolicy } from './node/checkpoint.js';
 export { buildOpenApiDocument } from './openapi/document.js';
-export type * from './public-types.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
 export type {
@@ -87,6 +105,15 @@ export {
   SUPPORTED_COUNTRIES,
 } from './tax/precheck/index.js';
 export type { PrecheckMode } from './tax/precheck-mode.js';
+export type { BatchRequest, ScheduleRequest, ValidationRequest } from './tax/request-schemas.js';
+export type {
+  BatchAccepted,
+  BatchItemAccepted,
+  PendingValidation,
+  ScheduleCreated,
+  ValidationResult,
+} from './tax/response-schemas.js';
+export type { ManualReviewRequiredEvent, ValidationCompletedEvent } from './tax/webhooks/event-schemas.js';
 export {
   parseWebhookEvent,
   type TaxWebhookEvent,

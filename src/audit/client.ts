@@ -6,8 +6,12 @@ import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportOptions, ExportResult } from './export/export.js';
 import { followCursors, RecentIds } from './paginate.js';
-import { ListEventsParams, resolveRange } from './query.js';
-import { type AuditEvent, AuditEventPage, type AuditEventPage as AuditEventPageType } from './schemas.js';
+import { type ListEventsParams, ListEventsParamsSchema, resolveRange } from './query.js';
+import {
+  type AuditEvent,
+  AuditEventPageSchema,
+  type AuditEventPage as AuditEventPageType,
+} from './schemas.js';
 import type { S3StoreSettings } from './store/s3-settings.js';
 import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
@@ -23,7 +27,7 @@ export interface AuditEventIterable extends AsyncIterable<AuditEvent> {
   pages(): AsyncIterable<AuditEventPageType>;
 }
 
-type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParams>['parse']>;
+type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParamsSchema>['parse']>;
 
 /**
  * Options of an audit read: those of every call, and how long a page the service throttles (429)
@@ -84,9 +88,9 @@ export class AuditClient {
     params: ListEventsParams = {},
     options: AuditReadOptions = {},
   ): Promise<AuditEventPageType> {
-    const query = parseRequest(ListEventsParams(), params, 'audit log query');
+    const query = parseRequest(ListEventsParamsSchema(), params, 'audit log query');
     const res = await this.get(query, options, (spec) => this.http.call(spec));
-    return parseResponse(AuditEventPage(), res.data, 'audit log page');
+    return parseResponse(AuditEventPageSchema(), res.data, 'audit log page');
   }
 
   /**
@@ -100,9 +104,9 @@ export class AuditClient {
    * }
    */
   events(params: AuditEventsParams = {}, options: AuditReadOptions = {}): AuditEventIterable {
-    const checked = parseRequest(ListEventsParams(), params, 'audit log query');
+    const checked = parseRequest(ListEventsParamsSchema(), params, 'audit log query');
     const range = resolveRange(checked.from, checked.to);
-    const query = parseRequest(ListEventsParams(), { ...checked, ...range }, 'audit log query');
+    const query = parseRequest(ListEventsParamsSchema(), { ...checked, ...range }, 'audit log query');
     const patient = { retryForMs: DEFAULT_RETRY_FOR_MS, ...options };
     const pages = () => followCursors((cursor) => this.listEvents({ ...query, cursor }, patient));
     return {
@@ -127,13 +131,13 @@ export class AuditClient {
    */
   async exportEvents(options: ExportOptions): Promise<ExportResult> {
     const { from, to, pageSize } = options;
-    parseRequest(ListEventsParams(), { from, to, pageSize }, 'export options');
+    parseRequest(ListEventsParamsSchema(), { from, to, pageSize }, 'export options');
     // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
     // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
     const { exportPages } = await loadAuditExport();
     const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
     return exportPages(async (query, signal, bodyBuffer) => {
-      const checked = parseRequest(ListEventsParams(), query, 'audit log query');
+      const checked = parseRequest(ListEventsParamsSchema(), query, 'audit log query');
       return this.get(checked, { signal, retryForMs }, (spec) => readRawPage(this.http, spec, bodyBuffer));
     }, options);
   }

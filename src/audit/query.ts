@@ -56,10 +56,15 @@ const fields = wireSchema(() => ({
  * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
  * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
  */
-export const AuditEventsQuery = wireSchema(() =>
+export const AuditEventsQuerySchema = wireSchema(() =>
   strictObject(fields()).check(z.refine(isOrderedRange, fromAfterTo())),
 );
-export type AuditEventsQuery = z.output<ReturnType<typeof AuditEventsQuery>>;
+/**
+ * The query of `GET /platform/v1/events` as the API reads it, defaults applied (`pageSize` 100,
+ * `page` 0). `from` and `to` stay optional: their defaults depend on the time of the request,
+ * see `resolveRange`. The reference server and the OpenAPI document use this declaration.
+ */
+export type AuditEventsQuery = z.output<ReturnType<typeof AuditEventsQuerySchema>>;
 
 const ClientTimestamp = wireSchema(() =>
   z.union(
@@ -86,7 +91,7 @@ const ClientTimestamp = wireSchema(() =>
  * - `pageSize`: 1 to 1000, default 100.
  * - `page`: zero-based, default 0; ignored when `cursor` is set.
  */
-export const ListEventsParams = wireSchema(() =>
+export const ListEventsParamsSchema = wireSchema(() =>
   z
     .strictObject({
       ...fields(),
@@ -98,7 +103,7 @@ export const ListEventsParams = wireSchema(() =>
     .check(z.refine(isOrderedRange, fromAfterTo())),
 );
 /** Input type of {@link ListEventsParams}: timestamps as ISO strings or `Date`s. */
-export type ListEventsParams = z.input<ReturnType<typeof ListEventsParams>>;
+export type ListEventsParams = z.input<ReturnType<typeof ListEventsParamsSchema>>;
 
 /**
  * The range a query reads: `to` defaults to `now`, `from` to {@link DEFAULT_RANGE_MS} before `to`.

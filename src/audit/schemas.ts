@@ -8,7 +8,7 @@ export const AUTOMATION_KINDS = ['SCHEDULER', 'RUNNER', 'LISTENER'] as const;
 export const CHANGE_OPERATIONS = ['SET'] as const;
 
 /** `{kind, id, label}`: a resource (subject or scope). `kind` names are internal, e.g. `platform.subscription` is a project. */
-export const AuditResource = wireSchema(() =>
+export const AuditResourceSchema = wireSchema(() =>
   meta(
     looseObject({
       kind: meta(z.string(), {
@@ -24,13 +24,14 @@ export const AuditResource = wireSchema(() =>
     { description: 'A resource: {kind, id, label}' },
   ),
 );
-export type AuditResource = z.infer<ReturnType<typeof AuditResource>>;
+/** `{kind, id, label}`: a resource (subject or scope). `kind` names are internal, e.g. `platform.subscription` is a project. */
+export type AuditResource = z.infer<ReturnType<typeof AuditResourceSchema>>;
 
 /** An optional string that may be null: `string | null | undefined`. */
 const nullableString = (description: string) => meta(z.optional(z.nullable(z.string())), { description });
 
 /** Where the event was recorded; `traceId` is the reference for support. */
-export const AuditOrigin = wireSchema(() =>
+export const AuditOriginSchema = wireSchema(() =>
   meta(
     looseObject({
       namespace: nullableString('Area of the service, e.g. CAPTCHA; the full list is not documented'),
@@ -42,10 +43,11 @@ export const AuditOrigin = wireSchema(() =>
     { description: 'Where the event was recorded' },
   ),
 );
-export type AuditOrigin = z.infer<ReturnType<typeof AuditOrigin>>;
+/** Where the event was recorded; `traceId` is the reference for support. */
+export type AuditOrigin = z.infer<ReturnType<typeof AuditOriginSchema>>;
 
 /** The automation behind an AUTOMATION actor: `kind` SCHEDULER, RUNNER or LISTENER, `name` the job. */
-export const AuditAutomation = wireSchema(() =>
+export const AuditAutomationSchema = wireSchema(() =>
   meta(
     looseObject({
       kind: meta(openEnum(AUTOMATION_KINDS), {
@@ -57,13 +59,14 @@ export const AuditAutomation = wireSchema(() =>
     { description: 'The process behind an AUTOMATION actor' },
   ),
 );
-export type AuditAutomation = z.infer<ReturnType<typeof AuditAutomation>>;
+/** The automation behind an AUTOMATION actor: `kind` SCHEDULER, RUNNER or LISTENER, `name` the job. */
+export type AuditAutomation = z.infer<ReturnType<typeof AuditAutomationSchema>>;
 
 const noId = (what: string) => nullableString(`Not set for this actor type (${what})`);
 const actorType = (value: string, description: string) => meta(z.literal(value), { description });
 
 /** A signed-in person, identified by `userId`. */
-export const UserActor = wireSchema(() =>
+export const UserActorSchema = wireSchema(() =>
   meta(
     looseObject({
       type: actorType('USER', 'A signed-in person'),
@@ -74,7 +77,7 @@ export const UserActor = wireSchema(() =>
   ),
 );
 /** A request authenticated with an API key, identified by `apiKeyId`. */
-export const ApiKeyActor = wireSchema(() =>
+export const ApiKeyActorSchema = wireSchema(() =>
   meta(
     looseObject({
       type: actorType('API_KEY', 'A request authenticated with an API key'),
@@ -85,23 +88,23 @@ export const ApiKeyActor = wireSchema(() =>
   ),
 );
 /** A process of the service that runs by itself. */
-export const AutomationActor = wireSchema(() =>
+export const AutomationActorSchema = wireSchema(() =>
   meta(
     looseObject({
       type: actorType('AUTOMATION', 'A process of the service that runs by itself'),
-      automation: AuditAutomation(),
+      automation: AuditAutomationSchema(),
     }),
     { description: 'AUTOMATION: a scheduled job, a task at service start, or a reaction to another event' },
   ),
 );
 /** A caller not signed in (failed sign-in, password reset by e-mail link). */
-export const AnonymousActor = wireSchema(() =>
+export const AnonymousActorSchema = wireSchema(() =>
   meta(looseObject({ type: actorType('ANONYMOUS', 'A caller not signed in') }), {
     description: 'ANONYMOUS: a caller not signed in (a failed sign-in, a password reset by e-mail link)',
   }),
 );
 /** The service itself, when no more specific actor applies. */
-export const SystemActor = wireSchema(() =>
+export const SystemActorSchema = wireSchema(() =>
   meta(looseObject({ type: actorType('SYSTEM', 'The service itself') }), {
     description: 'SYSTEM: the service itself, when no more specific actor applies',
   }),
@@ -117,20 +120,36 @@ export const OtherActor = wireSchema(() =>
  * Who acted. Narrow with {@link isActorType}; an unknown type or a known type without its
  * identifying field parses as `OtherActor` instead of failing.
  */
-export const AuditActor = wireSchema(() =>
+export const AuditActorSchema = wireSchema(() =>
   meta(
-    z.union([UserActor(), ApiKeyActor(), AutomationActor(), AnonymousActor(), SystemActor(), OtherActor()]),
+    z.union([
+      UserActorSchema(),
+      ApiKeyActorSchema(),
+      AutomationActorSchema(),
+      AnonymousActorSchema(),
+      SystemActorSchema(),
+      OtherActor(),
+    ]),
     {
       description: 'Who acted: {type, userId, apiKeyId, automation}; the type says which field identifies it',
     },
   ),
 );
-export type AuditActor = z.infer<ReturnType<typeof AuditActor>>;
-export type UserActor = z.infer<ReturnType<typeof UserActor>>;
-export type ApiKeyActor = z.infer<ReturnType<typeof ApiKeyActor>>;
-export type AutomationActor = z.infer<ReturnType<typeof AutomationActor>>;
-export type AnonymousActor = z.infer<ReturnType<typeof AnonymousActor>>;
-export type SystemActor = z.infer<ReturnType<typeof SystemActor>>;
+/**
+ * Who acted. Narrow with {@link isActorType}; an unknown type or a known type without its
+ * identifying field parses as `OtherActor` instead of failing.
+ */
+export type AuditActor = z.infer<ReturnType<typeof AuditActorSchema>>;
+/** A signed-in person, identified by `userId`. */
+export type UserActor = z.infer<ReturnType<typeof UserActorSchema>>;
+/** A request authenticated with an API key, identified by `apiKeyId`. */
+export type ApiKeyActor = z.infer<ReturnType<typeof ApiKeyActorSchema>>;
+/** A process of the service that runs by itself. */
+export type AutomationActor = z.infer<ReturnType<typeof AutomationActorSchema>>;
+/** A caller not signed in (failed sign-in, password reset by e-mail link). */
+export type AnonymousActor = z.infer<ReturnType<typeof AnonymousActorSchema>>;
+/** The service itself, when no more specific actor applies. */
+export type SystemActor = z.infer<ReturnType<typeof SystemActorSchema>>;
 
 interface ActorByType {
   USER: UserActor;
@@ -154,12 +173,12 @@ export function isActorType<T extends keyof ActorByType>(
   const a = actor as Record<string, unknown>;
   if (type === 'USER') return typeof a.userId === 'string';
   if (type === 'API_KEY') return typeof a.apiKeyId === 'string';
-  if (type === 'AUTOMATION') return AuditAutomation().safeParse(a.automation).success;
+  if (type === 'AUTOMATION') return AuditAutomationSchema().safeParse(a.automation).success;
   return true;
 }
 
 /** One change of the subject. Secret values are never recorded: such a change has `isRedacted: true`. */
-export const AuditChange = wireSchema(() =>
+export const AuditChangeSchema = wireSchema(() =>
   meta(
     looseObject({
       field: meta(z.string(), { description: 'Name of the changed field of the subject' }),
@@ -175,13 +194,14 @@ export const AuditChange = wireSchema(() =>
     { description: 'One change of the subject' },
   ),
 );
-export type AuditChange = z.infer<ReturnType<typeof AuditChange>>;
+/** One change of the subject. Secret values are never recorded: such a change has `isRedacted: true`. */
+export type AuditChange = z.infer<ReturnType<typeof AuditChangeSchema>>;
 
 /**
  * An audit event (element of `content`). Lenient: unknown fields and values are kept.
  * `schemaVersion` 2 tells API keys, automations and anonymous callers apart; 1 knows USER and SYSTEM.
  */
-export const AuditEvent = wireSchema(() =>
+export const AuditEventSchema = wireSchema(() =>
   looseObject({
     id: meta(z.string(), {
       description:
@@ -201,15 +221,15 @@ export const AuditEvent = wireSchema(() =>
         'Kind of the subject followed by the action, e.g. `platform.user.authentication-failed`, `captcha.captcha.updated`',
     }),
     action: meta(z.optional(z.string()), { description: 'The action, e.g. `updated`' }),
-    subject: meta(z.optional(AuditResource()), { description: 'The resource acted on' }),
-    scopes: meta(z.optional(z.array(AuditResource())), {
+    subject: meta(z.optional(AuditResourceSchema()), { description: 'The resource acted on' }),
+    scopes: meta(z.optional(z.array(AuditResourceSchema())), {
       description: 'The resources the subject belongs to',
     }),
-    origin: meta(z.optional(z.nullable(AuditOrigin())), {
+    origin: meta(z.optional(z.nullable(AuditOriginSchema())), {
       description: 'Where the event was recorded; traceId is the reference for support',
     }),
-    actor: AuditActor(),
-    changes: meta(z.optional(z.nullable(z.array(AuditChange()))), {
+    actor: AuditActorSchema(),
+    changes: meta(z.optional(z.nullable(z.array(AuditChangeSchema()))), {
       description: 'The changes of the subject; secret values are never recorded',
     }),
     /** Facts that are not a change: sign-in method and masked IP, export format and range. */
@@ -219,14 +239,18 @@ export const AuditEvent = wireSchema(() =>
     }),
   }),
 );
-export type AuditEvent = z.infer<ReturnType<typeof AuditEvent>>;
+/**
+ * An audit event (element of `content`). Lenient: unknown fields and values are kept.
+ * `schemaVersion` 2 tells API keys, automations and anonymous callers apart; 1 knows USER and SYSTEM.
+ */
+export type AuditEvent = z.infer<ReturnType<typeof AuditEventSchema>>;
 
 /** Response of `GET /platform/v1/events`: one page, newest first. */
-export const AuditEventPage = wireSchema(() =>
+export const AuditEventPageSchema = wireSchema(() =>
   looseObject({
     from: timestamp('Start of the range read, ISO 8601 UTC (the default applied when none was sent)'),
     to: timestamp('End of the range read, ISO 8601 UTC; the server\'s "now" when none was sent'),
-    content: meta(z.array(AuditEvent()), { description: 'The events of this page, newest first' }),
+    content: meta(z.array(AuditEventSchema()), { description: 'The events of this page, newest first' }),
     page: meta(z.number().check(z.int()).check(z.gte(0)), { description: 'Zero-based index of this page' }),
     pageSize: meta(z.number().check(z.int()).check(z.gte(1)).check(z.lte(MAX_PAGE_SIZE)), {
       description: `Events per page, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
@@ -241,11 +265,14 @@ export const AuditEventPage = wireSchema(() =>
     }),
   }),
 );
-export type AuditEventPage = z.infer<ReturnType<typeof AuditEventPage>>;
+/** Response of `GET /platform/v1/events`: one page, newest first. */
+export type AuditEventPage = z.infer<ReturnType<typeof AuditEventPageSchema>>;
 
 /** The page envelope with events left unparsed: the exporter writes events exactly as received. */
-export const RawEventPage = wireSchema(() => z.extend(AuditEventPage(), { content: z.array(z.unknown()) }));
-export type RawEventPage = z.infer<ReturnType<typeof RawEventPage>>;
+export const RawEventPageSchema = wireSchema(() =>
+  z.extend(AuditEventPageSchema(), { content: z.array(z.unknown()) }),
+);
+export type RawEventPage = z.infer<ReturnType<typeof RawEventPageSchema>>;
 
 /** The page envelope without its events (checked on the export path, where events stay raw text). */
-export const AuditPageEnvelope = wireSchema(() => z.omit(AuditEventPage(), { content: true }));
+export const AuditPageEnvelope = wireSchema(() => z.omit(AuditEventPageSchema(), { content: true }));

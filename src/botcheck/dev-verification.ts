@@ -7,7 +7,7 @@ import { parseResponse } from '../core/schema.js';
 import type { DevOutcome } from './dev-outcomes.js';
 
 /** What a dev server answers for a new verification (`POST /__admin/verifications`). */
-export const DevVerification = lazySchema(() =>
+export const DevVerificationSchema = lazySchema(() =>
   z.looseObject({
     verificationId: z.string(),
     /** Base64 JSON `{verificationId, apiEndpoint, encryptedAccessToken}`, as the widget yields it. */
@@ -16,7 +16,8 @@ export const DevVerification = lazySchema(() =>
     accessToken: z.string(),
   }),
 );
-export type DevVerification = z.infer<ReturnType<typeof DevVerification>>;
+/** What a dev server answers for a new verification (`POST /__admin/verifications`). */
+export type DevVerification = z.infer<ReturnType<typeof DevVerificationSchema>>;
 
 /** Options of {@link createDevVerification}. */
 export interface CreateDevVerificationOptions {
@@ -68,7 +69,7 @@ export async function createDevVerification(
       retry: RETRY_UNSENT_ONLY,
       options: { ...(options.signal && { signal: options.signal }) },
     });
-    return parseResponse(DevVerification(), data, 'dev-server verification');
+    return parseResponse(DevVerificationSchema(), data, 'dev-server verification');
   } catch (error) {
     if (error instanceof NotFoundError)
       throw new DevServerRequiredError(client.http.settings.baseUrl.origin, { cause: error });

@@ -44,8 +44,8 @@ export {
   type LegacyAssessmentResult,
   LegacyBotCheckClient,
 } from './legacy-client.js';
-export type * from './public-types.js';
 export type { VerifyOptions, VerifyOutcome } from './run-verify.js';
+export type { LegacyAssessment, VerificationResult, VerificationTokenPayload } from './schemas.js';
 export { TEST_VERIFICATION_IDS } from './test-ids.js';
 export {
   decodeVerificationToken,

@@ -107,7 +107,7 @@ const requestMetadata = /* @__PURE__ */ lazySchema(() => ({
  * 0..1, a timestamp that is not one) is refused. Timestamps are ISO 8601 UTC with milliseconds.
  * The request metadata fields are empty strings in minimal-data mode.
  */
-export const VerificationResult = /* @__PURE__ */ lazySchema(() =>
+export const VerificationResultSchema = /* @__PURE__ */ lazySchema(() =>
   z.looseObject({
     ...verdict(),
     decisionType: described(
@@ -137,13 +137,19 @@ export const VerificationResult = /* @__PURE__ */ lazySchema(() =>
     resultLastFetchedAt: currentTime(SCHEMA_DOCS && 'Latest retrieval of the result'),
   }),
 );
-export type VerificationResult = z.infer<ReturnType<typeof VerificationResult>>;
+/**
+ * Result of `GET /captcha/v2/verifications/{id}/results` (reference 2.5). Lenient: unknown keys
+ * are kept and unknown enum values pass through; a value that can never be valid (a score outside
+ * 0..1, a timestamp that is not one) is refused. Timestamps are ISO 8601 UTC with milliseconds.
+ * The request metadata fields are empty strings in minimal-data mode.
+ */
+export type VerificationResult = z.infer<ReturnType<typeof VerificationResultSchema>>;
 
 /**
  * Result of the legacy `GET /verifications/{id}/assessments` (reference 2.6). Timestamps are UTC
  * without a zone suffix and with fractional seconds, e.g. `2026-03-01T10:15:30.123`.
  */
-export const LegacyAssessment = /* @__PURE__ */ lazySchema(() =>
+export const LegacyAssessmentSchema = /* @__PURE__ */ lazySchema(() =>
   z.looseObject({
     ...verdict(),
     reason: described(
@@ -163,13 +169,17 @@ export const LegacyAssessment = /* @__PURE__ */ lazySchema(() =>
     retrievalTimestamp: legacyTime(SCHEMA_DOCS && 'When the website operator fetched the result'),
   }),
 );
-export type LegacyAssessment = z.infer<ReturnType<typeof LegacyAssessment>>;
+/**
+ * Result of the legacy `GET /verifications/{id}/assessments` (reference 2.6). Timestamps are UTC
+ * without a zone suffix and with fractional seconds, e.g. `2026-03-01T10:15:30.123`.
+ */
+export type LegacyAssessment = z.infer<ReturnType<typeof LegacyAssessmentSchema>>;
 
 /**
  * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; a
  * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
  */
-export const VerificationTokenPayload = /* @__PURE__ */ lazySchema(() =>
+export const VerificationTokenPayloadSchema = /* @__PURE__ */ lazySchema(() =>
   z.object({
     verificationId: verificationIdField(SCHEMA_DOCS && 'Id used to fetch the result (UUID)'),
     /** @deprecated Never used as a host: the configured base URL is the only endpoint. */
@@ -190,4 +200,8 @@ export const VerificationTokenPayload = /* @__PURE__ */ lazySchema(() =>
     ),
   }),
 );
-export type VerificationTokenPayload = z.infer<ReturnType<typeof VerificationTokenPayload>>;
+/**
+ * The JSON object inside a verification token (reference 2.7). Unknown keys are ignored; a
+ * deprecated field that is not a string is dropped before parsing (`decodeVerificationToken`).
+ */
+export type VerificationTokenPayload = z.infer<ReturnType<typeof VerificationTokenPayloadSchema>>;

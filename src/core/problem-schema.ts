@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { looseObject, meta, wireSchema } from './schema.js';
 
 /** An RFC 9457 problem document, the error body of the reference server. Lenient on extra members. */
-export const ProblemDetails = wireSchema(() =>
+export const ProblemDetailsSchema = wireSchema(() =>
   looseObject({
     type: meta(z.string(), {
       description:
@@ -30,4 +30,5 @@ export const ProblemDetails = wireSchema(() =>
     ),
   }),
 );
-export type ProblemDetails = z.infer<ReturnType<typeof ProblemDetails>>;
+/** An RFC 9457 problem document, the error body of the reference server. Lenient on extra members. */
+export type ProblemDetails = z.infer<ReturnType<typeof ProblemDetailsSchema>>;

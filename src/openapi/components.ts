@@ -1,53 +1,60 @@
 import * as z from 'zod/mini';
-import { AuditEvent, AuditEventPage } from '../audit/schemas.js';
-import { LegacyAssessment, VerificationResult } from '../botcheck/schemas.js';
-import { ProblemDetails } from '../core/problem-schema.js';
-import { BatchRequest, ScheduleRequest, ValidationRequest } from '../tax/request-schemas.js';
+import { AuditEventPageSchema, AuditEventSchema } from '../audit/schemas.js';
+import { LegacyAssessmentSchema, VerificationResultSchema } from '../botcheck/schemas.js';
+import { ProblemDetailsSchema } from '../core/problem-schema.js';
 import {
-  BatchAccepted,
-  PendingValidation,
-  ScheduleCreated,
-  ValidationResult,
+  BatchRequestSchema,
+  ScheduleRequestSchema,
+  ValidationRequestSchema,
+} from '../tax/request-schemas.js';
+import {
+  BatchAcceptedSchema,
+  PendingValidationSchema,
+  ScheduleCreatedSchema,
+  ValidationResultSchema,
 } from '../tax/response-schemas.js';
-import { ManualReviewRequiredEvent, ValidationCompletedEvent } from '../tax/webhooks/event-schemas.js';
+import {
+  ManualReviewRequiredEventSchema,
+  ValidationCompletedEventSchema,
+} from '../tax/webhooks/event-schemas.js';
 
 /** Every wire object, named as it appears under `components.schemas`. */
 /** Built on first use (the getters build the schemas): importing the root builds none. */
 const named = (): ReadonlyArray<[string, z.core.$ZodType, string]> => [
   [
     'ValidationRequest',
-    ValidationRequest(),
+    ValidationRequestSchema(),
     'Input of POST /validations and of each batch item. rawValue: at most 20 characters once spaces, dots, dashes and underscores are removed.',
   ],
-  ['BatchRequest', BatchRequest(), 'Input of POST /validations/batch.'],
-  ['ScheduleRequest', ScheduleRequest(), 'Input of POST /schedules.'],
+  ['BatchRequest', BatchRequestSchema(), 'Input of POST /validations/batch.'],
+  ['ScheduleRequest', ScheduleRequestSchema(), 'Input of POST /schedules.'],
   [
     'ValidationResult',
-    ValidationResult(),
+    ValidationResultSchema(),
     'A completed validation (201, 200 replay, GET /validation-results/{validationResultId}).',
   ],
-  ['PendingValidation', PendingValidation(), 'An accepted, asynchronous validation (202).'],
-  ['BatchAccepted', BatchAccepted(), 'One entry per batch item, in input order (202).'],
-  ['ScheduleCreated', ScheduleCreated(), 'A created schedule (201).'],
+  ['PendingValidation', PendingValidationSchema(), 'An accepted, asynchronous validation (202).'],
+  ['BatchAccepted', BatchAcceptedSchema(), 'One entry per batch item, in input order (202).'],
+  ['ScheduleCreated', ScheduleCreatedSchema(), 'A created schedule (201).'],
   [
     'ValidationCompletedEvent',
-    ValidationCompletedEvent(),
+    ValidationCompletedEventSchema(),
     'Webhook payload of taxvalidation.validation.completed and .invalid.',
   ],
   [
     'ManualReviewRequiredEvent',
-    ManualReviewRequiredEvent(),
+    ManualReviewRequiredEventSchema(),
     'Webhook payload of taxvalidation.validation.manual-review-required.',
   ],
-  ['AuditEvent', AuditEvent(), 'One audit event.'],
-  ['AuditEventPage', AuditEventPage(), 'A page of the audit log, newest first.'],
-  ['VerificationResult', VerificationResult(), 'Result of a verification, current bot-check API.'],
+  ['AuditEvent', AuditEventSchema(), 'One audit event.'],
+  ['AuditEventPage', AuditEventPageSchema(), 'A page of the audit log, newest first.'],
+  ['VerificationResult', VerificationResultSchema(), 'Result of a verification, current bot-check API.'],
   [
     'LegacyAssessment',
-    LegacyAssessment(),
+    LegacyAssessmentSchema(),
     'Result of a verification, legacy bot-check API; timestamps are UTC without a zone suffix.',
   ],
-  ['Problem', ProblemDetails(), 'RFC 9457 problem document.'],
+  ['Problem', ProblemDetailsSchema(), 'RFC 9457 problem document.'],
 ];
 
 type ZodDef = {

@@ -1,4 +1,4 @@
-import { AuditEventsQuery } from '../audit/query.js';
+import { AuditEventsQuerySchema } from '../audit/query.js';
 import { TEST_VERIFICATION_IDS } from '../botcheck/test-ids.js';
 import * as ex from './examples.js';
 import { queryParameters } from './parameters.js';
@@ -171,7 +171,7 @@ export function paths(): Record<string, unknown> {
         description:
           "One page of the audit events of the key's project (with its modules) or agency (without its client projects). For the next page pass `nextCursor` as `cursor` with the same `from` and `to` until it is null; a cursor does not shift when events arrive, `page` can. Events older than the plan's retention are not returned. `pageSize` above 1000 is refused with 422, like 0.",
         security: bearer,
-        parameters: queryParameters(AuditEventsQuery()),
+        parameters: queryParameters(AuditEventsQuerySchema()),
         responses: {
           200: json('One page; nextCursor is null on the last page', 'AuditEventPage', ex.auditPageExample),
           ...problems({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { AuditEvent } from '../audit/schemas.js';
-import { ProblemDetails } from '../core/problem-schema.js';
+import { AuditEventSchema } from '../audit/schemas.js';
+import { ProblemDetailsSchema } from '../core/problem-schema.js';
 import { closeOpenEnums } from '../openapi/components.js';
 import { VERSION } from '../version.js';
 import { ClockBody, FaultsBody, RateLimitBody } from './admin-core.js';
@@ -73,8 +73,8 @@ const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
   ['WebhookEndpoint', WebhookEndpointBody, 'A webhook endpoint'],
   ['GenerateAuditEvents', GenerateBody, 'Generate audit events'],
   ['AddAuditEvents', EventsBody, 'Store audit events as given'],
-  ['AuditEvent', AuditEvent(), 'One audit event'],
-  ['Problem', ProblemDetails(), 'RFC 9457 problem document'],
+  ['AuditEvent', AuditEventSchema(), 'One audit event'],
+  ['Problem', ProblemDetailsSchema(), 'RFC 9457 problem document'],
 ];
 
 function schemas(): Record<string, unknown> {

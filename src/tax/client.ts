@@ -15,15 +15,21 @@ import {
   watchCompletions,
 } from './completion-watch.js';
 import { type PrecheckMode, rawValueToSend, strictPrecheckIssue } from './precheck-mode.js';
-import { BatchRequest, ScheduleRequest, ValidationRequest } from './request-schemas.js';
 import {
-  BatchAccepted,
+  BatchRequestSchema,
+  type ScheduleRequest,
+  ScheduleRequestSchema,
+  type ValidationRequest,
+  ValidationRequestSchema,
+} from './request-schemas.js';
+import {
+  BatchAcceptedSchema,
   type BatchAccepted as BatchAcceptedType,
-  PendingValidation,
+  PendingValidationSchema,
   type PendingValidation as PendingValidationType,
-  ScheduleCreated,
+  ScheduleCreatedSchema,
   type ScheduleCreated as ScheduleCreatedType,
-  ValidationResult,
+  ValidationResultSchema,
   type ValidationResult as ValidationResultType,
 } from './response-schemas.js';
 
@@ -118,7 +124,7 @@ export class TaxClient {
    * if (outcome.kind === 'completed') console.log(outcome.result.outcome);
    */
   async validate(params: ValidateParams, options: ValidateOptions = {}): Promise<ValidateOutcome> {
-    const body = parseRequest(ValidationRequest(), params, 'validation request');
+    const body = parseRequest(ValidationRequestSchema(), params, 'validation request');
     if (options.precheck === 'strict') {
       const issue = strictPrecheckIssue(body.countryCode, body.rawValue);
       if (issue) throw new LocalValidationError([issue], 'validation request');
@@ -139,7 +145,7 @@ export class TaxClient {
     const replay = res.status === 200;
     const data = res.data as { status?: unknown } | undefined;
     if (res.status === 202 || data?.status === 'PENDING') {
-      const pending = parseResponse(PendingValidation(), res.data, 'pending validation');
+      const pending = parseResponse(PendingValidationSchema(), res.data, 'pending validation');
       const waited = await options.wait?.watch.waitFor(pending.validationRequestId, {
         timeoutMs: options.wait.timeoutMs ?? DEFAULT_RESULT_WAIT_MS,
         ...(options.signal && { signal: options.signal }),
@@ -149,7 +155,7 @@ export class TaxClient {
       const timedOut = options.wait ? { timedOut: true } : {};
       return { kind: 'pending', pending, replay, idempotencyKey, requestId: res.requestId, ...timedOut };
     }
-    const result = parseResponse(ValidationResult(), res.data, 'validation result');
+    const result = parseResponse(ValidationResultSchema(), res.data, 'validation result');
     return { kind: 'completed', result, replay, idempotencyKey, requestId: res.requestId };
   }
 
@@ -169,7 +175,7 @@ export class TaxClient {
     items: readonly ValidateParams[],
     options: ValidateOptions = {},
   ): Promise<BatchAcceptedType & { idempotencyKeys: string[] }> {
-    const request = parseRequest(BatchRequest(), { items }, 'batch request');
+    const request = parseRequest(BatchRequestSchema(), { items }, 'batch request');
     if (options.precheck === 'strict') {
       const issues = request.items.flatMap((item, i) => {
         const issue = strictPrecheckIssue(item.countryCode, item.rawValue, `items.${i}.rawValue`);
@@ -190,7 +196,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    const accepted = parseResponse(BatchAccepted(), res.data, 'batch response');
+    const accepted = parseResponse(BatchAcceptedSchema(), res.data, 'batch response');
     return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
   }
 
@@ -213,7 +219,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    return parseResponse(BatchAccepted(), res.data, 'batch response');
+    return parseResponse(BatchAcceptedSchema(), res.data, 'batch response');
   }
 
   /**
@@ -259,7 +265,7 @@ export class TaxClient {
     params: ScheduleCreateParams,
     options: RequestOptions = {},
   ): Promise<ScheduleCreatedType> {
-    const body = parseRequest(ScheduleRequest(), params, 'schedule request');
+    const body = parseRequest(ScheduleRequestSchema(), params, 'schedule request');
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/schedules`,
@@ -268,7 +274,7 @@ export class TaxClient {
       retry: RETRY_UNSENT_ONLY,
       options,
     });
-    return parseResponse(ScheduleCreated(), res.data, 'schedule');
+    return parseResponse(ScheduleCreatedSchema(), res.data, 'schedule');
   }
 
   /** Deletes a schedule. Idempotent: a 404 on a retry after a lost response counts as deleted. */
@@ -296,6 +302,6 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    return parseResponse(ValidationResult(), res.data, 'validation result');
+    return parseResponse(ValidationResultSchema(), res.data, 'validation result');
   }
 }

@@ -125,7 +125,7 @@ export const AttachSchedule = wireSchema(() =>
 );
 
 /** Input of `POST /validations` and of each batch item. Strict: unknown keys are rejected. */
-export const ValidationRequest = wireSchema(() =>
+export const ValidationRequestSchema = wireSchema(() =>
   strictObject({
     countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
@@ -148,20 +148,25 @@ export const ValidationRequest = wireSchema(() =>
     attachSchedule: z.optional(AttachSchedule()),
   }),
 );
-export type ValidationRequest = z.infer<ReturnType<typeof ValidationRequest>>;
+/** Input of `POST /validations` and of each batch item. Strict: unknown keys are rejected. */
+export type ValidationRequest = z.infer<ReturnType<typeof ValidationRequestSchema>>;
 
 /** Body of `POST /validations/batch`. */
-export const BatchRequest = wireSchema(() =>
+export const BatchRequestSchema = wireSchema(() =>
   strictObject({
-    items: meta(z.array(ValidationRequest()).check(z.minLength(1)).check(z.maxLength(LIMITS.batchItems)), {
-      description: `1 to ${LIMITS.batchItems} validation requests; one structurally invalid item refuses the whole batch (422)`,
-    }),
+    items: meta(
+      z.array(ValidationRequestSchema()).check(z.minLength(1)).check(z.maxLength(LIMITS.batchItems)),
+      {
+        description: `1 to ${LIMITS.batchItems} validation requests; one structurally invalid item refuses the whole batch (422)`,
+      },
+    ),
   }),
 );
-export type BatchRequest = z.infer<ReturnType<typeof BatchRequest>>;
+/** Body of `POST /validations/batch`. */
+export type BatchRequest = z.infer<ReturnType<typeof BatchRequestSchema>>;
 
 /** Body of `POST /schedules`. */
-export const ScheduleRequest = wireSchema(() =>
+export const ScheduleRequestSchema = wireSchema(() =>
   strictObject({
     countryCode: meta(CountryCode(), {
       description: 'ISO 3166-1 alpha-2 country code; determines the ID scheme',
@@ -175,4 +180,5 @@ export const ScheduleRequest = wireSchema(() =>
     requesterVatId: meta(z.optional(RawValue()), { description: REQUESTER }),
   }),
 );
-export type ScheduleRequest = z.infer<ReturnType<typeof ScheduleRequest>>;
+/** Body of `POST /schedules`. */
+export type ScheduleRequest = z.infer<ReturnType<typeof ScheduleRequestSchema>>;

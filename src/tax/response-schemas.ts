@@ -43,7 +43,7 @@ const VALIDATION_REQUEST_ID = 'Id of the validation request';
 const CORRELATION_ID = "Echo of the request's correlationId; null when none was sent";
 
 /** A validation result (201 of `POST /validations`, `GET /validation-results/{id}`). Lenient. */
-export const ValidationResult = wireSchema(() =>
+export const ValidationResultSchema = wireSchema(() =>
   looseObject({
     validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
     validationResultId: meta(z.string(), {
@@ -89,10 +89,11 @@ export const ValidationResult = wireSchema(() =>
     ),
   }),
 );
-export type ValidationResult = z.infer<ReturnType<typeof ValidationResult>>;
+/** A validation result (201 of `POST /validations`, `GET /validation-results/{id}`). Lenient. */
+export type ValidationResult = z.infer<ReturnType<typeof ValidationResultSchema>>;
 
 /** 202 of `POST /validations`: accepted, result to follow. */
-export const PendingValidation = wireSchema(() =>
+export const PendingValidationSchema = wireSchema(() =>
   looseObject({
     validationRequestId: meta(z.string(), { description: VALIDATION_REQUEST_ID }),
     status: meta(z.literal('PENDING'), { description: 'Always PENDING: the result follows as a webhook' }),
@@ -102,10 +103,11 @@ export const PendingValidation = wireSchema(() =>
     }),
   }),
 );
-export type PendingValidation = z.infer<ReturnType<typeof PendingValidation>>;
+/** 202 of `POST /validations`: accepted, result to follow. */
+export type PendingValidation = z.infer<ReturnType<typeof PendingValidationSchema>>;
 
 /** One entry of the batch 202, in input order. */
-export const BatchItemAccepted = wireSchema(() =>
+export const BatchItemAcceptedSchema = wireSchema(() =>
   meta(
     looseObject({
       index: meta(z.number().check(z.int()).check(z.gte(0)), {
@@ -132,18 +134,20 @@ export const BatchItemAccepted = wireSchema(() =>
     { description: 'One entry per batch item' },
   ),
 );
-export type BatchItemAccepted = z.infer<ReturnType<typeof BatchItemAccepted>>;
+/** One entry of the batch 202, in input order. */
+export type BatchItemAccepted = z.infer<ReturnType<typeof BatchItemAcceptedSchema>>;
 
 /** 202 of `POST /validations/batch`. */
-export const BatchAccepted = wireSchema(() =>
+export const BatchAcceptedSchema = wireSchema(() =>
   looseObject({
-    items: meta(z.array(BatchItemAccepted()), { description: 'One entry per item, in input order' }),
+    items: meta(z.array(BatchItemAcceptedSchema()), { description: 'One entry per item, in input order' }),
   }),
 );
-export type BatchAccepted = z.infer<ReturnType<typeof BatchAccepted>>;
+/** 202 of `POST /validations/batch`. */
+export type BatchAccepted = z.infer<ReturnType<typeof BatchAcceptedSchema>>;
 
 /** 201 of `POST /schedules`. */
-export const ScheduleCreated = wireSchema(() =>
+export const ScheduleCreatedSchema = wireSchema(() =>
   looseObject({
     scheduleId: meta(z.string(), {
       description: 'Id of the schedule; DELETE /schedules/{scheduleId} removes it',
@@ -153,4 +157,5 @@ export const ScheduleCreated = wireSchema(() =>
     ),
   }),
 );
-export type ScheduleCreated = z.infer<ReturnType<typeof ScheduleCreated>>;
+/** 201 of `POST /schedules`. */
+export type ScheduleCreated = z.infer<ReturnType<typeof ScheduleCreatedSchema>>;

@@ -8,10 +8,10 @@ export {
   DUMMY_VERIFICATION_IDS,
   isDevOutcome,
 } from '../botcheck/dev-outcomes.js';
+export type { DevVerification } from '../botcheck/dev-verification.js';
 export {
   type CreateDevVerificationOptions,
   createDevVerification,
   type DevServerClient,
   DevServerRequiredError,
 } from '../botcheck/dev-verification.js';
-export type { DevVerification } from '../public-types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SyncState } from '../../src/audit/archive/state.js';
+import { SyncStateSchema } from '../../src/audit/archive/state.js';
 import { contentKey, EventWindow, idKey, WindowBuilder } from '../../src/audit/archive/window.js';
 
 describe('bounded state: the overlap window of 1,000,000 events keeps the sync state under 20 MB', () => {
@@ -30,7 +30,7 @@ describe('bounded state: the overlap window of 1,000,000 events keeps the sync s
       { occ: start, id: 2, content: 2 },
     ]);
     expect([...window.events()]).toEqual([{ occ: start, id: 2, content: 2 }]);
-    const legacy = SyncState().parse({
+    const legacy = SyncStateSchema().parse({
       version: 1,
       runs: 1,
       watermark: null,

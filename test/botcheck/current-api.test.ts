@@ -5,7 +5,7 @@ import {
   VerificationNotFoundError,
   VerificationResultExpiredError,
 } from '../../src/botcheck/errors.js';
-import { VerificationResult } from '../../src/botcheck/schemas.js';
+import { VerificationResultSchema } from '../../src/botcheck/schemas.js';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import { PermissionDeniedError, TimeoutError } from '../../src/core/errors/error-classes.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
@@ -62,7 +62,9 @@ describe('current API: GET /captcha/v2/verifications/{id}/results with a Bearer 
     const { verificationId } = server().admin.createVerification();
     const res = await rawRequest(server().url, 'GET', resultPath(verificationId), { key: DEMO.projectKey });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body as object).sort()).toEqual(Object.keys(VerificationResult().shape).sort());
+    expect(Object.keys(res.body as object).sort()).toEqual(
+      Object.keys(VerificationResultSchema().shape).sort(),
+    );
   });
 
   it('a missing or invalid key is 403; a key of another project gets 404', async () => {

@@ -7,7 +7,7 @@ import {
   VerificationNotFoundError,
 } from '../../src/botcheck/errors.js';
 import { parseLegacyTimestamp } from '../../src/botcheck/legacy-time.js';
-import { LegacyAssessment } from '../../src/botcheck/schemas.js';
+import { LegacyAssessmentSchema } from '../../src/botcheck/schemas.js';
 import { TEST_VERIFICATION_IDS as IDS } from '../../src/botcheck/test-ids.js';
 import {
   BadRequestError,
@@ -94,7 +94,9 @@ describe('legacy API: GET /verifications/{id}/assessments with svc-authorization
       legacy(DEMO.projectKey),
     );
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body as object).sort()).toEqual(Object.keys(LegacyAssessment().shape).sort());
+    expect(Object.keys(res.body as object).sort()).toEqual(
+      Object.keys(LegacyAssessmentSchema().shape).sort(),
+    );
   });
 
   it('accepts the deprecated secret key of the captcha', async () => {

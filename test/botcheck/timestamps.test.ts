@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { LegacyAssessment, VerificationResult } from '../../src/botcheck/schemas.js';
+import { LegacyAssessmentSchema, VerificationResultSchema } from '../../src/botcheck/schemas.js';
 
 // The timestamp fields are built from zod's ISO date-time class rather than through `z.iso`
 // (which would make a Worker's bundler keep every ISO format): they must be exactly zod's
@@ -23,8 +23,8 @@ const anything = fc.oneof(stamp, fc.string(), fc.integer(), fc.constant(null));
 
 describe('a timestamp of a bot-check result is an ISO 8601 date-time (current: with a zone; legacy: without)', () => {
   const cases = [
-    ['current', inner(VerificationResult().shape.resultExpiresAt), { offset: true }],
-    ['legacy', inner(LegacyAssessment().shape.releaseTimestamp), { local: true }],
+    ['current', inner(VerificationResultSchema().shape.resultExpiresAt), { offset: true }],
+    ['legacy', inner(LegacyAssessmentSchema().shape.releaseTimestamp), { local: true }],
   ] as const;
   for (const [api, schema, options] of cases) {
     it(`${api}: accepts and refuses exactly what z.iso.datetime(${JSON.stringify(options)}) does`, () => {

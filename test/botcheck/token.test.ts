@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VerificationTokenPayload } from '../../src/botcheck/schemas.js';
+import { VerificationTokenPayloadSchema } from '../../src/botcheck/schemas.js';
 import { TEST_VERIFICATION_IDS } from '../../src/botcheck/test-ids.js';
 import {
   decodeVerificationToken,
@@ -210,7 +210,7 @@ describe('the token decoder applies the VerificationTokenPayload schema without 
       fc.property(idLike, field, field, (verificationId, apiEndpoint, encryptedAccessToken) => {
         fc.pre(verificationId !== '');
         const payload = { verificationId, apiEndpoint, encryptedAccessToken };
-        const schema = VerificationTokenPayload().safeParse({
+        const schema = VerificationTokenPayloadSchema().safeParse({
           verificationId,
           apiEndpoint: typeof apiEndpoint === 'string' ? apiEndpoint : undefined,
           encryptedAccessToken: typeof encryptedAccessToken === 'string' ? encryptedAccessToken : undefined,
@@ -233,10 +233,10 @@ describe('the token decoder applies the VerificationTokenPayload schema without 
 
   it('(control) both refuse an id with a non-hex digit and accept a test id', () => {
     const bad = { verificationId: '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5g' };
-    expect(VerificationTokenPayload().safeParse(bad).success).toBe(false);
+    expect(VerificationTokenPayloadSchema().safeParse(bad).success).toBe(false);
     expect(reasonOf(encodeVerificationToken(bad))).toBe('BAD_ID');
     const good = { verificationId: TEST_VERIFICATION_IDS.passed };
-    expect(VerificationTokenPayload().safeParse(good).success).toBe(true);
+    expect(VerificationTokenPayloadSchema().safeParse(good).success).toBe(true);
     expect(reasonOf(encodeVerificationToken(good))).toBe('OK');
   });
 });

@@ -1,6 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
-import { AuditEventsQuery, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/audit/query.js';
+import { AuditEventsQuerySchema, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/audit/query.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { runSvc } from '../helpers/cli.js';
 
@@ -81,7 +81,7 @@ describe('the OpenAPI 3.1 document of the four APIs', () => {
     };
     const params = doc.paths['/platform/v1/events']?.get.parameters ?? [];
     const byName = Object.fromEntries(params.map((p) => [p.name, p]));
-    expect(params.map((p) => p.name)).toEqual(Object.keys(AuditEventsQuery().shape));
+    expect(params.map((p) => p.name)).toEqual(Object.keys(AuditEventsQuerySchema().shape));
     expect(params.every((p) => p.in === 'query' && p.required === false)).toBe(true);
     expect(byName.pageSize?.schema).toMatchObject({
       type: 'integer',
@@ -95,7 +95,10 @@ describe('the OpenAPI 3.1 document of the four APIs', () => {
     expect(byName.to?.schema).toMatchObject({ type: 'string', format: 'date-time' });
     expect(byName.cursor?.schema).toMatchObject({ type: 'string', minLength: 1 });
     // The defaults the document states are the ones the schema applies.
-    expect(AuditEventsQuery().parse({})).toEqual({ pageSize: byName.pageSize?.schema.default, page: 0 });
+    expect(AuditEventsQuerySchema().parse({})).toEqual({
+      pageSize: byName.pageSize?.schema.default,
+      page: 0,
+    });
   });
 
   it('svc openapi --admin prints the admin API of the reference server as a second document', async () => {

@@ -5,10 +5,10 @@ import { lazySchema } from '../../core/lazy-schema.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { ArchiveStamp, GapId, ListedFileName, ManifestFileName, Sha256Hex } from './fields.js';
-import { ArchiveHole } from './state.js';
+import { ArchiveHoleSchema } from './state.js';
 
 /** One data file of a run. */
-export const ManifestFile = lazySchema(() =>
+export const ManifestFileSchema = lazySchema(() =>
   z.object({
     name: ListedFileName(),
     bytes: z.number().check(z.int()).check(z.gte(0)),
@@ -20,13 +20,14 @@ export const ManifestFile = lazySchema(() =>
     lastOccurredAt: z.nullable(ArchiveStamp()),
   }),
 );
-export type ManifestFile = z.infer<ReturnType<typeof ManifestFile>>;
+/** One data file of a run. */
+export type ManifestFile = z.infer<ReturnType<typeof ManifestFileSchema>>;
 
 /**
  * The manifest of one sync run, written last. `range` is what the run covers (after `from`, up to
  * and including `to`; the first run includes `from`); consecutive runs' ranges meet.
  */
-export const Manifest = lazySchema(() =>
+export const ManifestSchema = lazySchema(() =>
   z.object({
     version: z.literal(1),
     run: z.number().check(z.int()).check(z.gt(0)),
@@ -34,7 +35,7 @@ export const Manifest = lazySchema(() =>
     /** The range asked from the API: the run's range plus the overlap before it. */
     query: z.object({ from: ArchiveStamp(), to: ArchiveStamp() }),
     serverNow: ArchiveStamp(),
-    files: z.array(ManifestFile()),
+    files: z.array(ManifestFileSchema()),
     /** The API's `totalElements` for `query`. */
     totalElements: z.nullable(z.number().check(z.int()).check(z.gte(0))),
     /** Events of `query` that earlier runs had archived already (not written again). */
@@ -42,9 +43,9 @@ export const Manifest = lazySchema(() =>
     /** Whether the events written plus those already archived equal `totalElements`. */
     countMatches: z.boolean(),
     /** Set when events may have passed the plan's retention before any run archived them. */
-    retentionGap: z.nullable(ArchiveHole()),
+    retentionGap: z.nullable(ArchiveHoleSchema()),
     /** Earlier runs' ranges holding more events at the API than in the archive (arrived after the overlap). */
-    lateEvents: z.array(ArchiveHole()),
+    lateEvents: z.array(ArchiveHoleSchema()),
     /** `backfill`: a run that fetched recorded gaps again (its `range` is a gap's, outside the chain of ranges). Absent: a regular run. */
     kind: z.optional(z.enum(['backfill'])),
     /** Ids of the gaps (`run3.late1`) this backfill repaired: every event the API holds in them is archived. */
@@ -54,14 +55,18 @@ export const Manifest = lazySchema(() =>
     /** Events the API returned outside `query` (not written). */
     outOfRange: z.optional(z.number().check(z.int()).check(z.gte(0))),
     /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
-    conflicts: z.optional(z.nullable(ManifestFile())),
+    conflicts: z.optional(z.nullable(ManifestFileSchema())),
     /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
     previous: z.nullable(z.object({ name: ManifestFileName(), sha256: Sha256Hex() })),
     /** Ed25519 signature (base64) of the manifest's JSON without this field. */
     signature: z.optional(z.string()),
   }),
 );
-export type Manifest = z.infer<ReturnType<typeof Manifest>>;
+/**
+ * The manifest of one sync run, written last. `range` is what the run covers (after `from`, up to
+ * and including `to`; the first run includes `from`); consecutive runs' ranges meet.
+ */
+export type Manifest = z.infer<ReturnType<typeof ManifestSchema>>;
 
 /** A manifest file read: the JSON as written (for the signature) and the manifest; or why it is not one. */
 export type ParsedManifest =
@@ -80,7 +85,7 @@ export function parseManifest(text: string): ParsedManifest {
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
-  const parsed = Manifest().safeParse(raw);
+  const parsed = ManifestSchema().safeParse(raw);
   if (parsed.success) {
     const twice = listedTwice(parsed.data);
     if (twice !== undefined) return { ok: false, reason: `files: lists ${twice} more than once` };
@@ -137,7 +142,7 @@ export function loadPublicKey(key: string | KeyObjectLike): KeyObject {
  * format); it fails instead, an `SvcError` with code `bad_archive`, before the manifest exists.
  */
 export function serializeManifest(body: Omit<Manifest, 'signature'>, key?: KeyObject): string {
-  const checked = Manifest().safeParse(body);
+  const checked = ManifestSchema().safeParse(body);
   if (!checked.success) {
     const [first] = toIssues(checked.error);
     throw new SvcError(

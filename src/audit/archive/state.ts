@@ -17,7 +17,7 @@ import { EventWindow, idKey } from './window.js';
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** A span the archive reported as not whole (retention gap or events that came too late). */
-export const ArchiveHole = lazySchema(() =>
+export const ArchiveHoleSchema = lazySchema(() =>
   z.object({
     from: ArchiveStamp(),
     to: ArchiveStamp(),
@@ -27,10 +27,11 @@ export const ArchiveHole = lazySchema(() =>
     archivedCount: z.nullable(z.number().check(z.int()).check(z.gte(0))),
   }),
 );
-export type ArchiveHole = z.infer<ReturnType<typeof ArchiveHole>>;
+/** A span the archive reported as not whole (retention gap or events that came too late). */
+export type ArchiveHole = z.infer<ReturnType<typeof ArchiveHoleSchema>>;
 
 /** A run decided but not finished: a rerun repeats it with exactly these values. */
-export const PendingRun = lazySchema(() =>
+export const PendingRunSchema = lazySchema(() =>
   z.object({
     run: z.number().check(z.int()).check(z.gt(0)),
     /** Range the run covers: after `from` (from the first run: at or after) up to and including `to`. */
@@ -41,16 +42,16 @@ export const PendingRun = lazySchema(() =>
     /** The server's now, learnt from the probe page. */
     serverNow: ArchiveStamp(),
     gzip: z.boolean(),
-    retentionGap: z.nullable(ArchiveHole()),
-    lateEvents: z.array(ArchiveHole()),
+    retentionGap: z.nullable(ArchiveHoleSchema()),
+    lateEvents: z.array(ArchiveHoleSchema()),
     /** A backfill run: the gaps it fetches again (its range is theirs). Absent: a regular run. */
     repairs: z.optional(z.array(GapId())),
   }),
 );
-export type PendingRun = z.infer<ReturnType<typeof PendingRun>>;
+export type PendingRun = z.infer<ReturnType<typeof PendingRunSchema>>;
 
 /** What a sync directory remembers between runs. */
-export const SyncState = lazySchema(() =>
+export const SyncStateSchema = lazySchema(() =>
   z.object({
     version: z.literal(1),
     /** Runs finished. */
@@ -85,10 +86,10 @@ export const SyncState = lazySchema(() =>
         events: z.number().check(z.int()).check(z.gte(0)),
       }),
     ),
-    pending: z.nullable(PendingRun()),
+    pending: z.nullable(PendingRunSchema()),
   }),
 );
-export type SyncState = z.output<ReturnType<typeof SyncState>>;
+export type SyncState = z.output<ReturnType<typeof SyncStateSchema>>;
 
 /** The state of a directory that never ran a sync. */
 export const emptySyncState = (): SyncState => ({
@@ -123,7 +124,7 @@ export async function readSyncState(store: ArchiveStore): Promise<SyncState | un
       'bad_state',
     );
   }
-  return parseStateText(text, SyncState(), {
+  return parseStateText(text, SyncStateSchema(), {
     notJson: `${where} is not valid JSON; restore it from a backup`,
     notState: `${where} is not a sync state; restore it from a backup`,
   });

@@ -1,6 +1,6 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { parseResponse } from '../../core/schema.js';
-import { AuditPageEnvelope, RawEventPage } from '../schemas.js';
+import { AuditPageEnvelope, RawEventPageSchema } from '../schemas.js';
 import { LineBreaks } from './line-breaks.js';
 import { type RawEvent, scanEventPage } from './raw-page.js';
 
@@ -49,7 +49,7 @@ export function rawExportPage(received: Uint8Array): RawExportPage {
   } catch (error) {
     throw new SvcError('Response is not JSON: GET /platform/v1/events', 'bad_response', { cause: error });
   }
-  const page = parseResponse(RawEventPage(), data, 'audit log page');
+  const page = parseResponse(RawEventPageSchema(), data, 'audit log page');
   const content = page.content.map((event): ExportEvent => {
     const id = (event as { id?: unknown } | null)?.id;
     return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };

@@ -6,7 +6,7 @@ import { readStateFile } from '../../node/checkpoint.js';
  * The state file of an export, replaced atomically at each checkpoint (see core/checkpoint.ts). `bytes` and `events` count
  * what the output holds up to the checkpoint; `cursor` is where the next page starts.
  */
-export const ExportState = lazySchema(() =>
+export const ExportStateSchema = lazySchema(() =>
   z.looseObject({
     version: z.literal(1),
     from: z.string(),
@@ -27,11 +27,11 @@ export const ExportState = lazySchema(() =>
     updatedAt: z.string(),
   }),
 );
-export type ExportState = z.infer<ReturnType<typeof ExportState>>;
+export type ExportState = z.infer<ReturnType<typeof ExportStateSchema>>;
 
 /** Reads an export's state file; undefined when it does not exist, a `bad_state` error when it is not one. */
 export function readExportState(path: string): Promise<ExportState | undefined> {
-  return readStateFile(path, ExportState(), {
+  return readStateFile(path, ExportStateSchema(), {
     notJson: `State file ${path} is not valid JSON; delete it to start the export over`,
     notState: `State file ${path} is not an export state; delete it to start the export over`,
   });

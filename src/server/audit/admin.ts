@@ -7,7 +7,7 @@ import {
   isOrderedRange,
   resolveRange,
 } from '../../audit/query.js';
-import { AuditEvent } from '../../audit/schemas.js';
+import { AuditEventSchema } from '../../audit/schemas.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { BASIC_PLAN, DEMO, FULL_PLAN } from '../fixtures.js';
 import { BODY_LIMITS, readJson, sendJson } from '../http-io.js';
@@ -56,7 +56,7 @@ export const GenerateBody = z
   })
   .check(z.refine(isOrderedRange, fromAfterTo()));
 
-const StoredEvent = AuditEvent().check(
+const StoredEvent = AuditEventSchema().check(
   z.refine((e) => AuditTimestamp().safeParse(e.occurredAt).success, {
     path: ['occurredAt'],
     message: 'must be an ISO 8601 timestamp',

@@ -1,5 +1,10 @@
 import type * as z from 'zod/mini';
-import { AuditEventsQuery, FROM_AFTER_TO, resolveRange } from '../../audit/query.js';
+import {
+  type AuditEventsQuery,
+  AuditEventsQuerySchema,
+  FROM_AFTER_TO,
+  resolveRange,
+} from '../../audit/query.js';
 import { toIssues } from '../../core/zod-issues.js';
 import { HttpProblem, type ProblemIssue } from '../problem.js';
 import { type CursorPayload, verifyCursor } from './cursor.js';
@@ -27,7 +32,7 @@ function detailOf(issue: ProblemIssue | undefined): string {
 }
 
 function check(input: unknown): AuditEventsQuery {
-  const parsed = AuditEventsQuery().safeParse(input);
+  const parsed = AuditEventsQuerySchema().safeParse(input);
   if (parsed.success) return parsed.data;
   const issues = toIssues(parsed.error as z.core.$ZodError);
   throw new HttpProblem(422, detailOf(issues[0]), issues);
@@ -40,7 +45,7 @@ function check(input: unknown): AuditEventsQuery {
  */
 function wireInput(query: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const name of Object.keys(AuditEventsQuery().shape)) {
+  for (const name of Object.keys(AuditEventsQuerySchema().shape)) {
     const value = query.get(name);
     if (value === null || (name === 'page' && query.has('cursor'))) continue;
     const number = NUMBERS.has(name) && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;

@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { toIssues } from '../../core/zod-issues.js';
-import { BatchRequest, ScheduleRequest, ValidationRequest } from '../../tax/request-schemas.js';
+import {
+  BatchRequestSchema,
+  ScheduleRequestSchema,
+  type ValidationRequest,
+  ValidationRequestSchema,
+} from '../../tax/request-schemas.js';
 import { BODY_LIMITS, readJson, sendEmpty, sendJson } from '../http-io.js';
 import { HttpProblem, type ProblemIssue, paymentRequired } from '../problem.js';
 import type { Route } from '../router.js';
@@ -43,7 +48,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       pattern: `${BASE}/validations`,
       auth,
       handle: async ({ req, res, principal }) => {
-        const body = await parseBody(req, ValidationRequest(), 'validation request');
+        const body = await parseBody(req, ValidationRequestSchema(), 'validation request');
         const { item, issue } = routeItem(body, '');
         if (issue) throw new HttpProblem(422, 'Invalid validation request', [issue]);
         if (body.attachSchedule && !principal.plan.scheduledValidation) {
@@ -70,7 +75,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       auth,
       handle: async ({ req, res, principal }) => {
         const raw = await readJson(req, BODY_LIMITS.taxBatch);
-        const parsed = BatchRequest().safeParse(raw);
+        const parsed = BatchRequestSchema().safeParse(raw);
         if (!parsed.success) {
           const issues = toIssues(parsed.error);
           const indexes = [...new Set(issues.map((i) => /^items\.(\d+)/.exec(i.path)?.[1]).filter(Boolean))];
@@ -132,7 +137,7 @@ export function taxRoutes(store: TaxStore, completer: Completer): Route[] {
       pattern: `${BASE}/schedules`,
       auth: { api: 'tax', feature: 'scheduledValidation' },
       handle: async ({ req, res, principal }) => {
-        const body = await parseBody(req, ScheduleRequest(), 'schedule request');
+        const body = await parseBody(req, ScheduleRequestSchema(), 'schedule request');
         const { issue } = routeItem(
           {
             countryCode: body.countryCode,

@@ -1,6 +1,6 @@
 import { AbortError, ApiError, SvcError, UnprocessableEntityError } from '../../core/errors/error-classes.js';
 import { precheckDecision } from '../precheck-mode.js';
-import { ValidationRequest } from '../request-schemas.js';
+import { type ValidationRequest, ValidationRequestSchema } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
 import { rowIdempotencyKey } from './keys.js';
 import { pacedSender } from './paced-sender.js';
@@ -53,7 +53,7 @@ function failingIndexes(error: UnprocessableEntityError): Map<number, string> {
  */
 export function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
   if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
-  const parsed = ValidationRequest().safeParse(input);
+  const parsed = ValidationRequestSchema().safeParse(input);
   if (!parsed.success) {
     return {
       row,

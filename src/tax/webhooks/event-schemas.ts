@@ -3,7 +3,7 @@ import { looseObject, meta, openEnum, timestamp, wireSchema } from '../../core/s
 import { OUTCOMES, PROVIDERS } from '../enums.js';
 
 /** Payload of `taxvalidation.validation.completed` and `.invalid`. */
-export const ValidationCompletedEvent = wireSchema(() =>
+export const ValidationCompletedEventSchema = wireSchema(() =>
   looseObject({
     eventType: meta(z.enum(['taxvalidation.validation.completed', 'taxvalidation.validation.invalid']), {
       description: 'completed for every check; invalid in addition when the outcome is INVALID',
@@ -24,10 +24,11 @@ export const ValidationCompletedEvent = wireSchema(() =>
     providerStatus: meta(z.string(), { description: 'Status of the registry call, e.g. SUCCESS' }),
   }),
 );
-export type ValidationCompletedEvent = z.infer<ReturnType<typeof ValidationCompletedEvent>>;
+/** Payload of `taxvalidation.validation.completed` and `.invalid`. */
+export type ValidationCompletedEvent = z.infer<ReturnType<typeof ValidationCompletedEventSchema>>;
 
 /** Payload of `taxvalidation.validation.manual-review-required`. */
-export const ManualReviewRequiredEvent = wireSchema(() =>
+export const ManualReviewRequiredEventSchema = wireSchema(() =>
   looseObject({
     eventType: meta(z.literal('taxvalidation.validation.manual-review-required'), {
       description: 'A check entered the manual review queue',
@@ -38,4 +39,5 @@ export const ManualReviewRequiredEvent = wireSchema(() =>
     status: meta(z.string(), { description: 'Status of the validation request, e.g. PENDING' }),
   }),
 );
-export type ManualReviewRequiredEvent = z.infer<ReturnType<typeof ManualReviewRequiredEvent>>;
+/** Payload of `taxvalidation.validation.manual-review-required`. */
+export type ManualReviewRequiredEvent = z.infer<ReturnType<typeof ManualReviewRequiredEventSchema>>;

@@ -1,9 +1,9 @@
 import { toIssues } from '../../core/zod-issues.js';
 import {
   type ManualReviewRequiredEvent as ManualReviewRequired,
-  ManualReviewRequiredEvent,
+  ManualReviewRequiredEventSchema,
   type ValidationCompletedEvent as ValidationCompleted,
-  ValidationCompletedEvent,
+  ValidationCompletedEventSchema,
 } from './event-schemas.js';
 
 /** An event type this version does not know; kept as received. */
@@ -46,9 +46,9 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): TaxWebho
   if (typeof eventType !== 'string') throw new WebhookPayloadError('webhook body has no eventType');
   const schema =
     eventType === 'taxvalidation.validation.manual-review-required'
-      ? ManualReviewRequiredEvent
+      ? ManualReviewRequiredEventSchema
       : eventType === 'taxvalidation.validation.completed' || eventType === 'taxvalidation.validation.invalid'
-        ? ValidationCompletedEvent
+        ? ValidationCompletedEventSchema
         : undefined;
   if (!schema) return { eventType, known: false, payload: value as Record<string, unknown> };
   const parsed = schema().safeParse(value);

@@ -4,7 +4,7 @@ import { readStateFile } from '../../../node/checkpoint.js';
 import { BatchInputError } from '../errors.js';
 
 /** What a batch file run records at each checkpoint, so a resumed run can continue it. */
-export const BatchFileState = lazySchema(() =>
+export const BatchFileStateSchema = lazySchema(() =>
   z.looseObject({
     version: z.literal(1),
     /** Seed of the idempotency keys; by default the sha256 of the input. */
@@ -23,13 +23,13 @@ export const BatchFileState = lazySchema(() =>
     updatedAt: z.string(),
   }),
 );
-export type BatchFileState = z.infer<ReturnType<typeof BatchFileState>>;
+export type BatchFileState = z.infer<ReturnType<typeof BatchFileStateSchema>>;
 
 /** Loads the state to resume from; a missing, unreadable or foreign state is a {@link BatchInputError}. */
 export async function loadBatchState(path: string, runId: string): Promise<BatchFileState> {
   let state: BatchFileState | undefined;
   try {
-    state = await readStateFile(path, BatchFileState(), {
+    state = await readStateFile(path, BatchFileStateSchema(), {
       notJson: `state file ${path} is not valid JSON`,
       notState: `state file ${path} is not a batch state`,
       code: 'config',
