@@ -7,11 +7,7 @@ import { parseRequest, parseResponse } from '../core/schema.js';
 import type { ExportOptions, ExportResult } from './export/export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { type ListEventsParams, ListEventsParamsSchema, resolveRange } from './query.js';
-import {
-  type AuditEvent,
-  AuditEventPageSchema,
-  type AuditEventPage as AuditEventPageType,
-} from './schemas.js';
+import { type AuditEvent, type AuditEventPage, AuditEventPageSchema } from './schemas.js';
 import type { S3StoreSettings } from './store/s3-settings.js';
 import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
@@ -24,7 +20,7 @@ export type AuditEventsParams = Omit<ListEventsParams, 'cursor' | 'page'>;
 /** Every event of a range: `for await` gives events (duplicates dropped), `pages()` gives pages. */
 export interface AuditEventIterable extends AsyncIterable<AuditEvent> {
   /** The pages, as the server returned them. */
-  pages(): AsyncIterable<AuditEventPageType>;
+  pages(): AsyncIterable<AuditEventPage>;
 }
 
 type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParamsSchema>['parse']>;
@@ -84,10 +80,7 @@ export class AuditClient {
    * @example
    * const page = await client.audit.listEvents({ from: '2026-01-01T00:00:00Z', pageSize: 500 });
    */
-  async listEvents(
-    params: ListEventsParams = {},
-    options: AuditReadOptions = {},
-  ): Promise<AuditEventPageType> {
+  async listEvents(params: ListEventsParams = {}, options: AuditReadOptions = {}): Promise<AuditEventPage> {
     const query = parseRequest(ListEventsParamsSchema(), params, 'audit log query');
     const res = await this.get(query, options, (spec) => this.http.call(spec));
     return parseResponse(AuditEventPageSchema(), res.data, 'audit log page');

@@ -23,14 +23,14 @@ import {
   ValidationRequestSchema,
 } from './request-schemas.js';
 import {
+  type BatchAccepted,
   BatchAcceptedSchema,
-  type BatchAccepted as BatchAcceptedType,
+  type PendingValidation,
   PendingValidationSchema,
-  type PendingValidation as PendingValidationType,
+  type ScheduleCreated,
   ScheduleCreatedSchema,
-  type ScheduleCreated as ScheduleCreatedType,
+  type ValidationResult,
   ValidationResultSchema,
-  type ValidationResult as ValidationResultType,
 } from './response-schemas.js';
 
 const BASE = '/taxvalidation/v1';
@@ -55,7 +55,7 @@ export interface ValidateOptions extends RequestOptions {
 /** `validate` finished: 201, or 200 for an idempotent replay (`replay: true`). */
 export interface CompletedValidation {
   kind: 'completed';
-  result: ValidationResultType;
+  result: ValidationResult;
   /** true when the server answered 200: this idempotency key was already processed. */
   replay: boolean;
   /** The idempotency key sent (generated when none was given). */
@@ -66,7 +66,7 @@ export interface CompletedValidation {
 /** `validate` accepted for asynchronous processing (202); the result arrives by webhook. */
 export interface PendingValidationOutcome {
   kind: 'pending';
-  pending: PendingValidationType;
+  pending: PendingValidation;
   /** true when `wait` was given and no result arrived within its timeout. */
   timedOut?: boolean;
   replay: boolean;
@@ -174,7 +174,7 @@ export class TaxClient {
   async validateBatch(
     items: readonly ValidateParams[],
     options: ValidateOptions = {},
-  ): Promise<BatchAcceptedType & { idempotencyKeys: string[] }> {
+  ): Promise<BatchAccepted & { idempotencyKeys: string[] }> {
     const request = parseRequest(BatchRequestSchema(), { items }, 'batch request');
     if (options.precheck === 'strict') {
       const issues = request.items.flatMap((item, i) => {
@@ -210,7 +210,7 @@ export class TaxClient {
   async #submitBatch(
     items: ReadonlyArray<ValidationRequest & { idempotencyKey: string }>,
     options: RequestOptions = {},
-  ): Promise<BatchAcceptedType> {
+  ): Promise<BatchAccepted> {
     const res = await this.http.call({
       method: 'POST',
       path: `${BASE}/validations/batch`,
@@ -261,10 +261,7 @@ export class TaxClient {
    * Creates a recurring schedule. There is no idempotency key for schedules, so this call is
    * retried only when the connection failed before the request was written.
    */
-  async createSchedule(
-    params: ScheduleCreateParams,
-    options: RequestOptions = {},
-  ): Promise<ScheduleCreatedType> {
+  async createSchedule(params: ScheduleCreateParams, options: RequestOptions = {}): Promise<ScheduleCreated> {
     const body = parseRequest(ScheduleRequestSchema(), params, 'schedule request');
     const res = await this.http.call({
       method: 'POST',
@@ -292,7 +289,7 @@ export class TaxClient {
   }
 
   /** Fetches a stored result: input echo, outcome, provider, match, registry data, timestamps. */
-  async getResult(validationResultId: string, options: RequestOptions = {}): Promise<ValidationResultType> {
+  async getResult(validationResultId: string, options: RequestOptions = {}): Promise<ValidationResult> {
     if (!validationResultId)
       throw new LocalValidationError([{ path: 'validationResultId', message: 'must not be empty' }]);
     const res = await this.http.call({
