@@ -14,6 +14,7 @@ import { ROOT } from '../helpers/build.js';
 /** Node-only: folders (ending in /) and files, relative to the project root. */
 const NODE_ONLY = [
   'src/node/',
+  'src/node-entry.ts',
   'src/cli/',
   'src/server/',
   'src/audit/export/',

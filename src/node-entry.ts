@@ -7,22 +7,22 @@ export type {
   CopyArchiveOptions,
   CopyArchiveResult,
   LeftOutObject,
-} from '../audit/archive/copy.js';
-export type { ArchiveGap, GapCause } from '../audit/archive/gaps.js';
+} from './audit/archive/copy.js';
+export type { ArchiveGap, GapCause } from './audit/archive/gaps.js';
 export type {
   ArchiveProblem,
   ArchiveProblemKind,
   ArchiveRunCoverage,
   VerifyArchiveOptions,
   VerifyArchiveResult,
-} from '../audit/archive/verify-result.js';
+} from './audit/archive/verify-result.js';
 export {
   type ArchiveGaps,
   acknowledgeAuditGap,
   copyAuditArchive,
   listAuditGaps,
   verifyAuditArchive,
-} from '../audit/archive-functions.js';
+} from './audit/archive-functions.js';
 export {
   type AuditProject,
   type ProjectOutcome,
@@ -31,34 +31,34 @@ export {
   type SyncProjectsOptions,
   type SyncProjectsSummary,
   syncAuditProjects,
-} from '../audit/sync-projects.js';
-export { CheckpointError } from '../core/errors/error-classes.js';
-export { createDefaultTransport } from '../core/transport/default.js';
-export { createNodeHttpTransport, type NodeHttpTransportOptions } from '../core/transport/node-http.js';
-export { createUndiciTransport, type UndiciTransportOptions } from '../core/transport/undici.js';
+} from './audit/sync-projects.js';
+export { CheckpointError } from './core/errors/error-classes.js';
+export { createDefaultTransport } from './core/transport/default.js';
+export { createNodeHttpTransport, type NodeHttpTransportOptions } from './core/transport/node-http.js';
+export { createUndiciTransport, type UndiciTransportOptions } from './core/transport/undici.js';
 export {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
-} from '../tax/batch-file/errors.js';
-export { watchCompletions } from '../tax/completion-watch.js';
+} from './tax/batch-file/errors.js';
+export { watchCompletions } from './tax/completion-watch.js';
 export {
   createWebhookForwarder,
   WebhookForwardError,
   type WebhookForwarder,
   type WebhookForwarderOptions,
-} from '../tax/webhooks/forwarder.js';
+} from './tax/webhooks/forwarder.js';
 export {
   listenForWebhooks,
   type WebhookDelivery,
   type WebhookListener,
   type WebhookListenerOptions,
-} from '../tax/webhooks/listen.js';
+} from './tax/webhooks/listen.js';
 export {
   type RegisterWebhookEndpointOptions,
   registerWebhookEndpoint,
   unregisterWebhookEndpoint,
   WebhookRegistrationError,
-} from '../tax/webhooks/register-endpoint.js';
-export { WebhookRejection } from '../tax/webhooks/rejection.js';
+} from './tax/webhooks/register-endpoint.js';
+export { WebhookRejection } from './tax/webhooks/rejection.js';
