@@ -54,34 +54,11 @@ export function createUndiciTransport(
   options: UndiciTransportOptions = {},
   loadParts: () => Promise<UndiciParts> = loadUndiciParts,
 ): Transport {
-  type Loaded = { router: Router; send: UndiciParts['request'] };
   // Parsed now: a bad proxy URL or CA text is an error at creation, not at the first request.
-  const routes = proxyRoutes(proxySettingsOf(options.proxy));
-  const extraCa = caOption(options.ca);
-  let loading: Promise<Loaded> | undefined;
+  const load = undiciLoader(options, loadParts);
   const split = createUrlSplitter();
   // Once loaded, used directly: no extra await on the hot path.
-  let ready: Loaded | undefined;
-  const load = () => {
-    loading ??= loadParts().then((undici) => {
-      const settings: DispatcherSettings = {
-        connections: options.connections ?? 64,
-        keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
-        connectTimeout: options.connectTimeoutMs ?? 10_000,
-        // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        ca: trustedCertificates(extraCa),
-      };
-      const router = settledRouter(undici, routes, settings);
-      return { router, send: undici.request };
-    });
-    return loading.catch((error: unknown) => {
-      // Not cached: a later call tries again (and fails the same way, as a configuration error).
-      loading = undefined;
-      throw transportLoadError('undici', error);
-    });
-  };
+  let ready: LoadedUndici | undefined;
   const transport: Transport & AttemptAbortAware = {
     async request(req: TransportRequest): Promise<TransportResponse> {
       ready ??= await load();
@@ -106,10 +83,7 @@ export function createUndiciTransport(
       try {
         res = await send.call(dispatcher, { origin, path, method, headers, body, signal, bodyTimeout });
       } catch (error) {
-        // A proxy's refusal comes as an abort too (undici's CONNECT answer): ours fired or not.
-        if (proxy && !signal.aborted) throw proxiedFailure(error, target(), proxy);
-        if (isAbortLike(error)) throw error;
-        throw (await httpToTlsPort(error, req.url, target())) ?? toRequestFailure(error, target());
+        throw await sendFailure(error, { url: req.url, host: target(), proxy, aborted: signal.aborted });
       }
       // A 407 (or Basic 401) to an absolute-URL request is the proxy's answer, not the service's.
       if (proxy && isProxyAuthAnswer(res.statusCode, res.headers)) {
@@ -117,25 +91,9 @@ export function createUndiciTransport(
         throw proxyAnswer(res.statusCode, target(), proxy);
       }
       watch?.handOver();
-      const stream = res.body;
       try {
         // Awaited here: one microtask, where returning the promise from an async function takes two.
-        return await finishResponse(
-          req,
-          {
-            status: res.statusCode,
-            headers: res.headers,
-            body: stream,
-            // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
-            // any more, so without this listener that error would be uncaught and stop the process.
-            destroy: () => stream.on('error', () => {}).destroy(),
-            // undici collects a body of announced length itself, without an async iterator per response.
-            readAll: () => stream.bytes(),
-            // And as text without copying the bytes first (`bytes()` copies even a single chunk).
-            readText: () => stream.text(),
-          },
-          target,
-        );
+        return await finishResponse(req, responseOf(res), target);
       } catch (error) {
         if (watch !== undefined && isBodyTimeout(error)) watch.silent();
         throw error;
@@ -144,9 +102,73 @@ export function createUndiciTransport(
     // Every request ends through an UndiciAbort: the pipeline makes no AbortSignal for it.
     [ATTEMPT_ABORTER]: () => new UndiciAbort(),
     close: async () => {
-      const loaded = ready ?? (loading && (await loading.catch(() => undefined)));
+      const loaded = ready ?? (await load.started()?.catch(() => undefined));
       await Promise.all(loaded?.router.dispatchers().map((d) => d.close()) ?? []);
     },
   };
   return transport;
+}
+
+/** The loaded undici: the router of its dispatchers and its `request`. */
+interface LoadedUndici {
+  router: Router;
+  send: UndiciParts['request'];
+}
+
+/** Loads undici once and builds the router; `started()` is the load under way, if any. */
+function undiciLoader(
+  options: UndiciTransportOptions,
+  loadParts: () => Promise<UndiciParts>,
+): (() => Promise<LoadedUndici>) & { started(): Promise<LoadedUndici> | undefined } {
+  const routes = proxyRoutes(proxySettingsOf(options.proxy));
+  const extraCa = caOption(options.ca);
+  let loading: Promise<LoadedUndici> | undefined;
+  const load = () => {
+    loading ??= loadParts().then((undici) => {
+      const settings: DispatcherSettings = {
+        connections: options.connections ?? 64,
+        keepAliveTimeout: options.keepAliveTimeoutMs ?? 4000,
+        connectTimeout: options.connectTimeoutMs ?? 10_000,
+        // Our own signal enforces timeouts; undici's 300 s defaults would only hide a bug.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        ca: trustedCertificates(extraCa),
+      };
+      return { router: settledRouter(undici, routes, settings), send: undici.request };
+    });
+    return loading.catch((error: unknown) => {
+      // Not cached: a later call tries again (and fails the same way, as a configuration error).
+      loading = undefined;
+      throw transportLoadError('undici', error);
+    });
+  };
+  return Object.assign(load, { started: () => loading });
+}
+
+/** The error a failed `request` stands for: the proxy's refusal, an abort, a TLS mix-up or a network failure. */
+async function sendFailure(
+  error: unknown,
+  at: { url: string; host: string; proxy: URL | undefined; aborted: boolean },
+): Promise<unknown> {
+  // A proxy's refusal comes as an abort too (undici's CONNECT answer): ours fired or not.
+  if (at.proxy && !at.aborted) return proxiedFailure(error, at.host, at.proxy);
+  if (isAbortLike(error)) return error;
+  return (await httpToTlsPort(error, at.url, at.host)) ?? toRequestFailure(error, at.host);
+}
+
+/** undici's response as the pipeline reads it. */
+function responseOf(res: Dispatcher.ResponseData) {
+  const stream = res.body;
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: stream,
+    // A body dropped unread (over its cap) errors with UND_ERR_ABORTED: nothing may listen
+    // any more, so without this listener that error would be uncaught and stop the process.
+    destroy: () => stream.on('error', () => {}).destroy(),
+    // undici collects a body of announced length itself, without an async iterator per response.
+    readAll: () => stream.bytes(),
+    // And as text without copying the bytes first (`bytes()` copies even a single chunk).
+    readText: () => stream.text(),
+  };
 }
