@@ -20,30 +20,7 @@ function stateOf(v: VerificationEvent, now: number): { state: string; label: str
 
 /** Verifications, newest first, with a button per outcome, copyable tokens and Finish for unfinished ones. */
 export function verificationsView(meta: ConsoleMeta): View {
-  const create = el('div', {
-    class: 'buttons',
-    attrs: { role: 'group', 'aria-label': 'Create a verification' },
-  });
-  for (const { name, description } of meta.outcomes) {
-    create.append(
-      el(
-        'button',
-        {
-          class: `outcome outcome-${name}`,
-          attrs: { type: 'button', title: description, 'data-outcome': name },
-          on: {
-            click: async () => {
-              const created = (await post('/__admin/verifications', { outcome: name })) as
-                | { verificationId: string }
-                | undefined;
-              if (created) announce(`Created a ${name} verification ${created.verificationId}`);
-            },
-          },
-        },
-        name,
-      ),
-    );
-  }
+  const create = outcomeButtons(meta);
   const { root, body } = panel('verifications', 'Verifications');
   const list = el('ol', { class: 'cards' });
   const empty = el('p', { class: 'empty' }, 'None yet. Create one above, or click an <svc-captcha> widget.');
@@ -52,74 +29,9 @@ export function verificationsView(meta: ConsoleMeta): View {
   let now = Date.now();
 
   const render = (row: Row) => {
-    const v = row.data;
-    const { state, label } = stateOf(v, now);
-    const left = Math.max(0, v.maxFetches - v.fetches);
-    const children: Node[] = [
-      el(
-        'div',
-        { class: 'card-head' },
-        el('span', { class: `badge outcome-${v.outcome}` }, v.outcome),
-        el('span', { class: `state state-${state}` }, label),
-        el(
-          'span',
-          { class: 'fetches' },
-          `${left} of ${v.maxFetches} fetch${v.maxFetches === 1 ? '' : 'es'} left`,
-        ),
-      ),
-      el(
-        'div',
-        { class: 'card-line' },
-        el('span', { class: 'label' }, 'id'),
-        el('code', { class: 'id' }, v.verificationId),
-        el('span', { class: 'score' }, `score ${v.score}`, v.passed ? '' : ', not passed'),
-      ),
-    ];
-    if (row.token !== undefined) {
-      const token = row.token;
-      children.push(
-        el(
-          'div',
-          { class: 'card-line' },
-          el('span', { class: 'label' }, 'token'),
-          el('code', { class: 'token', attrs: { title: token } }, token),
-          el(
-            'button',
-            {
-              attrs: { type: 'button', 'aria-label': `Copy the token of ${v.verificationId}` },
-              on: {
-                click: async () => {
-                  try {
-                    await navigator.clipboard.writeText(token);
-                    announce('Token copied');
-                  } catch {
-                    announce('The browser refused the clipboard; select the token instead', 'error');
-                  }
-                },
-              },
-            },
-            'Copy',
-          ),
-        ),
-      );
-    }
-    if (state === 'unfinished') {
-      children.push(
-        el(
-          'button',
-          {
-            class: 'finish',
-            attrs: { type: 'button' },
-            on: {
-              click: () => post(`/__admin/verifications/${encodeURIComponent(v.verificationId)}/finish`),
-            },
-          },
-          'Finish',
-        ),
-      );
-    }
-    row.element.dataset.state = state;
-    row.element.replaceChildren(...children);
+    const { state, element, children } = card(row, now);
+    element.dataset.state = state;
+    element.replaceChildren(...children);
   };
 
   return {
@@ -156,4 +68,105 @@ export function verificationsView(meta: ConsoleMeta): View {
       empty.hidden = false;
     },
   };
+}
+
+/** One button per dev outcome, each creating a verification of it. */
+function outcomeButtons(meta: ConsoleMeta): HTMLElement {
+  const create = el('div', {
+    class: 'buttons',
+    attrs: { role: 'group', 'aria-label': 'Create a verification' },
+  });
+  for (const { name, description } of meta.outcomes) {
+    create.append(
+      el(
+        'button',
+        {
+          class: `outcome outcome-${name}`,
+          attrs: { type: 'button', title: description, 'data-outcome': name },
+          on: {
+            click: async () => {
+              const created = (await post('/__admin/verifications', { outcome: name })) as
+                | { verificationId: string }
+                | undefined;
+              if (created) announce(`Created a ${name} verification ${created.verificationId}`);
+            },
+          },
+        },
+        name,
+      ),
+    );
+  }
+  return create;
+}
+
+/** The card of a verification: its head, id line, token line and, while unfinished, Finish. */
+function card(row: Row, now: number): { state: string; element: HTMLElement; children: Node[] } {
+  const v = row.data;
+  const { state, label } = stateOf(v, now);
+  const left = Math.max(0, v.maxFetches - v.fetches);
+  const children: Node[] = [
+    el(
+      'div',
+      { class: 'card-head' },
+      el('span', { class: `badge outcome-${v.outcome}` }, v.outcome),
+      el('span', { class: `state state-${state}` }, label),
+      el(
+        'span',
+        { class: 'fetches' },
+        `${left} of ${v.maxFetches} fetch${v.maxFetches === 1 ? '' : 'es'} left`,
+      ),
+    ),
+    el(
+      'div',
+      { class: 'card-line' },
+      el('span', { class: 'label' }, 'id'),
+      el('code', { class: 'id' }, v.verificationId),
+      el('span', { class: 'score' }, `score ${v.score}`, v.passed ? '' : ', not passed'),
+    ),
+  ];
+  if (row.token !== undefined) children.push(tokenLine(row.token, v.verificationId));
+  if (state === 'unfinished') children.push(finishButton(v.verificationId));
+  return { state, element: row.element, children };
+}
+
+/** The token, shown whole on hover, with a Copy button. */
+function tokenLine(token: string, verificationId: string): HTMLElement {
+  return el(
+    'div',
+    { class: 'card-line' },
+    el('span', { class: 'label' }, 'token'),
+    el('code', { class: 'token', attrs: { title: token } }, token),
+    el(
+      'button',
+      {
+        attrs: { type: 'button', 'aria-label': `Copy the token of ${verificationId}` },
+        on: {
+          click: async () => {
+            try {
+              await navigator.clipboard.writeText(token);
+              announce('Token copied');
+            } catch {
+              announce('The browser refused the clipboard; select the token instead', 'error');
+            }
+          },
+        },
+      },
+      'Copy',
+    ),
+  );
+}
+
+/** Finishes an unfinished verification (the widget's last step). */
+function finishButton(verificationId: string): HTMLElement {
+  return el(
+    'button',
+    {
+      class: 'finish',
+      attrs: { type: 'button' },
+      on: {
+        click: () => post(`/__admin/verifications/${encodeURIComponent(verificationId)}/finish`),
+      },
+    },
+    'Finish',
+  );
 }
