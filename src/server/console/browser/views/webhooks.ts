@@ -36,29 +36,8 @@ export function webhooksView(): View {
   let canRedeliver = false;
 
   const show = (d: WebhookDeliveryEvent, atStart: boolean) => {
-    const status = d.lastStatus !== null ? String(d.lastStatus) : (d.lastError ?? '-');
-    const children: Node[] = [
-      el('span', { class: `badge delivery-${d.state}` }, d.state),
-      el('span', { class: 'muted' }, d.eventType),
-      el('code', { class: 'url', attrs: { title: d.url } }, d.url),
-      el('span', {}, `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}, last ${status}`),
-    ];
-    if (canRedeliver) {
-      children.push(
-        el(
-          'button',
-          {
-            attrs: { type: 'button', 'aria-label': `Redeliver ${d.id}` },
-            on: {
-              click: async () => {
-                if (await post(`${LIST}/${encodeURIComponent(d.id)}/redeliver`)) refresh();
-              },
-            },
-          },
-          'Redeliver',
-        ),
-      );
-    }
+    const children = deliveryLine(d);
+    if (canRedeliver) children.push(redeliverButton(d.id, () => refresh()));
     let row = rows.get(d.id);
     if (!row) {
       row = el('li', { attrs: { 'data-delivery-id': d.id } });
@@ -114,4 +93,31 @@ export function webhooksView(): View {
       empty.hidden = false;
     },
   };
+}
+
+/** A delivery's state, event type, URL and attempts. */
+function deliveryLine(d: WebhookDeliveryEvent): Node[] {
+  const status = d.lastStatus !== null ? String(d.lastStatus) : (d.lastError ?? '-');
+  return [
+    el('span', { class: `badge delivery-${d.state}` }, d.state),
+    el('span', { class: 'muted' }, d.eventType),
+    el('code', { class: 'url', attrs: { title: d.url } }, d.url),
+    el('span', {}, `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}, last ${status}`),
+  ];
+}
+
+/** Asks the server to deliver `id` again, then `redelivered()` (the list reloads). */
+function redeliverButton(id: string, redelivered: () => void): HTMLElement {
+  return el(
+    'button',
+    {
+      attrs: { type: 'button', 'aria-label': `Redeliver ${id}` },
+      on: {
+        click: async () => {
+          if (await post(`${LIST}/${encodeURIComponent(id)}/redeliver`)) redelivered();
+        },
+      },
+    },
+    'Redeliver',
+  );
 }
