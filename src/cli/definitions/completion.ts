@@ -1,6 +1,6 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
 import { COMPLETION_SHELLS, oneOf } from '../choices.js';
+import type { Runner } from '../command.js';
 
 /** `svc completion bash|zsh|fish`. */
 export function defineCompletionCommand(program: Command, run: Runner): void {

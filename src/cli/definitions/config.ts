@@ -1,5 +1,5 @@
 import { Argument, type Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
+import type { Runner } from '../command.js';
 import { asConfigKey, CONFIG_KEYS } from '../config-store.js';
 
 /** `<key>`: one of the settings a profile holds. */

@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import type { Runner } from '../action.js';
+import type { Runner } from '../command.js';
 
 /** `svc doctor`. */
 export function defineDoctorCommand(program: Command, run: Runner): void {

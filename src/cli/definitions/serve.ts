@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OptionsOf } from '../action.js';
+import type { OptionsOf } from '../command.js';
 
 /** `svc serve`, before its action. */
 export const serveCommand = (program: Command) =>
