@@ -9,7 +9,7 @@ import {
   auditVerifyCommand,
 } from './definitions/audit-archive.js';
 import { captchaLegacyCommand, captchaTokenCommand, decisionCommand } from './definitions/captcha.js';
-import { openApiCommand, serveCommand } from './definitions/serve.js';
+import { serveCommand } from './definitions/serve.js';
 import {
   batchCommand,
   schedulesCreateCommand,
@@ -67,11 +67,6 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
 /** `svc serve`. */
 export function defineServeCommand(program: Command, run: Runner): void {
   serveCommand(program).action(run(async () => (await import('./commands/serve.js')).serve));
-}
-
-/** `svc openapi`. */
-export function defineOpenApiCommand(program: Command, run: Runner): void {
-  openApiCommand(program).action(run(async () => (await import('./commands/openapi.js')).openapi));
 }
 
 /** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */

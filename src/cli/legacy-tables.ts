@@ -32,7 +32,6 @@ export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> =
   'config list': ['table', 'json', 'ndjson', 'csv'],
   'config path': [],
   serve: [],
-  openapi: ['json'],
   completion: [],
 };
 
@@ -113,7 +112,6 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'config list': ['svc config list', 'svc config list -o json'],
   'config path': ['svc config path', '$EDITOR "$(svc config path)"'],
   serve: ['svc serve', 'svc serve --port 0 --seed-audit-events 10000'],
-  openapi: ['svc openapi > openapi.json', 'svc openapi | jq ".paths | keys"'],
   completion: ['source <(svc completion bash)', 'svc completion fish | source'],
   doctor: ['svc doctor', 'svc --profile staging doctor -o json'],
 };

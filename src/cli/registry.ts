@@ -1,6 +1,7 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
 import { legacyArea } from './command.js';
+import { openApiCommand } from './commands/openapi.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
 import { defineCompletionCommand } from './definitions/completion.js';
@@ -22,7 +23,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   legacyArea(legacy.defineCaptchaCommands),
   legacyArea(defineConfigCommands),
   legacyArea(legacy.defineServeCommand),
-  legacyArea(legacy.defineOpenApiCommand),
+  openApiCommand,
   legacyArea(defineCompletionCommand),
   legacyArea(defineDoctorCommand),
   versionCommand,

@@ -12,13 +12,3 @@ export const serveCommand = (program: Command) =>
 
 /** The options of `svc serve`. */
 export type ServeOptions = OptionsOf<typeof serveCommand>;
-
-/** `svc openapi`, before its action. */
-export const openApiCommand = (program: Command) =>
-  program
-    .command('openapi')
-    .description('print the OpenAPI 3.1 document of the four APIs (JSON)')
-    .addOption(new Option('--admin', "print the reference server's admin API document instead"));
-
-/** The options of `svc openapi`. */
-export type OpenApiOptions = OptionsOf<typeof openApiCommand>;
