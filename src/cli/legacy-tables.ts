@@ -25,7 +25,6 @@ export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> =
   // Without -o: the token alone on stdout, for $(svc captcha token).
   'captcha token': ['json', 'ndjson'],
   'token decode': ['table', 'json', 'ndjson', 'csv'],
-  doctor: ['table', 'json', 'ndjson', 'csv'],
   'config set': [],
   'config get': [],
   'config unset': [],
@@ -113,5 +112,4 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'config path': ['svc config path', '$EDITOR "$(svc config path)"'],
   serve: ['svc serve', 'svc serve --port 0 --seed-audit-events 10000'],
   completion: ['source <(svc completion bash)', 'svc completion fish | source'],
-  doctor: ['svc doctor', 'svc --profile staging doctor -o json'],
 };

@@ -1,12 +1,12 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
 import { legacyArea } from './command.js';
+import { doctorCommand } from './commands/doctor-command.js';
 import { openApiCommand } from './commands/openapi.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
 import { defineCompletionCommand } from './definitions/completion.js';
 import { defineConfigCommands } from './definitions/config.js';
-import { defineDoctorCommand } from './definitions/doctor.js';
 import * as legacy from './definitions.js';
 import { LEGACY_EXAMPLES, LEGACY_OUTPUTS } from './legacy-tables.js';
 import { chooseOutputFormat, type FormatRequest } from './output-contract.js';
@@ -25,7 +25,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   legacyArea(legacy.defineServeCommand),
   openApiCommand,
   legacyArea(defineCompletionCommand),
-  legacyArea(defineDoctorCommand),
+  doctorCommand,
   versionCommand,
 ];
 
