@@ -37,23 +37,30 @@ export type OptionsOf<Define extends (...args: never[]) => { opts(): OptionValue
 /** What commander passes to the action of `C`: its arguments, its options, the command itself. */
 export type ActionArgs<C> = C extends Command<infer Args, infer Opts> ? [...Args, Opts, C] : never;
 
-/** One command: everything the registry needs to register it and to describe it. */
-export interface CommandModule<
-  C extends Command<unknown[], OptionValues> = Command<unknown[], OptionValues>,
-> {
-  readonly kind: 'command';
+/** One command as its module declares it (see {@link defineCommand}). */
+export interface CommandSpec<C extends Command<unknown[], OptionValues>> {
   /** The path below `svc`, as the output contract names it (`audit gaps ack`). */
   readonly path: string;
   /** The one-line description of its help. */
   readonly summary: string;
-  /** Adds arguments, options and help text to the bare command (named and described already). */
+  /**
+   * Adds arguments, options and help text to the bare command (named and described already); the
+   * handler's parameters are checked against what it builds. Type its parameter (`command:
+   * Command`) when `load` returns a handler typed elsewhere, so the types are inferred from here.
+   */
   readonly configure?: ((command: Command) => C) | undefined;
   /** The `-o` formats it honours; none when it prints no data in a format. */
   readonly outputs: readonly OutputFormat[];
   /** The examples its help ends with. */
   readonly examples: readonly string[];
   /** Loads its handler when the command runs, so `svc --help` loads no handler. */
-  readonly load: () => Promise<Handler<ActionArgs<C>>>;
+  readonly load: () => Promise<Handler<ActionArgs<NoInfer<C>>>>;
+}
+
+/** One command: everything the registry needs to register it and to describe it. */
+export interface CommandModule<C extends Command<unknown[], OptionValues> = Command<unknown[], OptionValues>>
+  extends CommandSpec<C> {
+  readonly kind: 'command';
 }
 
 /** A group (`svc audit`): a command with subcommands and a description of its own, no action. */
@@ -80,7 +87,7 @@ export type RegistryEntry = CommandModule | GroupModule | LegacyArea;
 
 /** A command module; `configure` types the handler's arguments and options. */
 export function defineCommand<C extends Command<unknown[], OptionValues> = Command>(
-  spec: Omit<CommandModule<C>, 'kind'>,
+  spec: CommandSpec<C>,
 ): CommandModule {
   return { kind: 'command', ...spec } as unknown as CommandModule;
 }

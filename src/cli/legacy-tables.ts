@@ -31,7 +31,6 @@ export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> =
   'config list': ['table', 'json', 'ndjson', 'csv'],
   'config path': [],
   serve: [],
-  completion: [],
 };
 
 /** The help examples of the commands of the areas not yet in command modules, by command path. */
@@ -111,5 +110,4 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'config list': ['svc config list', 'svc config list -o json'],
   'config path': ['svc config path', '$EDITOR "$(svc config path)"'],
   serve: ['svc serve', 'svc serve --port 0 --seed-audit-events 10000'],
-  completion: ['source <(svc completion bash)', 'svc completion fish | source'],
 };

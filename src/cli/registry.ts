@@ -1,11 +1,11 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
 import { legacyArea } from './command.js';
+import { completionCommand } from './commands/completion-command.js';
 import { doctorCommand } from './commands/doctor-command.js';
 import { openApiCommand } from './commands/openapi.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
-import { defineCompletionCommand } from './definitions/completion.js';
 import { defineConfigCommands } from './definitions/config.js';
 import * as legacy from './definitions.js';
 import { LEGACY_EXAMPLES, LEGACY_OUTPUTS } from './legacy-tables.js';
@@ -24,7 +24,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   legacyArea(defineConfigCommands),
   legacyArea(legacy.defineServeCommand),
   openApiCommand,
-  legacyArea(defineCompletionCommand),
+  completionCommand,
   doctorCommand,
   versionCommand,
 ];
