@@ -9,7 +9,6 @@ import {
   auditVerifyCommand,
 } from './definitions/audit-archive.js';
 import { captchaLegacyCommand, captchaTokenCommand, decisionCommand } from './definitions/captcha.js';
-import { serveCommand } from './definitions/serve.js';
 import {
   batchCommand,
   schedulesCreateCommand,
@@ -62,11 +61,6 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
     .description('decode a verification token offline (no network)')
     .argument('<token>', "the token, or '-' to read it from stdin")
     .action(run(async () => (await import('./commands/token.js')).tokenDecode));
-}
-
-/** `svc serve`. */
-export function defineServeCommand(program: Command, run: Runner): void {
-  serveCommand(program).action(run(async () => (await import('./commands/serve.js')).serve));
 }
 
 /** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */

@@ -30,7 +30,6 @@ export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> =
   'config unset': [],
   'config list': ['table', 'json', 'ndjson', 'csv'],
   'config path': [],
-  serve: [],
 };
 
 /** The help examples of the commands of the areas not yet in command modules, by command path. */
@@ -109,5 +108,4 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'config unset': ['svc config unset timeout', 'svc --profile staging config unset api-key'],
   'config list': ['svc config list', 'svc config list -o json'],
   'config path': ['svc config path', '$EDITOR "$(svc config path)"'],
-  serve: ['svc serve', 'svc serve --port 0 --seed-audit-events 10000'],
 };

@@ -4,6 +4,7 @@ import { legacyArea } from './command.js';
 import { completionCommand } from './commands/completion-command.js';
 import { doctorCommand } from './commands/doctor-command.js';
 import { openApiCommand } from './commands/openapi.js';
+import { serveCommand } from './commands/serve-command.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
 import { defineConfigCommands } from './definitions/config.js';
@@ -22,7 +23,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   legacyArea(legacy.defineAuditCommands),
   legacyArea(legacy.defineCaptchaCommands),
   legacyArea(defineConfigCommands),
-  legacyArea(legacy.defineServeCommand),
+  serveCommand,
   openApiCommand,
   completionCommand,
   doctorCommand,
