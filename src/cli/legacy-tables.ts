@@ -25,11 +25,6 @@ export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> =
   // Without -o: the token alone on stdout, for $(svc captcha token).
   'captcha token': ['json', 'ndjson'],
   'token decode': ['table', 'json', 'ndjson', 'csv'],
-  'config set': [],
-  'config get': [],
-  'config unset': [],
-  'config list': ['table', 'json', 'ndjson', 'csv'],
-  'config path': [],
 };
 
 /** The help examples of the commands of the areas not yet in command modules, by command path. */
@@ -99,13 +94,4 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc captcha token --outcome challenge -o json --base-url "$URL"',
   ],
   'token decode': ['svc token decode "$TOKEN"', 'pbpaste | svc token decode -'],
-  'config set': [
-    'svc config set api-key                 # reads the key from stdin',
-    'svc config set base-url https://api.example.com',
-    'svc --profile staging config set output json',
-  ],
-  'config get': ['svc config get base-url', 'svc --profile staging config get api-key'],
-  'config unset': ['svc config unset timeout', 'svc --profile staging config unset api-key'],
-  'config list': ['svc config list', 'svc config list -o json'],
-  'config path': ['svc config path', '$EDITOR "$(svc config path)"'],
 };

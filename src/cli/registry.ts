@@ -2,12 +2,19 @@ import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
 import { legacyArea } from './command.js';
 import { completionCommand } from './commands/completion-command.js';
+import {
+  configGetCommand,
+  configGroup,
+  configListCommand,
+  configPathCommand,
+  configSetCommand,
+  configUnsetCommand,
+} from './commands/config-commands.js';
 import { doctorCommand } from './commands/doctor-command.js';
 import { openApiCommand } from './commands/openapi.js';
 import { serveCommand } from './commands/serve-command.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
-import { defineConfigCommands } from './definitions/config.js';
 import * as legacy from './definitions.js';
 import { LEGACY_EXAMPLES, LEGACY_OUTPUTS } from './legacy-tables.js';
 import { chooseOutputFormat, type FormatRequest } from './output-contract.js';
@@ -22,7 +29,12 @@ export const COMMANDS: readonly RegistryEntry[] = [
   legacyArea(legacy.defineBatchCommand),
   legacyArea(legacy.defineAuditCommands),
   legacyArea(legacy.defineCaptchaCommands),
-  legacyArea(defineConfigCommands),
+  configGroup,
+  configSetCommand,
+  configGetCommand,
+  configUnsetCommand,
+  configListCommand,
+  configPathCommand,
   serveCommand,
   openApiCommand,
   completionCommand,
