@@ -2,6 +2,7 @@ import { ClientFactory } from './client-factory.js';
 import { CommandOutput } from './command-output.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
+import type { OutputFormat } from './output-format.js';
 import { Settings } from './settings.js';
 import { Signals } from './signals.js';
 
@@ -18,9 +19,9 @@ export class CommandContext {
   readonly signals: Signals;
   private readonly cleanups: Array<() => Promise<void>> = [];
 
-  constructor(io: CliIO, flags: GlobalFlags, command?: string) {
+  constructor(io: CliIO, flags: GlobalFlags, command?: string, formats?: readonly OutputFormat[]) {
     this.io = io;
-    this.settings = new Settings(io, flags, command, (line) => this.out.warn(line));
+    this.settings = new Settings(io, flags, command, (line) => this.out.warn(line), formats);
     this.out = new CommandOutput(io, this.settings);
     this.client = new ClientFactory(this.settings, this.out, (fn) => this.onClose(fn));
     this.signals = new Signals(io.signal);

@@ -1,6 +1,6 @@
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import type { CsvStyle } from '../core/csv-line.js';
-import { commandPath, OUTPUT_CONTRACT } from './output-contract.js';
+import { commandPath } from './command-path.js';
 import type { OutputFormat } from './output-format.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,14 +30,17 @@ function* walk(command: CommandUnknownOpts): Generator<CommandUnknownOpts> {
 }
 
 /**
- * Adds `--bom` and `--delimiter` to each command whose output contract (output-contract.ts)
+ * Adds `--bom` and `--delimiter` to each command whose output contract (`contract`, the registry's)
  * includes `csv`, unless it defines `--delimiter` itself (`svc batch`). Call after every command
  * is defined.
  */
-export function addCsvOptions(program: CommandUnknownOpts): void {
+export function addCsvOptions(
+  program: CommandUnknownOpts,
+  contract: Readonly<Record<string, readonly OutputFormat[]>>,
+): void {
   for (const command of walk(program)) {
     const path = commandPath(command);
-    if (path === undefined || !OUTPUT_CONTRACT[path]?.includes('csv')) continue;
+    if (path === undefined || !contract[path]?.includes('csv')) continue;
     if (command.options.some((option) => option.long === '--delimiter')) continue;
     command
       .addOption(new Option('--bom', 'with -o csv: start with a UTF-8 BOM, so Excel reads the text as UTF-8'))

@@ -1,6 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import { lazy, type Runner, type RunState } from './action.js';
-import { addCsvOptions } from './csv-options.js';
+import type { Runner } from './command.js';
 import { auditExportCommand, auditListCommand, auditTailCommand } from './definitions/audit.js';
 import {
   auditCopyCommand,
@@ -10,21 +9,14 @@ import {
   auditVerifyCommand,
 } from './definitions/audit-archive.js';
 import { captchaLegacyCommand, captchaTokenCommand, decisionCommand } from './definitions/captcha.js';
-import { defineCompletionCommand } from './definitions/completion.js';
-import { defineConfigCommands } from './definitions/config.js';
-import { defineDoctorCommand } from './definitions/doctor.js';
-import { openApiCommand, serveCommand } from './definitions/serve.js';
 import {
   batchCommand,
   schedulesCreateCommand,
   validateCommand,
   webhooksListenCommand,
 } from './definitions/tax.js';
-import { defineVersionCommand } from './definitions/version.js';
-import type { GlobalFlags } from './global-options.js';
-import type { CliIO } from './io.js';
 
-// The command table: each command as definitions/ declares it (arguments, options, help; the types
+// The areas not yet in command modules (registry.ts lists them): each command as definitions/ declares it (arguments, options, help; the types
 // its handler takes come from there), tied here to its handler in commands/, which loads when the
 // command runs. definitions/ never imports commands/, so the types flow one way.
 
@@ -40,7 +32,7 @@ function defineAuditArchiveCommands(audit: Command, run: Runner): void {
 }
 
 /** `svc audit list|export|tail`, and the archive commands (audit-archive.ts). */
-function defineAuditCommands(program: Command, run: Runner): void {
+export function defineAuditCommands(program: Command, run: Runner): void {
   const audit = program.command('audit').description('read, export and follow the audit log');
   auditListCommand(audit).action(run(async () => (await import('./commands/audit.js')).auditList));
   auditExportCommand(audit).action(run(async () => (await import('./commands/audit-export.js')).auditExport));
@@ -49,7 +41,7 @@ function defineAuditCommands(program: Command, run: Runner): void {
 }
 
 /** `svc captcha result|legacy|token`, `svc token decode`. Exit 0 accept, 3 reject, 4 extra check. */
-function defineCaptchaCommands(program: Command, run: Runner): void {
+export function defineCaptchaCommands(program: Command, run: Runner): void {
   const load = async () => import('./commands/captcha.js');
   const captcha = program
     .command('captcha')
@@ -71,18 +63,8 @@ function defineCaptchaCommands(program: Command, run: Runner): void {
     .action(run(async () => (await import('./commands/token.js')).tokenDecode));
 }
 
-/** `svc serve`. */
-function defineServeCommand(program: Command, run: Runner): void {
-  serveCommand(program).action(run(async () => (await import('./commands/serve.js')).serve));
-}
-
-/** `svc openapi`. */
-function defineOpenApiCommand(program: Command, run: Runner): void {
-  openApiCommand(program).action(run(async () => (await import('./commands/openapi.js')).openapi));
-}
-
 /** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
-function defineTaxCommands(program: Command, run: Runner): void {
+export function defineTaxCommands(program: Command, run: Runner): void {
   const load = async () => import('./commands/tax.js');
   validateCommand(program).action(run(async () => (await load()).validate));
 
@@ -113,23 +95,6 @@ function defineTaxCommands(program: Command, run: Runner): void {
 }
 
 /** `svc batch`. */
-function defineBatchCommand(program: Command, run: Runner): void {
+export function defineBatchCommand(program: Command, run: Runner): void {
   batchCommand(program).action(run(async () => (await import('./commands/batch.js')).batch));
-}
-
-/** Registers every command; handlers live in `commands/` and load on use. */
-export function defineCommands(program: Command<[], GlobalFlags>, io: CliIO, state: RunState): void {
-  const run: Runner = (load) => lazy(io, state, () => program.opts(), load);
-  defineTaxCommands(program, run);
-  defineBatchCommand(program, run);
-  defineAuditCommands(program, run);
-  defineCaptchaCommands(program, run);
-  defineConfigCommands(program, run);
-  defineServeCommand(program, run);
-  defineOpenApiCommand(program, run);
-  defineCompletionCommand(program, run);
-  defineDoctorCommand(program, run);
-  defineVersionCommand(program, run);
-  // After every command: --bom and --delimiter go to those with CSV output (output-contract.ts).
-  addCsvOptions(program);
 }

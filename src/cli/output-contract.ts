@@ -2,45 +2,6 @@ import type { OutputFormat } from './output-format.js';
 import { UsageError } from './usage-error.js';
 
 /**
- * The output contract: which `-o` formats each command honours, by command path. This is the one
- * table the CLI enforces (a format not listed is refused with exit 2 before anything is sent),
- * and the README's "Output and exit codes" section shows the same table (a test compares them).
- * A command with no formats prints no data in a format (plain text, a script, files, nothing).
- */
-export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> = {
-  validate: ['table', 'json', 'ndjson', 'csv'],
-  precheck: ['table', 'json', 'ndjson', 'csv'],
-  batch: ['ndjson', 'csv'],
-  'results get': ['table', 'json', 'ndjson', 'csv'],
-  'schedules create': ['table', 'json', 'ndjson', 'csv'],
-  'schedules delete': ['table', 'json', 'ndjson', 'csv'],
-  'webhooks listen': ['ndjson'],
-  'audit list': ['table', 'json', 'ndjson', 'csv'],
-  'audit export': ['ndjson'],
-  'audit tail': ['ndjson'],
-  'audit sync': [],
-  'audit verify': ['json'],
-  'audit gaps': ['json'],
-  'audit gaps ack': [],
-  'audit copy': [],
-  'captcha result': ['table', 'json', 'ndjson', 'csv'],
-  'captcha legacy': ['table', 'json', 'ndjson', 'csv'],
-  // Without -o: the token alone on stdout, for $(svc captcha token).
-  'captcha token': ['json', 'ndjson'],
-  'token decode': ['table', 'json', 'ndjson', 'csv'],
-  doctor: ['table', 'json', 'ndjson', 'csv'],
-  'config set': [],
-  'config get': [],
-  'config unset': [],
-  'config list': ['table', 'json', 'ndjson', 'csv'],
-  'config path': [],
-  serve: [],
-  openapi: ['json'],
-  completion: [],
-  version: [],
-};
-
-/**
  * The columns of the output that hold an id or a token, by table header (`audit list`'s `id`) or
  * by field name in a one-object table (`validationResultId`): a table on a narrow terminal never
  * cuts these, so they can be copied whole (gh keeps its id column whole too); the other columns
@@ -73,15 +34,19 @@ export interface FormatRequest {
 }
 
 /**
- * The format a command prints in. `-o` must name a format the command honours, else a
+ * The format a command prints in, given the formats it honours (`formats`, its row of the
+ * registry's output contract). `-o` must name one of them, else a
  * {@link UsageError} (exit 2) naming the accepted ones. A preference from `SVC_OUTPUT` or the
  * profile applies where the command honours it; otherwise, like the default (`table` on a
- * terminal, `json` otherwise), it gives way to the command's first listed format. A command not
- * in the contract (none today) takes any format.
+ * terminal, `json` otherwise), it gives way to the command's first listed format. Without
+ * `formats` (a command not in the contract, none today) any format is taken.
  */
-export function resolveOutputFormat(command: string | undefined, request: FormatRequest): OutputFormat {
+export function chooseOutputFormat(
+  command: string | undefined,
+  formats: readonly OutputFormat[] | undefined,
+  request: FormatRequest,
+): OutputFormat {
   const fallback: OutputFormat = request.stdoutIsTTY ? 'table' : 'json';
-  const formats = command === undefined ? undefined : OUTPUT_CONTRACT[command];
   if (formats === undefined) return request.flag ?? request.preference ?? fallback;
   if (request.flag !== undefined && !formats.includes(request.flag)) {
     throw new UsageError(
@@ -95,22 +60,4 @@ export function resolveOutputFormat(command: string | undefined, request: Format
     if (candidate !== undefined && formats.includes(candidate)) return candidate;
   }
   return formats[0] ?? fallback;
-}
-
-interface CommandLike {
-  name(): string;
-  parent: CommandLike | null;
-}
-
-const isCommand = (value: unknown): value is CommandLike =>
-  typeof value === 'object' && value !== null && typeof (value as CommandLike).name === 'function';
-
-/**
- * The path of a command as the contract names it (`audit list`), from what commander passes to an
- * action last (the command itself); undefined for anything else.
- */
-export function commandPath(command: unknown): string | undefined {
-  const names: string[] = [];
-  for (let at = isCommand(command) ? command : null; at?.parent; at = at.parent) names.unshift(at.name());
-  return names.length ? names.join(' ') : undefined;
 }

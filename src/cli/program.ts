@@ -1,10 +1,10 @@
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { VERSION } from '../version.js';
-import type { RunState } from './action.js';
-import { defineCommands } from './definitions.js';
+import { lazy, type RunState } from './action.js';
 import { addGlobalOptions } from './global-options.js';
 import { applyHelpExtras } from './help-extras.js';
 import type { CliIO } from './io.js';
+import { OUTPUT_CONTRACT, registerCommands } from './registry.js';
 
 export type { RunState } from './action.js';
 
@@ -26,7 +26,7 @@ export function buildProgram(io: CliIO, state: RunState) {
       .description('Tax-ID validation, audit log export and bot-check verification from the terminal')
       .version(VERSION, '-V, --version', 'print the version'),
   ).showSuggestionAfterError(true);
-  defineCommands(program, io, state);
+  registerCommands(program, (load) => lazy(io, state, () => program.opts(), load, OUTPUT_CONTRACT));
   applyHelpExtras(program);
   configure(program, io);
   return program;

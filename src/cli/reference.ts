@@ -1,6 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMAND_EXITS, EXIT_MEANING } from './exit-codes.js';
-import { OUTPUT_CONTRACT } from './output-contract.js';
+import { OUTPUT_CONTRACT } from './registry.js';
 
 /** The path of a command from the root (`audit export`); `''` for `svc` itself. */
 /** The examples of a command, as its help shows them (help-examples.ts: passed in, so this module imports no help code). */

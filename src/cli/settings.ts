@@ -22,7 +22,7 @@ import {
   readCaFile,
   resolveProxy,
 } from './network-settings.js';
-import { resolveOutputFormat } from './output-contract.js';
+import { chooseOutputFormat } from './output-contract.js';
 import { type OutputFormat, parseOutputFormat } from './output-format.js';
 import { parseIntOption, UsageError } from './usage-error.js';
 
@@ -44,6 +44,8 @@ export class Settings {
   readonly flags: GlobalFlags;
   /** The command's path (`audit list`), by which the output contract is looked up. */
   readonly command: string | undefined;
+  /** The `-o` formats the command honours (registry.ts); undefined: any. */
+  readonly formats: readonly OutputFormat[] | undefined;
   private readonly io: CliIO;
   private readonly warn: (line: string) => void;
   private profileValues: ProfileValues | undefined;
@@ -55,10 +57,17 @@ export class Settings {
   /** The certificates of the CA file, read once (`null`: no CA file). */
   private caPems: string[] | null | undefined;
 
-  constructor(io: CliIO, flags: GlobalFlags, command: string | undefined, warn: (line: string) => void) {
+  constructor(
+    io: CliIO,
+    flags: GlobalFlags,
+    command: string | undefined,
+    warn: (line: string) => void,
+    formats?: readonly OutputFormat[],
+  ) {
     this.io = io;
     this.flags = flags;
     this.command = command;
+    this.formats = formats;
     this.warn = warn;
   }
 
@@ -239,12 +248,12 @@ export class Settings {
 
   /**
    * Output format: flag > env `SVC_OUTPUT` > profile > table on a TTY, json otherwise, held to
-   * the command's output contract (output-contract.ts): a flag the command does not honour is a
+   * the command's output contract (registry.ts): a flag the command does not honour is a
    * usage error; a preference it does not honour gives way to the command's own default.
    */
   get format(): OutputFormat {
     const preference = this.pick(undefined, 'SVC_OUTPUT', 'output');
-    return resolveOutputFormat(this.command, {
+    return chooseOutputFormat(this.command, this.formats, {
       flag: this.flags.output,
       preference: preference === undefined ? undefined : parseOutputFormat(preference),
       stdoutIsTTY: this.io.stdoutIsTTY,

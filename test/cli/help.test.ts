@@ -61,7 +61,7 @@ describe('every subcommand’s help lists the global flags and ends with two or 
 });
 
 describe('every help text fits 80 columns', () => {
-  // completion's own "Load it:" lines (definitions/completion.ts) are wider; left to that file.
+  // completion's own "Load it:" lines (commands/completion-command.ts) are wider; left to that file.
   const paths = commandsOf(quietProgram()).filter((c) => c.path[0] !== 'completion');
   it.each(paths.map((c) => [c.path.join(' ')]))('svc %s --help', async (path) => {
     const run = await runSvc([...path.split(' ').filter(Boolean), '--help'], { env });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_EXITS } from '../../src/cli/exit-codes.js';
-import { OUTPUT_CONTRACT } from '../../src/cli/output-contract.js';
+import { OUTPUT_CONTRACT } from '../../src/cli/registry.js';
 import { ROOT } from '../helpers/build.js';
 import { runSvc } from '../helpers/cli.js';
 

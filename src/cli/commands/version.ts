@@ -1,9 +1,15 @@
 import { VERSION } from '../../version.js';
-import type { CommandContext } from '../context.js';
+import { defineCommand } from '../command.js';
 import { EXIT } from '../exit-codes.js';
 
 /** `svc version`: prints the package version on stdout, as `svc --version` does. */
-export function version(ctx: CommandContext): number {
-  ctx.out.line(VERSION);
-  return EXIT.OK;
-}
+export const versionCommand = defineCommand({
+  path: 'version',
+  summary: 'print the version',
+  outputs: [],
+  examples: ['svc version', 'svc --version'],
+  load: async () => (ctx) => {
+    ctx.out.line(VERSION);
+    return EXIT.OK;
+  },
+});

@@ -1,5 +1,5 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { OptionsOf } from '../action.js';
+import type { OptionsOf } from '../command.js';
 import {
   requireRetentionOption,
   retainDaysOption,

@@ -1,7 +1,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
-import type { OptionsOf } from '../action.js';
 import { choiceOption, FAILOVER_DECISIONS } from '../choices.js';
+import type { OptionsOf } from '../command.js';
 
 const POLICY_HELP =
   'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +

@@ -1,7 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { FREQUENCIES, PROVIDERS } from '../../tax/enums.js';
-import type { OptionsOf } from '../action.js';
 import { choiceOption } from '../choices.js';
+import type { OptionsOf } from '../command.js';
 import { addBatchOptions } from './batch-options.js';
 import { fileModeOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
