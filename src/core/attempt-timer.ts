@@ -122,12 +122,17 @@ export function callTimeoutError(
 }
 
 /**
- * The same timeout counted over `attempts` attempts in all, for a caller that retried calls of
- * one attempt each on its own (bulk reads' patience): its message and `attempts` say every
- * attempt made, not the last call's one.
+ * The same timeout seen by a caller that retried calls of one attempt each on its own (bulk
+ * reads' patience): its message and `attempts` count every attempt made, not the last call's one,
+ * and a deadline that ran out is the caller's whole `deadlineMs`, not the time that was left of it
+ * when the last call started.
  */
-export function timeoutOver(error: TimeoutError, attempts: number): TimeoutError {
-  if (error.phase === undefined || error.attempts === undefined || attempts <= error.attempts) return error;
-  const message = error.message.replace(/\(\d+ attempts?\)$/, `(${attemptsText(attempts)})`);
-  return new TimeoutError(message, error.timeoutMs, { cause: error.cause, phase: error.phase, attempts });
+export function timeoutOver(error: TimeoutError, attempts: number, deadlineMs?: number): TimeoutError {
+  const { phase } = error;
+  if (phase === undefined || error.attempts === undefined) return error;
+  const all = Math.max(attempts, error.attempts);
+  const limitMs = phase === 'deadline' && deadlineMs !== undefined ? deadlineMs : error.timeoutMs;
+  if (all === error.attempts && limitMs === error.timeoutMs) return error;
+  const call = error.message.slice(error.message.indexOf(': ') + 2).replace(/ \(\d+ attempts?\)$/, '');
+  return callTimeoutError(phase, limitMs, call, all, error.cause);
 }

@@ -72,7 +72,7 @@ export async function patiently<T, Ticket>(
   let attempts = 0;
   // A timeout thrown from here counts every attempt this loop made.
   const counted = (failure: unknown) =>
-    failure instanceof TimeoutError ? timeoutOver(failure, attempts) : failure;
+    failure instanceof TimeoutError ? timeoutOver(failure, attempts, s.deadlineMs) : failure;
   for (let retry = 1; ; retry++) {
     if (s.signal?.aborted) throw new AbortError();
     const ticket = s.gate ? await s.gate.acquire(s.signal) : undefined;

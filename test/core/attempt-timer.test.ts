@@ -169,4 +169,18 @@ describe('a timeout error says what ran out, for how long, and the attempts made
     const plain = new TimeoutError('timed out', 10);
     expect(timeoutOver(plain, 4)).toBe(plain);
   });
+
+  it("a deadline that ran out is the caller's whole deadline, not what was left of it for the last call", () => {
+    const cause = new Error('aborted');
+    const last = callTimeoutError('deadline', 996, 'GET /platform/v1/events', 1, cause);
+    expect(timeoutOver(last, 1, 1000)).toMatchObject({
+      message: 'Deadline of 1000 ms passed: GET /platform/v1/events (1 attempt)',
+      timeoutMs: 1000,
+      attempts: 1,
+      phase: 'deadline',
+      cause,
+    });
+    const silence = callTimeoutError('answer', 500, 'GET /platform/v1/events', 2);
+    expect(timeoutOver(silence, 2, 1000)).toBe(silence);
+  });
 });

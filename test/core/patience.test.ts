@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { callTimeoutError } from '../../src/core/attempt-timer.js';
 import { ConnectionError, createApiError } from '../../src/core/errors/error-classes.js';
 import { type PatientSettings, patiently } from '../../src/core/patience.js';
 import { RETRY_SAFE } from '../../src/core/retry.js';
@@ -140,3 +141,17 @@ const PAGE = {
   from: '2026-01-01T00:00:00.000Z',
   to: '2026-01-02T00:00:00.000Z',
 };
+
+describe("a deadline that runs out is reported as the call's whole deadline", () => {
+  it('the last attempt was given what was left of it (996 ms), the error says 1000 ms', async () => {
+    const { s } = settings({ deadlineMs: 1000, maxRetries: 0 });
+    const attempt = async () => {
+      throw callTimeoutError('deadline', 996, 'GET /platform/v1/events', 1);
+    };
+    await expect(patiently(attempt, s)).rejects.toMatchObject({
+      message: 'Deadline of 1000 ms passed: GET /platform/v1/events (1 attempt)',
+      timeoutMs: 1000,
+      phase: 'deadline',
+    });
+  });
+});
