@@ -19,7 +19,7 @@ const libraryEntries = {
 };
 
 /** The Node-only entry (`svc-sdk/node`): no build for other runtimes. */
-const nodeEntries = { node: 'src/node-entry.ts' };
+const nodeEntries = { node: 'src/node/index.ts' };
 
 /** The Node builds: zod inside the chunks (one file to load, not zod's ~40); shims give the CJS build import.meta.url. */
 const nodeBuild = {

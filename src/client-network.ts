@@ -3,7 +3,7 @@ import type { SvcClientOptions } from './client-options.js';
 import { SvcError } from './core/errors/error-classes.js';
 import { type ProxyOption, proxyFor, proxyRoutes, proxySettingsOf } from './core/proxy-rules.js';
 import { currentRuntime, type RuntimeName } from './core/runtime.js';
-import { caOption } from './core/transport/trust.js';
+import { caOption } from './node/transport/trust.js';
 
 /** The proxy routes and extra CA certificates the default transport is built with. */
 export interface ClientNetwork {

@@ -9,8 +9,8 @@ import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/cre
 import { defaultSleep, HttpClient } from './core/http.js';
 import { checkNumericOptions } from './core/numeric-options.js';
 import { runtimeTag } from './core/runtime.js';
-import { createDefaultTransport } from './core/transport/default.js';
 import { createFetchTransport } from './core/transport/fetch.js';
+import { createDefaultTransport } from './node/transport/default.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
 

@@ -4,12 +4,12 @@ import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { DEFAULT_RETRY_FOR_MS, type PatienceOptions, patiently } from '../core/patience.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportOptions, ExportResult } from './export/export.js';
+import type { ExportOptions, ExportResult } from '../node/audit-export/export.js';
+import type { S3StoreSettings } from '../node/audit-store/s3-settings.js';
+import type { SyncOptions, SyncResult } from '../node/audit-sync/options.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { type ListEventsParams, ListEventsParamsSchema, resolveRange } from './query.js';
 import { type AuditEvent, type AuditEventPage, AuditEventPageSchema } from './schemas.js';
-import type { S3StoreSettings } from './store/s3-settings.js';
-import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';

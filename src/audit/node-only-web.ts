@@ -1,4 +1,4 @@
-import { leftOutLoader as leftOut } from '../core/node-builtin.js';
+import { leftOutLoader as leftOut } from '../node/fs/builtin.js';
 import type * as NodeOnly from './node-only.js';
 
 // `#audit-node-only` everywhere but Node (package.json `imports`, condition `default`): the build for

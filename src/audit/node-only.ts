@@ -5,23 +5,25 @@
 // Workers, edge routes or browsers never reaches node:fs. The audit client loads them only here.
 
 /** The audit exporter (node:fs, node:zlib). */
-export const loadAuditExport = () => import('./export/export.js');
+export const loadAuditExport = () => import('../node/audit-export/export.js');
 
 /** The audit sync run (the exporter, its archive files and lock). */
-export const loadAuditSync = () => import('./sync/sync.js');
+export const loadAuditSync = () => import('../node/audit-sync/sync.js');
 
 /** The archive's gap ledger and state, as one object. */
 export const loadAuditArchive = () =>
-  Promise.all([import('./archive/gaps.js'), import('./archive/state.js')]).then(([gaps, state]) => ({
-    ...gaps,
-    ...state,
-  }));
+  Promise.all([import('../node/audit-archive/gaps.js'), import('../node/audit-archive/state.js')]).then(
+    ([gaps, state]) => ({
+      ...gaps,
+      ...state,
+    }),
+  );
 
 /** Where an archive lives: a folder, or a bucket (whose AWS SDK loads only for `s3://`). */
-export const loadArchiveStore = () => import('./store/open-store.js');
+export const loadArchiveStore = () => import('../node/audit-store/open-store.js');
 
 /** The archive verifier (re-hashes files, checks signatures with node:crypto). */
-export const loadArchiveVerifier = () => import('./archive/verify.js');
+export const loadArchiveVerifier = () => import('../node/audit-archive/verify.js');
 
 /** The archive copy between a folder and a bucket (streams, node:crypto). */
-export const loadArchiveCopy = () => import('./archive/copy.js');
+export const loadArchiveCopy = () => import('../node/audit-archive/copy.js');

@@ -4,10 +4,10 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
+import type { BatchFileOptions, BatchFileResult } from '../node/batch-file/options.js';
+import type { BatchFileClient } from '../node/batch-file/phases/context.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RetryDefaults, RunBatchOptions } from './batch/types.js';
-import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js';
-import type { BatchFileClient } from './batch-file/phases/context.js';
 import {
   type CompletionWatch,
   type CompletionWatchOptions,

@@ -1,5 +1,5 @@
+import { listenForWebhooks, type WebhookListener } from '../node/webhooks/listen.js';
 import type { ValidationResult } from './response-schemas.js';
-import { listenForWebhooks, type WebhookListener } from './webhooks/listen.js';
 
 /** Options of {@link watchCompletions}. */
 export interface CompletionWatchOptions {

@@ -5,4 +5,4 @@
 // routes or browsers never reaches node:fs. Tax code loads it only here.
 
 /** The batch-file job (CSV, NDJSON and workbook files, checkpoints). */
-export const loadBatchFile = () => import('./batch-file/run.js');
+export const loadBatchFile = () => import('../node/batch-file/run.js');

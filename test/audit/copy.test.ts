@@ -12,17 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { copyAuditArchive } from '../../src/audit/archive/copy.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/error-classes.js';
+import { copyAuditArchive } from '../../src/node/audit-archive/copy.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
 import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR } from './helpers.js';
 
-// `svc audit copy` / copyAuditArchive (src/audit/archive/copy.ts): an archive moves between a
+// `svc audit copy` / copyAuditArchive (src/node/audit-archive/copy.ts): an archive moves between a
 // folder and a bucket object for object, and `verify` gives the same head on both sides.
 
 const server = useReferenceServer();

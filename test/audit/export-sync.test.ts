@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import type { SyncPolicy } from '../../src/node/checkpoint.js';
+import type { SyncPolicy } from '../../src/node/fs/checkpoint.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { pastRange } from './helpers.js';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExportOptions } from '../../src/audit/export/export.js';
 import { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import type { Transport } from '../../src/core/transport/types.js';
+import type { ExportOptions } from '../../src/node/audit-export/export.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { HOUR, pastRange, readAll } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { followCursors } from '../../src/audit/paginate.js';
 import { SvcClient } from '../../src/client.js';
 import { MalformedResponseError, PagingError } from '../../src/core/errors/error-classes.js';
 import type { TransportRequest, TransportResponse } from '../../src/core/transport/types.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
 import { type LocalServer, useLocalServers } from '../core/local-servers.js';
 import { failure } from '../helpers/client.js';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cursorAtTail } from '../../src/audit/export/cursor-at-tail.js';
-import { EarlyPageFetcher, type PageQuery } from '../../src/audit/export/page-prefetch.js';
 import { SvcClient } from '../../src/client.js';
+import { cursorAtTail } from '../../src/node/audit-export/cursor-at-tail.js';
+import { EarlyPageFetcher, type PageQuery } from '../../src/node/audit-export/page-prefetch.js';
 import { useLocalServers } from '../core/local-servers.js';
 
 const FROM = '2026-01-01T00:00:00.000Z';

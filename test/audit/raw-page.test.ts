@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanEventPage as scanBytes } from '../../src/audit/export/raw-page.js';
 import { MalformedResponseError } from '../../src/core/errors/error-classes.js';
+import { scanEventPage as scanBytes } from '../../src/node/audit-export/raw-page.js';
 
 /** Scans text as bytes and gives each event back as its text. */
 function scanEventPage(text: string) {

@@ -14,9 +14,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/audit/archive/files.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
+import { sha256 } from '../../src/node/audit-archive/files.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

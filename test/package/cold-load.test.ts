@@ -132,10 +132,10 @@ describe('importing the root entry does not load code a call loads later', () =>
   // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called;
   // so does the page scanner and prefetcher of `client.audit.exportEvents`, with the exporter.
   const LATER = [
-    'src/tax/webhooks/node-server.ts',
-    'src/audit/export/pages.ts',
-    'src/audit/export/raw-page.ts',
-    'src/audit/export/page-prefetch.ts',
+    'src/node/webhooks/server.ts',
+    'src/node/audit-export/pages.ts',
+    'src/node/audit-export/raw-page.ts',
+    'src/node/audit-export/page-prefetch.ts',
   ];
   it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
     ensureBuilt();

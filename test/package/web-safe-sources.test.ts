@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/build.js';
 /** Node-only: folders (ending in /) and files, relative to the project root. */
 const NODE_ONLY = [
   'src/node/',
-  'src/node-entry.ts',
+  'src/node/index.ts',
   'src/cli/',
   'src/server/',
   'src/audit/export/',
@@ -23,14 +23,14 @@ const NODE_ONLY = [
   'src/audit/store/',
   // The batch-file job; its options, errors and result columns stay Web-safe (the root entry
   // exports the error classes).
-  'src/tax/batch-file/run.ts',
+  'src/node/batch-file/run.ts',
   'src/tax/batch-file/input/',
   'src/tax/batch-file/output/',
   'src/tax/batch-file/phases/',
   'src/tax/batch-file/state/',
   'src/tax/batch-file/wait/',
   'src/tax/batch-file/xlsx/',
-  'src/tax/webhooks/node-server.ts',
+  'src/node/webhooks/server.ts',
 ];
 /** The Node variants of the `#...-node-only` switches: Node-only, reached through package.json alone. */
 const SWITCH = /\/node-only\.ts$/;
@@ -129,7 +129,7 @@ describe('Web-safe folders load no Node built-in and no Node-only module (what r
 
   it('the folders are what they say: both kinds have files', () => {
     expect(webSafe).toEqual(expect.arrayContaining(['src/botcheck/verify.ts', 'src/core/http.ts']));
-    expect(all.filter(isNodeOnly)).toEqual(expect.arrayContaining(['src/node/checkpoint.ts']));
+    expect(all.filter(isNodeOnly)).toEqual(expect.arrayContaining(['src/node/fs/checkpoint.ts']));
   });
 
   it('no Web-safe module imports node:*, undici, a Node package or a Node-only module (but through #...-node-only)', () => {

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SvcClient } from '../../src/client.js';
 import {
   MAX_EVENT_LINE_BYTES,
   MIN_GZIP_INFLATED_BYTES,
   maxInflatedBytes,
-} from '../../src/audit/archive/data-lines.js';
-import { MAX_STATE_BYTES } from '../../src/audit/archive/state.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import type { SyncOptions } from '../../src/audit/sync/options.js';
-import { SvcClient } from '../../src/client.js';
+} from '../../src/node/audit-archive/data-lines.js';
+import { MAX_STATE_BYTES } from '../../src/node/audit-archive/state.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import type { SyncOptions } from '../../src/node/audit-sync/options.js';
 import { ensureBuilt, type MeasuredRun, runSvcMeasured } from '../helpers/built-cli.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';

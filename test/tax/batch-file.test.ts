@@ -8,8 +8,8 @@ import {
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
-} from '../../src/tax/batch-file/errors.js';
-import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
+} from '../../src/node/batch-file/errors.js';
+import type { BatchFileEvent } from '../../src/node/batch-file/options.js';
 import {
   registerWebhookEndpoint,
   WebhookRegistrationError,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
-import { detectEncoding, encodingName, inspectInput } from '../../src/tax/batch-file/input/encoding.js';
-import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
+import { BatchInputError } from '../../src/node/batch-file/errors.js';
+import { detectEncoding, encodingName, inspectInput } from '../../src/node/batch-file/input/encoding.js';
+import type { BatchFileEvent } from '../../src/node/batch-file/options.js';
 import { validDe } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 

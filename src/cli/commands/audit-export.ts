@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ExportProgress, ExportResult } from '../../audit/export/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { isStreamPath } from '../../node/output-file.js';
+import type { ExportProgress, ExportResult } from '../../node/audit-export/export.js';
+import { isStreamPath } from '../../node/fs/output-file.js';
 import type { CommandContext } from '../context.js';
 import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,4 +1,4 @@
-import { acknowledgeAuditGap, listAuditGaps } from '../../audit/archive-functions.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../node/audit-archive/functions.js';
 import type { CommandContext } from '../context.js';
 import type { AuditGapsAckOptions, AuditGapsOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';

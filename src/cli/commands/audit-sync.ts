@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { localPath } from '../../audit/store/open-store.js';
-import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { checkDistinctPaths } from '../../node/distinct-paths.js';
+import { localPath } from '../../node/audit-store/open-store.js';
+import type { SyncOptions, SyncResult } from '../../node/audit-sync/options.js';
+import { checkDistinctPaths } from '../../node/fs/distinct-paths.js';
 import type { CommandContext } from '../context.js';
 import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';

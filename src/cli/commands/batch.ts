@@ -3,8 +3,8 @@ import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInterruptedError,
-} from '../../tax/batch-file/errors.js';
-import type { BatchFileOptions, BatchFileResult } from '../../tax/batch-file/options.js';
+} from '../../node/batch-file/errors.js';
+import type { BatchFileOptions, BatchFileResult } from '../../node/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';

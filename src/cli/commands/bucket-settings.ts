@@ -1,4 +1,4 @@
-import type { RetainMode, S3StoreSettings } from '../../audit/store/s3-settings.js';
+import type { RetainMode, S3StoreSettings } from '../../node/audit-store/s3-settings.js';
 import type { CommandContext } from '../context.js';
 import { readCaFile } from '../network-settings.js';
 import { parseIntOption } from '../usage-error.js';

@@ -1,4 +1,4 @@
-import { nodeBuiltin } from '../../core/node-builtin.js';
+import { nodeBuiltin } from '../../node/fs/builtin.js';
 
 let hash: typeof import('node:crypto').hash | undefined;
 

@@ -4,4 +4,4 @@
 // routes or browsers never reaches node:http. Webhook code loads it only here.
 
 /** The webhook listener's server (node:http, host guard, connection bounds). */
-export const loadWebhookListener = () => import('./node-server.js');
+export const loadWebhookListener = () => import('../../node/webhooks/server.js');

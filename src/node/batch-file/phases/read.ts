@@ -1,0 +1,122 @@
+import { checkRow } from '../../../tax/batch/runner.js';
+import type { RunBatchOptions } from '../../../tax/batch/types.js';
+import { type ColumnMap, mapColumns, recordToRequest } from '../input/columns.js';
+import { type OpenedInput, openInputTable } from '../input/open.js';
+import type { BatchFileOptions } from '../options.js';
+import type { CsvStyle } from '../output/format.js';
+import type { InputTable, TableRow } from '../table.js';
+import type { RowRequest } from '../wait/reconcile.js';
+
+/** The input of a file run, open, with its columns mapped. */
+export interface ReadInput {
+  opened: OpenedInput;
+  columns: ColumnMap;
+  /** CSV results and rejects as the CSV came in: its delimiter, and a BOM when it had one or was not UTF-8. */
+  style: CsvStyle;
+}
+
+/**
+ * The read phase's start: opens the input table (CSV or workbook), maps its header to request
+ * fields and reports what it found (`encoding`, `columns` progress events).
+ */
+export async function readInput(
+  path: string,
+  inputName: string,
+  options: Pick<BatchFileOptions, 'encoding' | 'sheet' | 'columns' | 'delimiter' | 'bom' | 'onProgress'>,
+): Promise<ReadInput> {
+  const { onProgress } = options;
+  const opened = await openInputTable(path, inputName, { encoding: options.encoding, sheet: options.sheet });
+  const { table } = opened;
+  if (opened.fallback) onProgress?.({ type: 'encoding', ...opened.fallback });
+  let columns: ColumnMap;
+  try {
+    columns = mapColumns(table.header, options.columns);
+  } catch (error) {
+    await table.rows[Symbol.asyncIterator]().return?.();
+    throw error;
+  }
+  if (columns.ignored.length || columns.renamed.length || columns.countryFromPrefix)
+    onProgress?.({
+      type: 'columns',
+      ignored: columns.ignored,
+      renamed: columns.renamed,
+      countryFromPrefix: columns.countryFromPrefix,
+    });
+  const style: CsvStyle = {
+    delimiter: options.delimiter ?? table.dialect?.delimiter ?? ',',
+    bom: options.bom ?? table.dialect?.bom ?? table.dialect === undefined,
+  };
+  return { opened, columns, style };
+}
+
+/**
+ * The rows of the input as requests, a buffer at a time, for the runner; and the input records of
+ * the rows sent, in order, for the writer. Results come back in input order, one per row after
+ * the skipped ones, so the oldest record kept is always the next result's.
+ */
+export class InputRows {
+  private readonly records: TableRow[][] = [];
+  private recordAt = 0;
+
+  constructor(
+    private readonly table: InputTable,
+    private readonly columns: ColumnMap,
+    /** Rows an earlier run reported: read, but neither sent nor kept. */
+    private readonly skipRows: number,
+  ) {}
+
+  /** The requests, one per row (`null` for a skipped row), a buffer of the input at a time. */
+  async *requests(): AsyncGenerator<unknown[]> {
+    let row = 0;
+    for await (const batch of this.table.batches) {
+      const out: unknown[] = new Array(batch.length);
+      const kept: TableRow[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        row += 1;
+        if (row <= this.skipRows) {
+          out[i] = null;
+          continue;
+        }
+        const record = batch[i] as TableRow;
+        kept.push(record);
+        out[i] = recordToRequest(record.cells, this.columns);
+      }
+      if (kept.length > 0) this.records.push(kept);
+      yield out;
+    }
+  }
+
+  /** The record of the next result. */
+  nextRecord(): TableRow | undefined {
+    const batch = this.records[0];
+    if (!batch) return undefined;
+    const record = batch[this.recordAt++];
+    if (this.recordAt >= batch.length) {
+      this.records.shift();
+      this.recordAt = 0;
+    }
+    return record;
+  }
+}
+
+/** The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent. */
+export async function* rowRequests(
+  reopen: () => Promise<InputTable>,
+  columns: ColumnMap,
+  rows: readonly number[],
+  runOptions: RunBatchOptions,
+  runId: string,
+): AsyncGenerator<RowRequest> {
+  if (rows.length === 0) return;
+  const { rows: records } = await reopen();
+  let row = 0;
+  let next = 0;
+  for await (const record of records) {
+    row += 1;
+    if (row !== rows[next]) continue;
+    next += 1;
+    const slot = checkRow(row, recordToRequest(record.cells, columns), runOptions, runId);
+    yield { row, request: 'request' in slot ? slot.request : undefined };
+    if (next >= rows.length) break;
+  }
+}
