@@ -71,18 +71,6 @@ export {
   diagnose,
   type KeyVerdict,
 } from './doctor.js';
-export type { Manifest, ManifestFile } from './node/audit-archive/manifest.js';
-export type { ArchiveHole } from './node/audit-archive/state.js';
-export type { ExportOptions, ExportProgress, ExportResult } from './node/audit-export/export.js';
-export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './node/audit-store/s3-settings.js';
-export type { SyncOptions, SyncResult } from './node/audit-sync/options.js';
-export type {
-  BatchFileEvent,
-  BatchFileOptions,
-  BatchFileResult,
-  BatchFileWaitOptions,
-} from './node/batch-file/options.js';
-export type { SyncPolicy } from './node/fs/checkpoint.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
@@ -96,7 +84,7 @@ export {
   type ValidateOutcome,
   type ValidateParams,
 } from './tax/client.js';
-export type { CompletionWatch, CompletionWatchOptions, WaitForOptions } from './tax/completion-watch.js';
+export type { CompletionWatch, WaitForOptions } from './tax/completion-watch.js';
 export {
   normalizeTaxId,
   type PrecheckCode,

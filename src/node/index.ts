@@ -4,7 +4,7 @@
 // only these jobs raise. The clients and the errors every call can raise are `svc-sdk`.
 
 export { CheckpointError } from '../core/errors/error-classes.js';
-export { watchCompletions } from '../tax/completion-watch.js';
+export type { CompletionWatchOptions } from '../tax/completion-watch.js';
 export {
   type RegisterWebhookEndpointOptions,
   registerWebhookEndpoint,
@@ -25,6 +25,8 @@ export {
   verifyAuditArchive,
 } from './audit-archive/functions.js';
 export type { ArchiveGap, GapCause } from './audit-archive/gaps.js';
+export type { Manifest, ManifestFile } from './audit-archive/manifest.js';
+export type { ArchiveHole } from './audit-archive/state.js';
 export type {
   ArchiveProblem,
   ArchiveProblemKind,
@@ -32,6 +34,11 @@ export type {
   VerifyArchiveOptions,
   VerifyArchiveResult,
 } from './audit-archive/verify-result.js';
+export type { ExportOptions, ExportProgress, ExportResult } from './audit-export/export.js';
+export { exportAuditEvents } from './audit-export/job.js';
+export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit-store/s3-settings.js';
+export { syncAuditArchive } from './audit-sync/job.js';
+export type { SyncOptions, SyncResult } from './audit-sync/options.js';
 export {
   type AuditProject,
   type ProjectOutcome,
@@ -47,9 +54,18 @@ export {
   BatchInputError,
   BatchInterruptedError,
 } from './batch-file/errors.js';
+export type {
+  BatchFileEvent,
+  BatchFileOptions,
+  BatchFileResult,
+  BatchFileWaitOptions,
+} from './batch-file/options.js';
+export { type BatchFileClient, runBatchFile } from './batch-file/run.js';
+export type { SyncPolicy } from './fs/checkpoint.js';
 export { createDefaultTransport } from './transport/default.js';
 export { createNodeHttpTransport, type NodeHttpTransportOptions } from './transport/node-http.js';
 export { createUndiciTransport, type UndiciTransportOptions } from './transport/undici.js';
+export { watchCompletions } from './webhooks/completion-watch.js';
 export {
   createWebhookForwarder,
   WebhookForwardError,

@@ -8,6 +8,7 @@ import { parseManifest, serializeManifest } from '../../src/node/audit-archive/m
 import { readSyncState } from '../../src/node/audit-archive/state.js';
 import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
 import { FolderStore } from '../../src/node/audit-store/folder-store.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR, tamperedCopy } from './helpers.js';
@@ -27,10 +28,10 @@ let scratch: string;
 beforeAll(async () => {
   ({ dir: archive, client } = archiveScratch(server(), T0, 'svc-archive-fields-'));
   server().admin.addAuditEvents({ count: 5, scope: 'project', from: iso(T0 - HOUR), to: iso(T0 - 60_000) });
-  await client.audit.sync({ dir: archive, since: iso(T0 - 2 * HOUR) });
+  await syncAuditArchive(client.audit, { dir: archive, since: iso(T0 - 2 * HOUR) });
   server().admin.advanceClock(HOUR);
   server().admin.addAuditEvents({ count: 3, scope: 'project', from: iso(T0), to: iso(T0 + 30 * 60_000) });
-  await client.audit.sync({ dir: archive });
+  await syncAuditArchive(client.audit, { dir: archive });
   scratch = mkdtempSync(join(tmpdir(), 'svc-archive-fields-copies-'));
 });
 afterAll(async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MalformedResponseError } from '../../src/core/errors/error-classes.js';
 import { scanEventPage as scanBytes } from '../../src/node/audit-export/raw-page.js';
+import { exportAuditEvents } from '../../src/node/index.js';
 
 /** Scans text as bytes and gives each event back as its text. */
 function scanEventPage(text: string) {
@@ -186,7 +187,7 @@ describe('the export path keeps each event byte for byte', () => {
       transport: { request: async () => ({ status: 200, headers: {}, body }) },
     });
     const out = join(mkdtempSync(join(tmpdir(), 'svc-raw-')), 'out.ndjson');
-    await client.audit.exportEvents({
+    await exportAuditEvents(client.audit, {
       from: '2026-01-01T00:00:00Z',
       to: '2026-01-02T00:00:00Z',
       output: out,

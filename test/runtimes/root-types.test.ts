@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { exportAuditEvents, runBatchFile, syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 
 // The root entry's declarations, as a Workers project (lib dom, no @types/node) and a Node project
@@ -53,8 +54,8 @@ describe('the root entry types compile with lib ["es2022", "dom"] and no @types/
       "const client = new SvcClient({ baseUrl: 'https://api.example', apiKey: 'ak_x' });",
       'export async function handle(request: Request): Promise<Response> {',
       "  const check = await verify(client, request.headers.get('x-token') ?? '');",
-      "  await client.audit.exportEvents({ output: 'events.ndjson' });",
-      "  await client.tax.runBatchFile({ input: 'in.csv', output: 'out.ndjson' });",
+      "  await exportAuditEvents(client.audit, { output: 'events.ndjson' });",
+      "  await runBatchFile(client.tax, { input: 'in.csv', output: 'out.ndjson' });",
       '  const copied = (r: SyncResult): number => r.events;',
       '  return Response.json({ d: check.decision, copied: typeof copied });',
       '}',
@@ -74,10 +75,10 @@ describe('the root entry types compile with lib ["es2022", "dom"] and no @types/
       "const client = new SvcClient({ baseUrl: 'https://api.example', apiKey: 'ak_x' });",
       "const { privateKey, publicKey } = generateKeyPairSync('ed25519');",
       'export async function run(): Promise<void> {',
-      "  await client.tax.runBatchFile({ input: createReadStream('in.csv'), output: process.stdout });",
-      "  await client.tax.runBatchFile({ input: process.stdin, output: createWriteStream('out.ndjson') });",
-      '  await client.audit.exportEvents({ output: new PassThrough() });',
-      "  await client.audit.sync({ dir: 'archive', signKey: privateKey });",
+      "  await runBatchFile(client.tax, { input: createReadStream('in.csv'), output: process.stdout });",
+      "  await runBatchFile(client.tax, { input: process.stdin, output: createWriteStream('out.ndjson') });",
+      '  await exportAuditEvents(client.audit, { output: new PassThrough() });',
+      "  await syncAuditArchive(client.audit, { dir: 'archive', signKey: privateKey });",
       "  await verifyAuditArchive('archive', { publicKey });",
       '  const bytes = (d: WebhookDelivery): Uint8Array => d.bytes;',
       '  void bytes;',

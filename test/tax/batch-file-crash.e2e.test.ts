@@ -18,9 +18,10 @@ const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
  */
 const SCRIPT = `
 import { SvcClient } from ${JSON.stringify(LIBRARY)};
+import { runBatchFile } from '../../src/node/index.js';
 const [baseUrl, input, output, resume] = process.argv.slice(1);
 const client = new SvcClient({ baseUrl, apiKey: 'ak_demo_project' });
-const result = await client.tax.runBatchFile({
+const result = await runBatchFile(client.tax, {
   input, output, resume: resume === 'resume', chunkSize: 25, concurrency: 2,
 });
 await client.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchInputError, BatchInterruptedError } from '../../src/node/batch-file/errors.js';
 import { cellText } from '../../src/node/batch-file/xlsx/read.js';
 import { OUTCOME_FILLS } from '../../src/node/batch-file/xlsx/write.js';
+import { runBatchFile } from '../../src/node/index.js';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { failure, useTestClients } from '../helpers/client.js';
@@ -55,7 +56,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
       ],
       Other: [['nothing']],
     });
-    const result = await client().tax.runBatchFile({
+    const result = await runBatchFile(client().tax, {
       input: file('kunden.xlsx'),
       output: file('ergebnis.xlsx'),
       strategy: 'single',
@@ -119,7 +120,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
 
   it('CSV in, workbook out; workbook in, CSV out', async () => {
     writeFileSync(file('in.csv'), `Land;USt-IdNr\nDE;${validDe(3)}\n`);
-    await client().tax.runBatchFile({ input: file('in.csv'), output: file('out.xlsx') });
+    await runBatchFile(client().tax, { input: file('in.csv'), output: file('out.xlsx') });
     expect((await sheetRows(file('out.xlsx'))).rows[1]?.slice(0, 5)).toEqual([
       'DE',
       validDe(3),
@@ -133,7 +134,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
         ['DE', validDe(4)],
       ],
     });
-    await client().tax.runBatchFile({ input: file('in.xlsx'), output: file('out.csv') });
+    await runBatchFile(client().tax, { input: file('in.xlsx'), output: file('out.csv') });
     // A workbook's CSV results get a BOM, so Excel reads them as UTF-8.
     expect(readFileSync(file('out.csv'), 'utf8')).toMatch(
       new RegExp(`^\uFEFFLand,USt-IdNr,row,line,.*\nDE,${validDe(4)},1,2,submitted,`),
@@ -167,7 +168,7 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
       },
       { merge: 'E4:E5', dateColumn: 3 },
     );
-    await client().tax.runBatchFile({ input: file('in.xlsx'), output: file('out.ndjson') });
+    await runBatchFile(client().tax, { input: file('in.xlsx'), output: file('out.ndjson') });
     const inputs = readFileSync(file('out.ndjson'), 'utf8')
       .trim()
       .split('\n')
@@ -191,7 +192,7 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
 describe('hostile workbooks are one clear error, before any row is sent', () => {
   const refused = async (path: string, message: RegExp, sheet?: string) => {
     const error = await failure(
-      client().tax.runBatchFile({ input: path, output: file('out.ndjson'), sheet }),
+      runBatchFile(client().tax, { input: path, output: file('out.ndjson'), sheet }),
     );
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error.message).toMatch(message);
@@ -266,7 +267,7 @@ describe('a workbook output resumes through its rows file', () => {
     const controller = new AbortController();
     const options = { input: file('in.xlsx'), output: file('out.xlsx'), chunkSize: 50, concurrency: 2 };
     const error = await failure(
-      client().tax.runBatchFile({
+      runBatchFile(client().tax, {
         ...options,
         signal: controller.signal,
         onProgress: (e) => {
@@ -278,7 +279,7 @@ describe('a workbook output resumes through its rows file', () => {
     expect((error as BatchInterruptedError).statePath).toBe(file('out.xlsx.state.json'));
     expect(existsSync(file('out.xlsx'))).toBe(false);
     expect(existsSync(file('out.xlsx.rows.ndjson'))).toBe(true);
-    const resumed = await client().tax.runBatchFile({ ...options, resume: true });
+    const resumed = await runBatchFile(client().tax, { ...options, resume: true });
     expect(resumed).toMatchObject({ rowsDone: 600, resumed: true });
     expect(processed()).toBe(600);
     const out = (await sheetRows(file('out.xlsx'))).rows;

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { AbortError } from '../../core/errors/error-classes.js';
 import type { ExportProgress, ExportResult } from '../../node/audit-export/export.js';
+import { exportAuditEvents } from '../../node/audit-export/job.js';
 import { isStreamPath } from '../../node/fs/output-file.js';
 import type { CommandContext } from '../context.js';
 import type { AuditExportOptions } from '../definitions/audit.js';
@@ -63,7 +64,7 @@ export async function auditExport(
   let result: ExportResult;
   let events = 0;
   try {
-    result = await client.audit.exportEvents({
+    result = await exportAuditEvents(client.audit, {
       ...range,
       ...(pageSize !== undefined && { pageSize }),
       output: toStdout ? ctx.out.dataOut : outFlag,

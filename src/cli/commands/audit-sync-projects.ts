@@ -12,6 +12,7 @@ import {
 import { checkDistinctPaths } from '../../node/fs/distinct-paths.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { loadSvcClient } from '../load-client.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
 
@@ -126,7 +127,7 @@ export async function auditSyncProjects(
     ]);
   }
   const { apiKey: _key, auditApiKey: _audit, ...clientOptions } = await ctx.client.options();
-  const { SvcClient } = await import('../../client.js');
+  const SvcClient = await loadSvcClient();
   const codes: number[] = [];
   const heads: Array<Promise<void>> = [];
   const total = await syncAuditProjects(projects, {

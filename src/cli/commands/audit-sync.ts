@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { AbortError } from '../../core/errors/error-classes.js';
 import { localPath } from '../../node/audit-store/open-store.js';
+import { syncAuditArchive } from '../../node/audit-sync/job.js';
 import type { SyncOptions, SyncResult } from '../../node/audit-sync/options.js';
 import { checkDistinctPaths } from '../../node/fs/distinct-paths.js';
 import type { CommandContext } from '../context.js';
@@ -83,7 +84,7 @@ export async function auditSync(
   const client = await ctx.client.get();
   let result: SyncResult;
   try {
-    result = await client.audit.sync({ ...shared, dir, ...ctx.signals.abortable });
+    result = await syncAuditArchive(client.audit, { ...shared, dir, ...ctx.signals.abortable });
   } catch (error) {
     if (error instanceof AbortError && ctx.signals.signal?.aborted) {
       ctx.out.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);

@@ -5,6 +5,7 @@ import {
   BatchInterruptedError,
 } from '../../node/batch-file/errors.js';
 import type { BatchFileOptions, BatchFileResult } from '../../node/batch-file/options.js';
+import { runBatchFile } from '../../node/batch-file/run.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';
@@ -76,7 +77,7 @@ function runOptions(flags: BatchOptions) {
   return { options, listen, waitTimeoutMs, quietMs };
 }
 
-/** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
+/** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`runBatchFile`). */
 export async function batch(
   ctx: CommandContext,
   file: string,
@@ -99,7 +100,7 @@ export async function batch(
   const progress = await startProgress(ctx.io, ctx.settings, 'batch: starting');
   let result: BatchFileResult;
   try {
-    result = await client.tax.runBatchFile({
+    result = await runBatchFile(client.tax, {
       ...options,
       input: file === '-' ? ctx.io.stdin : String(file),
       output: out ?? ctx.out.dataOut,

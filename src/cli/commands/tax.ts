@@ -1,3 +1,4 @@
+import { watchCompletions } from '../../node/webhooks/completion-watch.js';
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import { precheck } from '../../tax/precheck/index.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
@@ -29,7 +30,7 @@ function outcomeExitCode(outcome: ValidateOutcome): number {
 /** Starts the completion listener of `--wait` and registers it (sandbox, `--register`, or by hand). */
 async function startWait(ctx: CommandContext, flags: ValidateOptions, timeoutMs: number) {
   const client = await ctx.client.get();
-  const watch = await client.tax.watchCompletions(listenArg(flags.listen));
+  const watch = await watchCompletions(client.tax, listenArg(flags.listen));
   ctx.onClose(() => watch.close());
   const sandbox = await ctx.client.sandbox();
   const register = flags.register;

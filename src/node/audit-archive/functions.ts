@@ -1,20 +1,24 @@
-import {
-  loadAuditArchive as archive,
-  loadArchiveCopy,
-  loadArchiveStore,
-  loadArchiveVerifier,
-} from '#audit-node-only';
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { ArchiveStoreOptions } from '../audit-store/s3-settings.js';
 import type { CopyArchiveOptions, CopyArchiveResult } from './copy.js';
 import type { ArchiveGap } from './gaps.js';
 import type { VerifyArchiveOptions, VerifyArchiveResult } from './verify-result.js';
 
-// The public functions of a sync archive on disk (gaps, acknowledgements, verify): each loads the
-// archive code at its call (`#audit-node-only`), so importing the package reads no file.
+// The public functions of a sync archive on disk (gaps, acknowledgements, verify, copy): each
+// loads the archive code at its call, so importing `svc-sdk/node` reads none of it.
+
+/** The archive's gap ledger and state, as one object. */
+const archive = () =>
+  Promise.all([import('./gaps.js'), import('./state.js')]).then(([gaps, state]) => ({ ...gaps, ...state }));
+/** Where an archive lives: a folder, or a bucket (whose AWS SDK loads only for `s3://`). */
+const loadArchiveStore = () => import('../audit-store/open-store.js');
+/** The archive verifier (re-hashes files, checks signatures with node:crypto). */
+const loadArchiveVerifier = () => import('./verify.js');
+/** The archive copy between a folder and a bucket (streams, node:crypto). */
+const loadArchiveCopy = () => import('./copy.js');
 
 /**
- * Verifies an archive written by `client.audit.sync`: re-hashes every file, recounts its events,
+ * Verifies an archive written by `syncAuditArchive`: re-hashes every file, recounts its events,
  * walks the manifest chain, checks that runs meet and that counts matched, and with
  * `options.publicKey` every Ed25519 signature. `ok` is true only when no problem was found; each
  * problem has a one-line message. The verifier loads on first use.

@@ -17,8 +17,7 @@ import { type ExportState, readExportState } from './state.js';
 /** Page size of an export when none is given: the largest the API serves. */
 export const DEFAULT_EXPORT_PAGE_SIZE = 1000;
 
-/** Options of `client.audit.exportEvents`. */
-/** Options of `client.audit.exportEvents`; a throttled (429) or failing (5xx) page is retried for `retryForMs` (default 2 minutes). */
+/** Options of `exportAuditEvents`; a throttled (429) or failing (5xx) page is retried for `retryForMs` (default 2 minutes). */
 export interface ExportOptions extends PatienceOptions {
   /** Start of the range; default 24 hours before `to`. Fixed once and recorded in the state file. */
   from?: string | Date;
@@ -346,8 +345,7 @@ export type PageBytes = (
 ) => Promise<Uint8Array>;
 
 /**
- * What `client.audit.exportEvents` runs (one dynamic import: each splits the chunks
- * `import('svc-sdk')` loads into more files): {@link runExport} on pages fetched ahead by an
+ * What `exportAuditEvents` runs: {@link runExport} on pages fetched ahead by an
  * {@link EarlyPageFetcher}.
  */
 export async function exportPages(fetchBytes: PageBytes, options: ExportOptions): Promise<ExportResult> {

@@ -4,7 +4,7 @@ import { parseResponse } from '../../core/schema.js';
 import { LineBreaks } from './line-breaks.js';
 import { type RawEvent, scanEventPage } from './raw-page.js';
 
-// The pages `client.audit.exportEvents` hands to the exporter (export.ts), loaded with it at the call.
+// The pages `exportAuditEvents` hands to the exporter (export.ts), loaded with it at the call.
 
 /** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
 export type ExportEvent =

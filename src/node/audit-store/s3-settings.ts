@@ -44,7 +44,7 @@ export interface S3StoreSettings {
    * endpoint's host: the bucket's host name when virtual-hosted, `BUCKET.s3.REGION.amazonaws.com`
    * on AWS), or `false`. Connections go through the proxy with `CONNECT` (hpagent's agents, the
    * AWS SDK guide's way); its user and password appear in no message. Default: in
-   * `client.audit.sync`, the client's own `proxy`; elsewhere none, direct (the AWS SDK reads no
+   * `syncAuditArchive`, the client's own `proxy`; elsewhere none, direct (the AWS SDK reads no
    * proxy variable; the CLI passes `--proxy`, `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
    */
   proxy?: ProxyOption;
@@ -52,7 +52,7 @@ export interface S3StoreSettings {
    * PEM certificates (one PEM text each) trusted for the store's https connections (and an
    * https proxy's) besides Node's own roots, which they are added to, never replace
    * (`NODE_EXTRA_CA_CERTS` and, on Node 22.15+, `--use-system-ca` keep working). Default: in
-   * `client.audit.sync`, the client's own `ca`; elsewhere none, Node's roots only. The CLI passes `--ca-file` / `SVC_CA_FILE` and `AWS_CA_BUNDLE`.
+   * `syncAuditArchive`, the client's own `ca`; elsewhere none, Node's roots only. The CLI passes `--ca-file` / `SVC_CA_FILE` and `AWS_CA_BUNDLE`.
    */
   ca?: readonly string[];
   /** Tries of one request before it fails: 500, 503 SlowDown, resets and timeouts are retried with backoff. Default 8. */

@@ -17,7 +17,7 @@ export const DEFAULT_LATE_CHECK_RUNS = 100;
 /** `from` of a first run without `since`: everything the API still returns (it applies the retention). */
 export const SYNC_EPOCH = '1970-01-01T00:00:00.000Z';
 
-/** Options of `client.audit.sync`; its reads retry a throttled (429) or failing (5xx) page for `retryForMs` (default 2 minutes). */
+/** Options of `syncAuditArchive`; its reads retry a throttled (429) or failing (5xx) page for `retryForMs` (default 2 minutes). */
 export interface SyncOptions extends PatienceOptions {
   /**
    * The archive: a directory (created when missing) or an `s3://bucket/prefix` URL, with the same

@@ -1,4 +1,6 @@
+import type { AuditClient } from '../../audit/client.js';
 import { AbortError } from '../../core/errors/error-classes.js';
+import { syncAuditArchive } from './job.js';
 import type { SyncOptions, SyncResult } from './options.js';
 
 /** Default `parallel` of {@link syncAuditProjects}: projects synced at once. */
@@ -16,10 +18,8 @@ export interface AuditProject {
 
 /** What a project's sync needs of a client: an `SvcClient` made with the project's key has it. */
 export interface ProjectSyncClient {
-  audit: {
-    /** One incremental sync run into `options.dir` (as `client.audit.sync`). */
-    sync(options: SyncOptions): Promise<SyncResult>;
-  };
+  /** The audit client the project's run syncs with ({@link syncAuditArchive}). */
+  audit: AuditClient;
   /** Releases the client's connections; called once the project's sync has ended. */
   close(): Promise<void>;
 }
@@ -107,7 +107,7 @@ export async function syncAuditProjects(
   const one = async (project: AuditProject): Promise<ProjectSyncResult> => {
     const client = options.client(project);
     try {
-      const result = await client.audit.sync({
+      const result = await syncAuditArchive(client.audit, {
         ...options.sync,
         dir: project.dir,
         ...(options.signal && { signal: options.signal }),

@@ -52,7 +52,7 @@ export interface BatchFileWaitOptions {
   pendingBackoffMs?: number;
 }
 
-/** Options of `client.tax.runBatchFile`. */
+/** Options of `runBatchFile`. */
 export interface BatchFileOptions
   extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck' | 'retryForMs'>,
     Omit<RequestOptions, 'signal'> {

@@ -40,27 +40,3 @@ export function nodeBuiltin<K extends keyof NodeBuiltins>(name: K, feature: stri
   }
   return loaded as NodeBuiltins[K];
 }
-
-/**
- * The error of a Node-only feature (files, sockets, undici, CSV and workbooks) called in the build
- * of the root entry for Workers, edge runtimes and browsers (package.json conditions `workerd`,
- * `worker`, `edge-light` and `browser`), which leaves that machinery out: code `unsupported_runtime`,
- * naming the feature and the runtime. Thrown when the feature's module loads, i.e. at the call.
- */
-export function leftOutOfWebBuild(feature: string): SvcError {
-  return new SvcError(
-    `${feature} needs Node and is not part of svc-sdk's build for Workers, edge runtimes and browsers ` +
-      `(this runtime: ${currentRuntime().name}); run it on Node, Bun or Deno`,
-    'unsupported_runtime',
-  );
-}
-
-/**
- * A loader of a Node-only feature for the builds without Node (the `*-node-only-web.ts` files
- * package.json `imports` picks there): it rejects with {@link leftOutOfWebBuild} at the call,
- * never at import.
- */
-export const leftOutLoader =
-  (feature: string) =>
-  (..._args: unknown[]): Promise<never> =>
-    Promise.reject(leftOutOfWebBuild(feature));

@@ -1,11 +1,11 @@
 import type { Agent, IncomingMessage, request as send } from 'node:http';
-import { loadNodeHttp } from '#transport-node-only';
 import { isAbortLike, toRequestFailure } from '../../core/transport/network-errors.js';
+import { caOption } from '../../core/transport/pem.js';
 import { finishResponse } from '../../core/transport/read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from '../../core/transport/types.js';
 import { transportLoadError } from './load-error.js';
 import { httpToTlsPort } from './tls-probe.js';
-import { caOption, trustedCertificates } from './trust.js';
+import { trustedCertificates } from './trust.js';
 
 /** Options of the `node:http` transport. */
 export interface NodeHttpTransportOptions {
@@ -42,7 +42,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
   type Client = { agent: Agent; send: typeof send };
   const clients: Partial<Record<'http:' | 'https:', Promise<Client>>> = {};
   const load = (scheme: 'http:' | 'https:') =>
-    (clients[scheme] ??= loadNodeHttp(scheme)
+    (clients[scheme] ??= (scheme === 'https:' ? import('node:https') : import('node:http'))
       .then((m) => ({
         agent: new m.Agent(scheme === 'https:' ? { ...agentOptions, ...tlsOptions() } : agentOptions),
         send: m.request as typeof send,

@@ -1,5 +1,4 @@
 import type { Agent, Dispatcher, Pool, ProxyAgent } from 'undici';
-import { loadUndici } from '#transport-node-only';
 
 /** What the undici transport uses of undici: its keep-alive `Agent`, `ProxyAgent`, `Pool` and `request` on a dispatcher. */
 export interface UndiciParts {
@@ -18,7 +17,7 @@ export interface UndiciParts {
  * only when undici cannot load at all (the transport makes that a configuration error).
  */
 export async function loadUndiciParts(): Promise<UndiciParts> {
-  const undici = await loadUndici();
+  const undici = await import('undici');
   return {
     Agent: undici.Agent,
     ProxyAgent: undici.ProxyAgent,

@@ -6,13 +6,14 @@ import {
   type AttemptAbortAware,
 } from '../../core/transport/attempt-abort.js';
 import { isAbortLike, toRequestFailure } from '../../core/transport/network-errors.js';
+import { caOption } from '../../core/transport/pem.js';
 import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../../core/transport/proxy-errors.js';
 import { finishResponse } from '../../core/transport/read-body.js';
 import type { Transport, TransportRequest, TransportResponse } from '../../core/transport/types.js';
 import { transportLoadError } from './load-error.js';
 import { createUrlSplitter } from './plain-url.js';
 import { httpToTlsPort } from './tls-probe.js';
-import { caOption, trustedCertificates } from './trust.js';
+import { trustedCertificates } from './trust.js';
 import { UndiciAbort } from './undici-abort.js';
 import { loadUndiciParts, type UndiciParts } from './undici-load.js';
 import { type DispatcherSettings, type Router, settledRouter } from './undici-routes.js';

@@ -1,8 +1,9 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { type ProxyOption, proxyRoutes, proxySettingsOf } from '../../core/proxy-rules.js';
 import { tlsFailureLine } from '../../core/transport/network-errors.js';
+import { caOption } from '../../core/transport/pem.js';
 import { isProxyAuthAnswer, proxiedFailure, proxyAnswer } from '../../core/transport/proxy-errors.js';
-import { caOption, trustedCertificates } from '../transport/trust.js';
+import { trustedCertificates } from '../transport/trust.js';
 import { loadUndiciParts, type UndiciParts } from '../transport/undici-load.js';
 import { type DispatcherSettings, type Router, settledRouter } from '../transport/undici-routes.js';
 import type { WebhookDelivery } from './listener-types.js';

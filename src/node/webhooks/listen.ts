@@ -1,4 +1,3 @@
-import { loadWebhookListener } from '#webhooks-node-only';
 import type { WebhookListener, WebhookListenerOptions } from './listener-types.js';
 
 export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from './listener-types.js';
@@ -11,6 +10,6 @@ export type { WebhookDelivery, WebhookListener, WebhookListenerOptions } from '.
  */
 export async function listenForWebhooks(options: WebhookListenerOptions): Promise<WebhookListener> {
   // Loaded on use: the server code (node:http, host guard, connection bounds) is not on the import path.
-  const { startWebhookListener } = await loadWebhookListener();
+  const { startWebhookListener } = await import('./server.js');
   return startWebhookListener(options);
 }

@@ -1,10 +1,9 @@
-import type { BatchSender } from '../../../tax/batch/types.js';
+import type { TaxBatchAccess } from '../../../tax/batch/types.js';
 import type { RunLedger } from '../state/ledger.js';
-import type { ResultFetcher } from '../wait/joiner.js';
 import type { RowRequest } from '../wait/reconcile.js';
 
 /** What a batch file run needs of the tax client. */
-export interface BatchFileClient extends ResultFetcher, BatchSender {}
+export type BatchFileClient = TaxBatchAccess;
 
 /**
  * The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent
