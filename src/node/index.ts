@@ -54,13 +54,14 @@ export {
   BatchInputError,
   BatchInterruptedError,
 } from './batch-file/errors.js';
+export { runBatchFile } from './batch-file/job.js';
 export type {
   BatchFileEvent,
   BatchFileOptions,
   BatchFileResult,
   BatchFileWaitOptions,
 } from './batch-file/options.js';
-export { type BatchFileClient, runBatchFile } from './batch-file/run.js';
+export type { BatchFileClient } from './batch-file/phases/context.js';
 export type { SyncPolicy } from './fs/checkpoint.js';
 export { createDefaultTransport } from './transport/default.js';
 export { createNodeHttpTransport, type NodeHttpTransportOptions } from './transport/node-http.js';

@@ -4,8 +4,8 @@ import {
   BatchFileStoppedError,
   BatchInterruptedError,
 } from '../../node/batch-file/errors.js';
+import { runBatchFile } from '../../node/batch-file/job.js';
 import type { BatchFileOptions, BatchFileResult } from '../../node/batch-file/options.js';
-import { runBatchFile } from '../../node/batch-file/run.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';

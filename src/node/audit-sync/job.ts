@@ -2,7 +2,6 @@ import { type AuditClient, auditJobAccess } from '../../audit/client.js';
 import { DEFAULT_RETRY_FOR_MS } from '../../core/patience.js';
 import { exportAuditEvents } from '../audit-export/job.js';
 import type { SyncOptions, SyncResult } from './options.js';
-import { runSync } from './sync.js';
 
 /**
  * One incremental run into an archive (a folder or an `s3://` bucket): everything new since the
@@ -19,6 +18,8 @@ export async function syncAuditArchive(audit: AuditClient, options: SyncOptions)
   const s3 = { ...(proxy !== undefined && { proxy }), ...(ca && { ca }), ...options.s3 };
   // Every read of the run (probes, the export) is patient alike.
   const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
+  // Loaded at the call, like the exporter it drives.
+  const { runSync } = await import('./sync.js');
   return runSync(
     {
       listEvents: (params, o) => audit.listEvents(params, { ...o, retryForMs }),

@@ -1,5 +1,4 @@
 import type { BatchRowResult, RunBatchOptions } from '../../tax/batch/types.js';
-import { batchSenderOf, type TaxClient } from '../../tax/client.js';
 import { Checkpointer, DurableOutput } from '../fs/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../fs/output-file.js';
 import { type InputFile, prepareInput } from './input/prepare.js';
@@ -19,36 +18,18 @@ import { listenForOutcomes, outcomeJoiner, trackKeptRows } from './wait/listen.j
 
 export type { BatchFileClient } from './phases/context.js';
 
-function isBatchFileClient(client: TaxClient | BatchFileClient): client is BatchFileClient {
-  return typeof (client as Partial<BatchFileClient>)._submitBatch === 'function';
-}
-
 /**
- * Validates every row of a CSV file or Excel workbook, file to file: a results file (NDJSON, CSV
- * or `.xlsx` by its name), an optional rejects file and a state file, checkpointed once a second.
- * Columns are recognised as people name them (`Land`, `USt-IdNr`, ...) or mapped with `columns`.
- * With `resume: true` a killed run continues where its state file says, and the deterministic
- * idempotency keys make sure no row is validated twice; with `wait`, outcomes are joined in from
- * webhooks. See {@link BatchFileOptions}. Node only (`svc-sdk/node`).
- *
- * `tax` is a client's `client.tax` (or, in tests, a {@link BatchFileClient}).
- *
- * Rejects with `BatchInputError` (bad input or options, nothing sent), `BatchInterruptedError`
- * (the signal fired; resumable) or `BatchFileStoppedError` (402 plan limit, key problem; resumable).
- *
- * @example
- * await runBatchFile(client.tax, { input: 'customers.csv', output: 'results.ndjson', resume: true });
- * await runBatchFile(client.tax, { input: 'kunden.xlsx', output: 'ergebnis.xlsx', columns: { rawValue: 'Nummer' } });
+ * The batch-file job (`runBatchFile`, job.ts, loads it at its first call): check, read, send,
+ * resend, wait and write, as the phases below.
  *
  * The run goes in phases (phases/): check (options and paths), read (the input and its columns),
  * send, resend, wait (its listener, joiner and reconciliation in wait/), and write, through one
  * {@link RowWriter} whatever the output (output/writers.ts).
  */
-export async function runBatchFile(
-  client: TaxClient | BatchFileClient,
+export async function runBatchFileWith(
+  tax: BatchFileClient,
   options: BatchFileOptions,
 ): Promise<BatchFileResult> {
-  const tax = isBatchFileClient(client) ? client : batchSenderOf(client);
   const plan = await checkRun(options);
   const input = await prepareInput(plan.source, options.signal);
   try {
