@@ -184,7 +184,8 @@ async function openOutputs(
   resumed: BatchFileState | undefined,
 ): Promise<{ writer: RowWriter; rejects: DurableOutput | undefined }> {
   const opening = { force: resume.force, mode: output.fileMode ?? DEFAULT_FILE_MODE };
-  const encoder = new RowOutput(read.columns.header, plan.format, csvStyle(output, read));
+  const style = csvStyle(output, read);
+  const encoder = new RowOutput(read.columns.header, plan.format, style);
   const writer = await openRowWriter(plan, encoder, resumed?.outBytes, opening);
   if (!output.rejects) return { writer, rejects: undefined };
   try {

@@ -26,7 +26,9 @@ export interface RunPlan extends ResultsTarget {
 export async function checkRun(
   options: Pick<BatchFileOptions, 'input' | 'output' | 'resume' | 'wait'>,
 ): Promise<RunPlan> {
-  const { input, output = {}, resume = {} } = options;
+  const input = options.input;
+  const output = options.output ?? {};
+  const resume = options.resume ?? {};
   const named = typeof output.path === 'string' ? output.path : undefined;
   // The option types describe Node's streams by shape (node-shapes.ts); batch files run on Node,
   // and the results are written as text, which the shape (bytes only) does not promise.
