@@ -46,7 +46,7 @@ function parseListen(value: string): { host: string; port: number } {
   };
 }
 
-/** The flags, checked and turned into the library's options (all but the input, output and callbacks). */
+/** The flags, checked and turned into the library's option groups (all but the input and output paths, `wait` and the callbacks). */
 function runOptions(flags: BatchOptions) {
   // Checked in this order, so that of several bad flags the same one is named as always.
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
