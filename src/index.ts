@@ -82,8 +82,12 @@ export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
 export type {
   BatchFileEvent,
+  BatchFileInputOptions,
   BatchFileOptions,
+  BatchFileOutputOptions,
   BatchFileResult,
+  BatchFileResumeOptions,
+  BatchFileSendOptions,
   BatchFileWaitOptions,
 } from './tax/batch-file/options.js';
 export {

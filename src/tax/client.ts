@@ -242,15 +242,23 @@ export class TaxClient {
    * Validates every row of a CSV file or Excel workbook, file to file: a results file (NDJSON,
    * CSV or `.xlsx` by its name), an optional rejects file and a state file, checkpointed once a
    * second. Columns are recognised as people name them (`Land`, `USt-IdNr`, ...) or mapped with
-   * `columns`. With `resume: true` a
-   * killed run continues where its state file says, and the deterministic idempotency keys make
-   * sure no row is validated twice; with `wait`, outcomes are joined in from webhooks. Rejects with
+   * `input.columns`. With `resume: { continue: true }` a killed run continues where its state
+   * file says, and the deterministic idempotency keys make sure no row is validated twice; with
+   * `wait`, outcomes are joined in from webhooks. The options come in groups: `input`, `output`,
+   * `resume`, `send`, `wait` (see {@link BatchFileOptions}). Rejects with
    * `BatchInputError` (bad input or options, nothing sent), `BatchInterruptedError` (the signal
    * fired; resumable) or `BatchFileStoppedError` (402 plan limit, key problem; resumable).
    *
    * @example
-   * await client.tax.runBatchFile({ input: 'customers.csv', output: 'results.ndjson', resume: true });
-   * await client.tax.runBatchFile({ input: 'kunden.xlsx', output: 'ergebnis.xlsx', columns: { rawValue: 'Nummer' } });
+   * await client.tax.runBatchFile({
+   *   input: { path: 'customers.csv' },
+   *   output: { path: 'results.ndjson' },
+   *   resume: { continue: true },
+   * });
+   * await client.tax.runBatchFile({
+   *   input: { path: 'kunden.xlsx', columns: { rawValue: 'Nummer' } },
+   *   output: { path: 'ergebnis.xlsx' },
+   * });
    */
   async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
     const { runBatchFile } = await loadBatchFile();

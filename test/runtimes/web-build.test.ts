@@ -102,7 +102,10 @@ describe('Node and bundlers targeting Node still get the full build, with undici
 
 describe('a Node-only feature called in the web build throws unsupported_runtime naming feature and runtime', () => {
   it.each([
-    ['client.tax.runBatchFile', (c: Client) => c.tax.runBatchFile({ input: 'in.csv', output: 'out.ndjson' })],
+    [
+      'client.tax.runBatchFile',
+      (c: Client) => c.tax.runBatchFile({ input: { path: 'in.csv' }, output: { path: 'out.ndjson' } }),
+    ],
     [
       'client.audit.exportEvents',
       (c: Client) =>

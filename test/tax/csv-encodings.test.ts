@@ -47,10 +47,9 @@ async function namesStored(bytes: Buffer, options: { encoding?: string } = {}) {
   writeFileSync(file('in.csv'), bytes);
   const events: BatchFileEvent[] = [];
   const result = await client.tax.runBatchFile({
-    input: file('in.csv'),
-    output: file('out.ndjson'),
-    strategy: 'single',
-    encoding: options.encoding,
+    input: { path: file('in.csv'), encoding: options.encoding },
+    output: { path: file('out.ndjson') },
+    send: { strategy: 'single' },
     onProgress: (e) => events.push(e),
   });
   expect(result.counts['completed:VALID']).toBe(NAMES.length);
@@ -114,7 +113,10 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
   it('an unknown label stops the run before anything is sent; latin1 reads a Windows-1252 file', async () => {
     writeFileSync(file('in.csv'), windows1252(csvText(',')));
     await expect(
-      client.tax.runBatchFile({ input: file('in.csv'), output: file('out.ndjson'), encoding: 'nope' }),
+      client.tax.runBatchFile({
+        input: { path: file('in.csv'), encoding: 'nope' },
+        output: { path: file('out.ndjson') },
+      }),
     ).rejects.toThrow(BatchInputError);
     expect(server().admin.stats().validationsProcessed).toBe(0);
     const { stored } = await namesStored(windows1252(csvText(',')), { encoding: 'latin1' });
@@ -126,7 +128,11 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
     const { createHash } = await import('node:crypto');
     writeFileSync(file('in.csv'), bytes);
     const state = file('state.json');
-    await client.tax.runBatchFile({ input: file('in.csv'), output: file('out.ndjson'), state });
+    await client.tax.runBatchFile({
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      resume: { state },
+    });
     const saved = JSON.parse(readFileSync(state, 'utf8')) as { runId: string };
     expect(saved.runId).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
@@ -153,7 +159,7 @@ describe('the progress total is the number of CSV records, counted in the same p
     writeFileSync(file('in.csv'), csvText(';'));
     const totals = new Set<number | undefined>();
     await client.tax.runBatchFile({
-      input: file('in.csv'),
+      input: { path: file('in.csv') },
       onProgress: (e) => {
         if (e.type === 'row') totals.add(e.rowsTotal);
       },
