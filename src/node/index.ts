@@ -57,8 +57,12 @@ export {
 export { runBatchFile } from './batch-file/job.js';
 export type {
   BatchFileEvent,
+  BatchFileInputOptions,
   BatchFileOptions,
+  BatchFileOutputOptions,
   BatchFileResult,
+  BatchFileResumeOptions,
+  BatchFileSendOptions,
   BatchFileWaitOptions,
 } from './batch-file/options.js';
 export type { BatchFileClient } from './batch-file/phases/context.js';

@@ -3,7 +3,6 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { BatchFileOptions, BatchFileResult } from '../node/batch-file/options.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RetryDefaults, RunBatchOptions, TaxBatchAccess } from './batch/types.js';
 import { type CompletionWatch, DEFAULT_RESULT_WAIT_MS } from './completion-watch.js';

@@ -74,9 +74,9 @@ describe('header names are recognised case-, accent- and punctuation-insensitive
     const de = validDe(7919);
     writeFileSync(file('kunden.csv'), `Land;USt-IdNr;Firma;Ort\nDE;DE${de};Müller GmbH;Köln\n`);
     const result = await runBatchFile(client().tax, {
-      input: file('kunden.csv'),
-      output: file('out.ndjson'),
-      strategy: 'single',
+      input: { path: file('kunden.csv') },
+      output: { path: file('out.ndjson') },
+      send: { strategy: 'single' },
     });
     expect(result.counts['completed:VALID']).toBe(1);
     const [row] = ndjson(file('out.ndjson'));
@@ -157,9 +157,9 @@ describe('a list with only a prefixed VAT ID column takes the country from the p
   it('rows are sent with that country; a number without a prefix is rejected naming the column', async () => {
     writeFileSync(file('in.csv'), `USt-IdNr\nDE${validDe(5)}\nEL094259216\n${validDe(6)}\n`);
     const result = await runBatchFile(client().tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      strategy: 'single',
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      send: { strategy: 'single' },
     });
     expect(result.counts.rejected).toBe(1);
     const rows = ndjson(file('out.ndjson'));
@@ -181,7 +181,7 @@ describe('a list with only a prefixed VAT ID column takes the country from the p
 describe('when the columns cannot be mapped, the error lists the columns found and the names accepted', () => {
   it('no VAT ID column', async () => {
     writeFileSync(file('in.csv'), 'Kunde;Betrag\nA;1\n');
-    const error = await failure(runBatchFile(client().tax, { input: file('in.csv') }));
+    const error = await failure(runBatchFile(client().tax, { input: { path: file('in.csv') } }));
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error.message).toMatch(/columns found: 'Kunde', 'Betrag'/);
     expect(error.message).toMatch(/accepted names: countryCode: country, .*land.*; rawValue: .*ustidnr/);

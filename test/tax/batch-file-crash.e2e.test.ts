@@ -22,7 +22,10 @@ import { runBatchFile } from '../../src/node/index.js';
 const [baseUrl, input, output, resume] = process.argv.slice(1);
 const client = new SvcClient({ baseUrl, apiKey: 'ak_demo_project' });
 const result = await runBatchFile(client.tax, {
-  input, output, resume: resume === 'resume', chunkSize: 25, concurrency: 2,
+  input: { path: input },
+  output: { path: output },
+  resume: { continue: resume === 'resume' },
+  send: { chunkSize: 25, concurrency: 2 },
 });
 await client.close();
 process.stdout.write(JSON.stringify(result));

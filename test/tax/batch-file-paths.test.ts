@@ -31,15 +31,22 @@ async function refused(options: BatchFileOptions): Promise<string> {
 
 describe('runBatchFile checks every path before a byte is written', () => {
   it('refuses results and state as the same file; nothing is created', async () => {
-    const message = await refused({ input: file('in.csv'), output: file('f'), state: file('f') });
+    const message = await refused({
+      input: { path: file('in.csv') },
+      output: { path: file('f') },
+      resume: { state: file('f') },
+    });
     expect(message).toMatch(/results file and the state file are the same file/);
     expect(existsSync(file('f'))).toBe(false);
   });
 
   it('refuses the input as results or rejects, also through a hard link', async () => {
-    await refused({ input: file('in.csv'), output: file('in.csv') });
+    await refused({ input: { path: file('in.csv') }, output: { path: file('in.csv') } });
     linkSync(file('in.csv'), file('hard.csv'));
-    const message = await refused({ input: file('in.csv'), output: file('o'), rejects: file('hard.csv') });
+    const message = await refused({
+      input: { path: file('in.csv') },
+      output: { path: file('o'), rejects: file('hard.csv') },
+    });
     expect(message).toMatch(/the input and the rejects file are the same file/);
     expect(existsSync(file('o'))).toBe(false);
   });
@@ -48,30 +55,33 @@ describe('runBatchFile checks every path before a byte is written', () => {
 describe('runBatchFile replaces no file that is not its own unless force', () => {
   it('refuses existing results or rejects with data; force replaces them', async () => {
     writeFileSync(file('out.ndjson'), 'precious\n');
-    await refused({ input: file('in.csv'), output: file('out.ndjson') });
+    await refused({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     expect(readFileSync(file('out.ndjson'), 'utf8')).toBe('precious\n');
     writeFileSync(file('rejects.csv'), 'precious\n');
-    await refused({ input: file('in.csv'), output: file('new.ndjson'), rejects: file('rejects.csv') });
+    await refused({
+      input: { path: file('in.csv') },
+      output: { path: file('new.ndjson'), rejects: file('rejects.csv') },
+    });
     expect(existsSync(file('new.ndjson'))).toBe(false);
     const result = await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      force: true,
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      resume: { force: true },
     });
     expect(result.rowsDone).toBe(20);
     expect(readFileSync(file('out.ndjson'), 'utf8')).not.toMatch(/precious/);
   });
 
   it('a second run over an existing state is refused, pointing to resume and force', async () => {
-    await runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson') });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     const first = readFileSync(file('out.ndjson'), 'utf8');
     server().admin.reset();
-    const message = await refused({ input: file('in.csv'), output: file('out.ndjson') });
+    const message = await refused({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     expect(message).toMatch(/state file .*out\.ndjson\.state\.json exists from an earlier run: use --resume/);
     const resumed = await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      resume: true,
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      resume: { continue: true },
     });
     expect(resumed.resumed).toBe(true);
     expect(readFileSync(file('out.ndjson'), 'utf8')).toBe(first);
@@ -81,17 +91,14 @@ describe('runBatchFile replaces no file that is not its own unless force', () =>
 describe('runBatchFile creates its files 0600 unless fileMode says otherwise', () => {
   it('results, rejects and state are 0600 by default; fileMode sets results and rejects', async () => {
     await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('a.ndjson'),
-      rejects: file('a.csv'),
+      input: { path: file('in.csv') },
+      output: { path: file('a.ndjson'), rejects: file('a.csv') },
     });
     for (const name of ['a.ndjson', 'a.csv', 'a.ndjson.state.json'])
       expect(statSync(file(name)).mode & 0o777).toBe(0o600);
     await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('b.ndjson'),
-      rejects: file('b.csv'),
-      fileMode: 0o640,
+      input: { path: file('in.csv') },
+      output: { path: file('b.ndjson'), rejects: file('b.csv'), fileMode: 0o640 },
     });
     expect(statSync(file('b.ndjson')).mode & 0o777).toBe(0o640);
     expect(statSync(file('b.csv')).mode & 0o777).toBe(0o640);
@@ -100,11 +107,18 @@ describe('runBatchFile creates its files 0600 unless fileMode says otherwise', (
 
 describe('a device output is a stream: no state file, no resume', () => {
   it('writes /dev/null without a state; a state or resume with it is refused', async () => {
-    const result = await runBatchFile(client.tax, { input: file('in.csv'), output: '/dev/null' });
+    const result = await runBatchFile(client.tax, {
+      input: { path: file('in.csv') },
+      output: { path: '/dev/null' },
+    });
     expect(result.rowsDone).toBe(20);
     expect(result.statePath).toBeUndefined();
     server().admin.reset();
-    await refused({ input: file('in.csv'), output: '/dev/null', state: file('s.json') });
+    await refused({
+      input: { path: file('in.csv') },
+      output: { path: '/dev/null' },
+      resume: { state: file('s.json') },
+    });
     expect(existsSync(file('s.json'))).toBe(false);
   });
 });
@@ -114,9 +128,9 @@ describe('an output that cannot be written ends the run with its own one-line re
     // A checkpoint at every segment puts the failing write inside the run, not after it.
     for (const sync of [{ everySteps: 1 }, { everySteps: Number.POSITIVE_INFINITY, everyMs: 3_600_000 }]) {
       const error = await runBatchFile(client.tax, {
-        input: file('in.csv'),
-        output: '/dev/full',
-        sync,
+        input: { path: file('in.csv') },
+        output: { path: '/dev/full' },
+        resume: { sync },
       }).catch((e: unknown) => e);
       expect((error as Error).message).toBe('cannot write /dev/full: no space left on device (ENOSPC)');
       server().admin.reset();

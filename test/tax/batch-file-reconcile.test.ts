@@ -38,8 +38,8 @@ function run(
   tax: BatchFileClient = batchSenderOf(client.tax),
 ) {
   return runBatchFile(tax, {
-    input: file('in.csv'),
-    output: file('out.ndjson'),
+    input: { path: file('in.csv') },
+    output: { path: file('out.ndjson') },
     ...options,
     wait: {
       register: server().url,
@@ -132,7 +132,7 @@ describe('rows still PENDING when the wait is up are pending; a resume finishes 
     expect(pending).toHaveLength(sendable(50));
 
     const events2: BatchFileEvent[] = [];
-    const resumed = await run({ resume: true }, events2);
+    const resumed = await run({ resume: { continue: true } }, events2);
     expect(resumed.outstanding).toBe(0);
     expect(events2.some((e) => e.type === 'reconciling' && e.reason === 'resumed')).toBe(true);
     expectEveryRowAnswered(rowsOf(file('out.ndjson')), 50);
@@ -165,7 +165,7 @@ describe('an interrupt while waiting keeps what arrived and resumes without vali
     expect(afterFirst.some((r) => r.status === 'completed')).toBe(true);
     const validated = server().admin.stats().validationsProcessed;
 
-    const resumed = await run({ resume: true });
+    const resumed = await run({ resume: { continue: true } });
     expect(resumed.outstanding).toBe(0);
     expectEveryRowAnswered(rowsOf(file('out.ndjson')), 400);
     expect(server().admin.stats().validationsProcessed).toBe(validated);
@@ -180,7 +180,7 @@ describe('a stream output with wait is written once, merged, in row order', () =
     const stream = new PassThrough();
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
-    await run({ output: stream, format: 'csv' });
+    await run({ output: { path: stream, format: 'csv' } });
     const text = Buffer.concat(chunks).toString('utf8').trim().split('\n');
     expect(text).toHaveLength(121);
     expect(text[0]).toMatch(/^countryCode,vatId,/);

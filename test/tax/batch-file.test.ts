@@ -36,9 +36,8 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
     writeFileSync(file('in.csv'), text);
     const events: BatchFileEvent[] = [];
     const result = await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      rejects: file('rejects.csv'),
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson'), rejects: file('rejects.csv') },
       onProgress: (e) => events.push(e),
     });
     const structural = kinds.filter((k) => k === 'structural').length;
@@ -53,23 +52,29 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
 
   it('CSV results when the output name ends in .csv; a stream output in the format asked for', async () => {
     writeFileSync(file('in.csv'), makeCsv(10).text);
-    await runBatchFile(client.tax, { input: file('in.csv'), output: file('out.csv') });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.csv') } });
     expect(lines(file('out.csv'))[0]).toBe(
       'countryCode,vatId,metadata.customerId,companyName,row,line,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
     );
     const stream = new PassThrough();
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
-    await runBatchFile(client.tax, { input: file('in.csv'), output: stream, format: 'csv' });
+    await runBatchFile(client.tax, {
+      input: { path: file('in.csv') },
+      output: { path: stream, format: 'csv' },
+    });
     expect(Buffer.concat(chunks).toString('utf8')).toBe(readFileSync(file('out.csv'), 'utf8'));
   });
 
   it('a stream input is read like a file (copied aside, hashed for the run id)', async () => {
     const { text } = makeCsv(30);
     writeFileSync(file('in.csv'), text);
-    await runBatchFile(client.tax, { input: file('in.csv'), output: file('a.ndjson') });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('a.ndjson') } });
     const before = processed();
-    const result = await runBatchFile(client.tax, { input: Readable.from([text]), output: file('b.ndjson') });
+    const result = await runBatchFile(client.tax, {
+      input: { path: Readable.from([text]) },
+      output: { path: file('b.ndjson') },
+    });
     expect(result.rowsDone).toBe(30);
     // Same bytes, same run id, same keys: the server replays every row.
     expect(processed()).toBe(before);
@@ -78,9 +83,10 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
 
   it('bad input is a BatchInputError and nothing is sent', async () => {
     writeFileSync(file('in.csv'), 'name,city\nx,y\n');
-    const error = await runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson') }).catch(
-      (e: unknown) => e,
-    );
+    const error = await runBatchFile(client.tax, {
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error).toMatchObject({ code: 'config' });
     expect(processed()).toBe(0);
@@ -92,10 +98,10 @@ describe('an interrupted run resumes where its state file says, processing no ro
     const { text, kinds } = makeCsv(1200);
     writeFileSync(file('in.csv'), text);
     const controller = new AbortController();
-    const options = { input: file('in.csv'), chunkSize: 50, concurrency: 2 };
+    const options = { input: { path: file('in.csv') }, send: { chunkSize: 50, concurrency: 2 } };
     const error = await runBatchFile(client.tax, {
       ...options,
-      output: file('out.ndjson'),
+      output: { path: file('out.ndjson') },
       signal: controller.signal,
       onProgress: (e) => {
         if (e.type === 'row' && e.rowsDone >= 300) controller.abort();
@@ -108,19 +114,27 @@ describe('an interrupted run resumes where its state file says, processing no ro
     expect(rowsDone).toBeLessThan(1200);
     expect(lines(file('out.ndjson'))).toHaveLength(rowsDone);
 
-    const resumed = await runBatchFile(client.tax, { ...options, output: file('out.ndjson'), resume: true });
+    const resumed = await runBatchFile(client.tax, {
+      ...options,
+      output: { path: file('out.ndjson') },
+      resume: { continue: true },
+    });
     expect(resumed).toMatchObject({ rowsDone: 1200, resumed: true });
     expect(processed()).toBe(kinds.filter((k) => k !== 'structural').length);
-    await runBatchFile(client.tax, { ...options, output: file('clean.ndjson') });
+    await runBatchFile(client.tax, { ...options, output: { path: file('clean.ndjson') } });
     expect(readFileSync(file('out.ndjson'), 'utf8')).toBe(readFileSync(file('clean.ndjson'), 'utf8'));
   });
 
   it('resume refuses a state file of another input', async () => {
     writeFileSync(file('in.csv'), makeCsv(20).text);
-    await runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson') });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     writeFileSync(file('in.csv'), makeCsv(21).text);
     await expect(
-      runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson'), resume: true }),
+      runBatchFile(client.tax, {
+        input: { path: file('in.csv') },
+        output: { path: file('out.ndjson') },
+        resume: { continue: true },
+      }),
     ).rejects.toThrow(/another input/);
   });
 
@@ -128,10 +142,9 @@ describe('an interrupted run resumes where its state file says, processing no ro
     writeFileSync(file('in.csv'), makeCsv(60).text);
     const basic = new SvcClient({ baseUrl: server().url, apiKey: 'ak_basic_project' });
     const error = await runBatchFile(basic.tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      chunkSize: 10,
-      concurrency: 1,
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      send: { chunkSize: 10, concurrency: 1 },
     }).catch((e: unknown) => e);
     await basic.close();
     expect(error).toBeInstanceOf(BatchFileStoppedError);
@@ -151,8 +164,8 @@ describe('wait joins webhook outcomes to rows; registerWebhookEndpoint registers
   it('every submitted row gets its outcome; the results file is rewritten with them', async () => {
     writeFileSync(file('in.csv'), makeCsv(60).text);
     const result = await runBatchFile(client.tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
       wait: { register: server().url, timeoutMs: 20_000 },
     });
     expect(result.outstanding).toBe(0);

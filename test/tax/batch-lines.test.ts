@@ -44,9 +44,8 @@ describe('every result and reject carries line: the row number a spreadsheet sho
   it('header = 1, blank lines and blank rows counted, a multi-line cell is one row', async () => {
     writeFileSync(file('in.csv'), `${SHEET.join('\r\n')}\r\n`);
     const result = await runBatchFile(client().tax, {
-      input: file('in.csv'),
-      output: file('out.ndjson'),
-      rejects: file('rejects.csv'),
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson'), rejects: file('rejects.csv') },
     });
     const rows = ndjson(file('out.ndjson'));
     expect(rows.map((r) => [r.row, r.line, r.status])).toEqual([
@@ -72,7 +71,10 @@ describe('every result and reject carries line: the row number a spreadsheet sho
 describe("reasons name the user's own column, never an internal field name or a schema message", () => {
   it('empty cells, a short number, an over-long name', async () => {
     writeFileSync(file('in.csv'), `${SHEET.join('\n')}\n`);
-    await runBatchFile(client().tax, { input: file('in.csv'), output: file('out.ndjson') });
+    await runBatchFile(client().tax, {
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+    });
     const reasons = ndjson(file('out.ndjson'))
       .filter((r) => r.status === 'rejected')
       .map((r) => `${r.code}: ${r.message}`);

@@ -65,8 +65,8 @@ async function results(path: string): Promise<{ header: string[]; rows: string[]
 
 function run(options: Partial<BatchFileOptions>, events: BatchFileEvent[] = []) {
   return runBatchFile(batchSenderOf(client.tax), {
-    input: file('kunden.xlsx'),
-    output: file('ergebnis.xlsx'),
+    input: { path: file('kunden.xlsx') },
+    output: { path: file('ergebnis.xlsx') },
     ...options,
     wait: { register: server().url, timeoutMs: 60_000, quietMs: 100, pendingBackoffMs: 1 },
     onProgress: (event) => events.push(event),
@@ -119,7 +119,7 @@ describe('a workbook run with --wait ends with every row answered, whatever happ
     expect(existsSync(file('ergebnis.xlsx'))).toBe(false);
     expect(existsSync(file('ergebnis.xlsx.rows.ndjson'))).toBe(true);
 
-    const resumed = await run({ resume: true });
+    const resumed = await run({ resume: { continue: true } });
     expect(resumed.outstanding).toBe(0);
     await expectEveryRowCompleted(lines);
     expect(server().admin.stats().validationsProcessed).toBe(40);

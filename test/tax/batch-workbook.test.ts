@@ -57,9 +57,9 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
       Other: [['nothing']],
     });
     const result = await runBatchFile(client().tax, {
-      input: file('kunden.xlsx'),
-      output: file('ergebnis.xlsx'),
-      strategy: 'single',
+      input: { path: file('kunden.xlsx') },
+      output: { path: file('ergebnis.xlsx') },
+      send: { strategy: 'single' },
     });
     expect(result.counts).toEqual({
       'completed:VALID': 1,
@@ -120,7 +120,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
 
   it('CSV in, workbook out; workbook in, CSV out', async () => {
     writeFileSync(file('in.csv'), `Land;USt-IdNr\nDE;${validDe(3)}\n`);
-    await runBatchFile(client().tax, { input: file('in.csv'), output: file('out.xlsx') });
+    await runBatchFile(client().tax, { input: { path: file('in.csv') }, output: { path: file('out.xlsx') } });
     expect((await sheetRows(file('out.xlsx'))).rows[1]?.slice(0, 5)).toEqual([
       'DE',
       validDe(3),
@@ -134,7 +134,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
         ['DE', validDe(4)],
       ],
     });
-    await runBatchFile(client().tax, { input: file('in.xlsx'), output: file('out.csv') });
+    await runBatchFile(client().tax, { input: { path: file('in.xlsx') }, output: { path: file('out.csv') } });
     // A workbook's CSV results get a BOM, so Excel reads them as UTF-8.
     expect(readFileSync(file('out.csv'), 'utf8')).toMatch(
       new RegExp(`^\uFEFFLand,USt-IdNr,row,line,.*\nDE,${validDe(4)},1,2,submitted,`),
@@ -168,7 +168,10 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
       },
       { merge: 'E4:E5', dateColumn: 3 },
     );
-    await runBatchFile(client().tax, { input: file('in.xlsx'), output: file('out.ndjson') });
+    await runBatchFile(client().tax, {
+      input: { path: file('in.xlsx') },
+      output: { path: file('out.ndjson') },
+    });
     const inputs = readFileSync(file('out.ndjson'), 'utf8')
       .trim()
       .split('\n')
@@ -192,7 +195,7 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
 describe('hostile workbooks are one clear error, before any row is sent', () => {
   const refused = async (path: string, message: RegExp, sheet?: string) => {
     const error = await failure(
-      runBatchFile(client().tax, { input: path, output: file('out.ndjson'), sheet }),
+      runBatchFile(client().tax, { input: { path, sheet }, output: { path: file('out.ndjson') } }),
     );
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error.message).toMatch(message);
@@ -265,7 +268,11 @@ describe('a workbook output resumes through its rows file', () => {
     const rows = Array.from({ length: 600 }, (_, i) => ['DE', validDe(i + 11)]);
     await writeTestWorkbook(file('in.xlsx'), { S: [['Land', 'USt-IdNr'], ...rows] });
     const controller = new AbortController();
-    const options = { input: file('in.xlsx'), output: file('out.xlsx'), chunkSize: 50, concurrency: 2 };
+    const options = {
+      input: { path: file('in.xlsx') },
+      output: { path: file('out.xlsx') },
+      send: { chunkSize: 50, concurrency: 2 },
+    };
     const error = await failure(
       runBatchFile(client().tax, {
         ...options,
@@ -279,7 +286,7 @@ describe('a workbook output resumes through its rows file', () => {
     expect((error as BatchInterruptedError).statePath).toBe(file('out.xlsx.state.json'));
     expect(existsSync(file('out.xlsx'))).toBe(false);
     expect(existsSync(file('out.xlsx.rows.ndjson'))).toBe(true);
-    const resumed = await runBatchFile(client().tax, { ...options, resume: true });
+    const resumed = await runBatchFile(client().tax, { ...options, resume: { continue: true } });
     expect(resumed).toMatchObject({ rowsDone: 600, resumed: true });
     expect(processed()).toBe(600);
     const out = (await sheetRows(file('out.xlsx'))).rows;

@@ -48,10 +48,9 @@ async function namesStored(bytes: Buffer, options: { encoding?: string } = {}) {
   writeFileSync(file('in.csv'), bytes);
   const events: BatchFileEvent[] = [];
   const result = await runBatchFile(client.tax, {
-    input: file('in.csv'),
-    output: file('out.ndjson'),
-    strategy: 'single',
-    encoding: options.encoding,
+    input: { path: file('in.csv'), encoding: options.encoding },
+    output: { path: file('out.ndjson') },
+    send: { strategy: 'single' },
     onProgress: (e) => events.push(e),
   });
   expect(result.counts['completed:VALID']).toBe(NAMES.length);
@@ -115,7 +114,10 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
   it('an unknown label stops the run before anything is sent; latin1 reads a Windows-1252 file', async () => {
     writeFileSync(file('in.csv'), windows1252(csvText(',')));
     await expect(
-      runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson'), encoding: 'nope' }),
+      runBatchFile(client.tax, {
+        input: { path: file('in.csv'), encoding: 'nope' },
+        output: { path: file('out.ndjson') },
+      }),
     ).rejects.toThrow(BatchInputError);
     expect(server().admin.stats().validationsProcessed).toBe(0);
     const { stored } = await namesStored(windows1252(csvText(',')), { encoding: 'latin1' });
@@ -127,7 +129,11 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
     const { createHash } = await import('node:crypto');
     writeFileSync(file('in.csv'), bytes);
     const state = file('state.json');
-    await runBatchFile(client.tax, { input: file('in.csv'), output: file('out.ndjson'), state });
+    await runBatchFile(client.tax, {
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      resume: { state },
+    });
     const saved = JSON.parse(readFileSync(state, 'utf8')) as { runId: string };
     expect(saved.runId).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
@@ -154,7 +160,7 @@ describe('the progress total is the number of CSV records, counted in the same p
     writeFileSync(file('in.csv'), csvText(';'));
     const totals = new Set<number | undefined>();
     await runBatchFile(client.tax, {
-      input: file('in.csv'),
+      input: { path: file('in.csv') },
       onProgress: (e) => {
         if (e.type === 'row') totals.add(e.rowsTotal);
       },

@@ -5,7 +5,11 @@ import {
   BatchInterruptedError,
 } from '../../node/batch-file/errors.js';
 import { runBatchFile } from '../../node/batch-file/job.js';
-import type { BatchFileOptions, BatchFileResult } from '../../node/batch-file/options.js';
+import type {
+  BatchFileInputOptions,
+  BatchFileOptions,
+  BatchFileResult,
+} from '../../node/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';
@@ -43,7 +47,7 @@ function parseListen(value: string): { host: string; port: number } {
   };
 }
 
-/** The flags, checked and turned into the library's options (all but the input, output and callbacks). */
+/** The flags, checked and turned into the library's option groups (all but the input and output paths, `wait` and the callbacks). */
 function runOptions(flags: BatchOptions) {
   // Checked in this order, so that of several bad flags the same one is named as always.
   const chunkSize = parseIntOption(flags.chunkSize, '--chunk-size', 1, 1000);
@@ -57,23 +61,16 @@ function runOptions(flags: BatchOptions) {
   const delimiter = parseDelimiter(flags.delimiter);
   const columns = parseColumns(flags.columns);
   const options = {
-    encoding: flags.encoding,
-    sheet: flags.sheet,
-    ...(columns && { columns }),
-    ...(delimiter && { delimiter }),
-    ...(flags.bom !== undefined && { bom: flags.bom }),
-    rejects: flags.rejects,
-    state: flags.state,
-    resume: flags.resume,
-    force: flags.force,
-    ...(fileMode !== undefined && { fileMode }),
-    runId: flags.runId,
-    strategy: flags.strategy,
-    chunkSize,
-    concurrency,
-    retryForMs,
-    precheck,
-  } satisfies Partial<BatchFileOptions>;
+    input: { encoding: flags.encoding, sheet: flags.sheet, ...(columns && { columns }) },
+    output: {
+      ...(delimiter && { delimiter }),
+      ...(flags.bom !== undefined && { bom: flags.bom }),
+      rejects: flags.rejects,
+      ...(fileMode !== undefined && { fileMode }),
+    },
+    resume: { state: flags.state, continue: flags.resume, force: flags.force },
+    send: { runId: flags.runId, strategy: flags.strategy, chunkSize, concurrency, retryForMs, precheck },
+  } satisfies Omit<BatchFileOptions, 'input'> & { input: Omit<BatchFileInputOptions, 'path'> };
   return { options, listen, waitTimeoutMs, quietMs };
 }
 
@@ -102,9 +99,12 @@ export async function batch(
   try {
     result = await runBatchFile(client.tax, {
       ...options,
-      input: file === '-' ? ctx.io.stdin : String(file),
-      output: out ?? ctx.out.dataOut,
-      format: ctx.settings.format === 'csv' ? 'csv' : 'ndjson',
+      input: { ...options.input, path: file === '-' ? ctx.io.stdin : String(file) },
+      output: {
+        ...options.output,
+        path: out ?? ctx.out.dataOut,
+        format: ctx.settings.format === 'csv' ? 'csv' : 'ndjson',
+      },
       wait: flags.wait && {
         ...listen,
         timeoutMs: waitTimeoutMs,

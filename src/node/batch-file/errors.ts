@@ -16,7 +16,7 @@ export class BatchInputError extends SvcError {
 
 /**
  * The caller's signal stopped a batch file run. What was reported before is on disk and, when the
- * run has a state file, named by it: run again with `resume: true` to continue.
+ * run has a state file, named by it: run again with `resume: { continue: true }` to continue.
  */
 export class BatchInterruptedError extends AbortError {
   override name = 'BatchInterruptedError';
@@ -53,8 +53,8 @@ export class BatchFileStoppedError extends BatchStoppedError {
 
 /**
  * A batch file run failed on an unexpected error (e.g. `EMFILE`, a full disk) after it started.
- * What was reported before is checkpointed: run again with `resume: true` once the cause is
- * fixed. The original error is the `cause`. Code `batch_failed`.
+ * What was reported before is checkpointed: run again with `resume: { continue: true }` once the
+ * cause is fixed. The original error is the `cause`. Code `batch_failed`.
  */
 export class BatchFileFailedError extends SvcError {
   override name = 'BatchFileFailedError';

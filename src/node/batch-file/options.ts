@@ -52,20 +52,19 @@ export interface BatchFileWaitOptions {
   pendingBackoffMs?: number;
 }
 
-/** Options of `runBatchFile`. */
-export interface BatchFileOptions
-  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck' | 'retryForMs'>,
-    Omit<RequestOptions, 'signal'> {
+/** What a batch file run reads: the `input` group of {@link BatchFileOptions}. */
+export interface BatchFileInputOptions {
   /**
-   * The input: a path, or a readable stream (copied to a private temporary file first). A CSV
-   * (delimiter `,`, `;` or tab, detected; a BOM is dropped; the text encoding is detected, see
-   * `encoding`) or an Excel workbook (`.xlsx`, recognised by name or content; see `sheet`). A header
-   * row names the columns, as people name them in English, German, French, Spanish, Italian or
-   * Dutch (`Land`, `USt-IdNr`, `Firma`, `PLZ`, `Ort`, `Pays`, `TVA`, `Partita IVA`, ...; see
+   * A path, or a readable stream (copied to a private temporary file first). A CSV (delimiter
+   * `,`, `;` or tab, detected; a BOM is dropped; the text encoding is detected, see `encoding`) or
+   * an Excel workbook (`.xlsx`, recognised by name or content; see `sheet`). A header row names
+   * the columns, as people name them in English, German, French, Spanish, Italian or Dutch
+   * (`Land`, `USt-IdNr`, `Firma`, `PLZ`, `Ort`, `Pays`, `TVA`, `Partita IVA`, ...; see
    * `COLUMN_NAMES`), or as `columns` maps them; `metadata.<key>` columns become metadata. Without
    * a country column, the country comes from the VAT ID's prefix (`DE...`, `EL...` is GR).
+   * Required.
    */
-  input: string | ReadableLike;
+  path: string | ReadableLike;
   /**
    * Explicit column mapping, request field -> header name, e.g. `{ countryCode: 'Land', rawValue:
    * 'USt-IdNr', 'address.city': 'Ort', 'metadata.customer': 'Kundennr' }`; the other columns are
@@ -74,6 +73,33 @@ export interface BatchFileOptions
   columns?: Readonly<Record<string, string>>;
   /** For a workbook input: the sheet to read, by name (case-insensitive). Default: the first sheet. */
   sheet?: string;
+  /**
+   * The input's text encoding, as a WHATWG label (`utf-8`, `utf-16le`, `utf-16be`,
+   * `windows-1252`, `latin1`, ...); an unknown label is a `BatchInputError`. Default: detected: a
+   * BOM names UTF-8, UTF-16LE or UTF-16BE; without one, UTF-8 when the whole file is valid UTF-8,
+   * else Windows-1252 (reported as an `encoding` progress event). The idempotency keys' default
+   * seed is the hash of the raw bytes either way.
+   */
+  encoding?: string;
+}
+
+/** What a batch file run writes: the `output` group of {@link BatchFileOptions}. */
+export interface BatchFileOutputOptions {
+  /**
+   * Results, one line per input row in input order, joined to the input: a file path (NDJSON;
+   * CSV when the name ends in `.csv`; an Excel workbook when it ends in `.xlsx`) or a writable
+   * stream. CSV: the input's columns, then `row`, `line` (the spreadsheet row number), `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
+   * `validationResultId`, `checkedAt`, `validationRequestId`, `code`, `message` (an input column
+   * named like one of these is written as `input.<name>`). NDJSON: those fields plus `input`, the
+   * input's cells by header name. Workbook: one sheet with the CSV's columns, header frozen,
+   * autofilter on, outcome cells coloured, every cell text; the run appends to
+   * `<path>.rows.ndjson` (resumable) and writes the workbook from it when the run ends. A file
+   * can be resumed, a stream cannot. Default: no results (the rows are only counted and reported
+   * through `onProgress`).
+   */
+  path?: string | WritableLike;
+  /** Format of a stream `path` (a file's format follows its name). Default `ndjson`. */
+  format?: 'ndjson' | 'csv';
   /**
    * Delimiter of CSV results and rejects: `,`, `;` or `\t`. Default: the CSV input's (`,` for a
    * workbook input).
@@ -84,70 +110,78 @@ export interface BatchFileOptions
    * Default: when the CSV input had a BOM or was not UTF-8, and for a workbook input.
    */
   bom?: boolean;
-  /**
-   * The input's text encoding, as a WHATWG label (`utf-8`, `utf-16le`, `utf-16be`,
-   * `windows-1252`, `latin1`, ...); an unknown label is a `BatchInputError`. Default: detected: a
-   * BOM names UTF-8, UTF-16LE or UTF-16BE; without one, UTF-8 when the whole file is valid UTF-8,
-   * else Windows-1252 (reported as an `encoding` progress event). The idempotency keys' default
-   * seed is the hash of the raw bytes either way.
-   */
-  encoding?: string;
-  /**
-   * Results, one line per input row in input order, joined to the input: a file path (NDJSON;
-   * CSV when the name ends in `.csv`; an Excel workbook when it ends in `.xlsx`) or a writable
-   * stream. CSV: the input's columns, then `row`, `line` (the spreadsheet row number), `status`, `outcome`, `provider`, `registryCompanyName`, `companyNameMatch`, `addressMatch`,
-   * `validationResultId`, `checkedAt`, `validationRequestId`, `code`, `message` (an input column
-   * named like one of these is written as `input.<name>`). NDJSON: those fields plus `input`, the
-   * input's cells by header name. Workbook: one sheet with the CSV's columns, header frozen,
-   * autofilter on, outcome cells coloured, every cell text; the run appends to
-   * `<output>.rows.ndjson` (resumable) and writes the workbook from it when the run ends. A file
-   * can be resumed, a stream cannot. Default: no results (the rows are only counted and reported
-   * through `onProgress`).
-   */
-  output?: string | WritableLike;
-  /** Format of a stream `output` (a file's format follows its name). Default `ndjson`. */
-  format?: 'ndjson' | 'csv';
   /** A CSV file for the rows refused locally or by the server: row, line, the input's cells, code, message. Default: none. */
   rejects?: string;
-  /**
-   * The state file, replaced at each checkpoint. Default `<output>.state.json` when `output` is a
-   * path to a regular file (or a new one); none otherwise. A device or FIFO output (`/dev/stdout`)
-   * is written as a stream: no state, no resume.
-   */
-  state?: string;
-  /**
-   * Continue the run the state file describes: the outputs are cut back to what it records and
-   * the rows it counts are not sent again. Needs `output` as a path. Default false.
-   */
-  resume?: boolean;
-  /**
-   * Replace outputs that exist and are not this run's own: a results or rejects file holding data,
-   * a state file of an earlier run (which is then started over). Without it such a file is refused
-   * (`OutputPathError`, nothing written): continue an earlier run with `resume`. Default false.
-   */
-  force?: boolean;
   /**
    * Mode of the files the run creates (results, rejects, state); they may hold personal data.
    * Default 0o600 (owner only). An existing file keeps its mode.
    */
   fileMode?: number;
+}
+
+/** How a batch file run keeps its state and treats an earlier run's files: the `resume` group of {@link BatchFileOptions}. */
+export interface BatchFileResumeOptions {
   /**
-   * Seed of the deterministic idempotency keys (run id + row number + row content): a row sent
-   * twice is replayed by the server, never validated twice. Default: the sha256 of the input bytes.
+   * The state file, replaced at each checkpoint. Default `<output.path>.state.json` when
+   * `output.path` is a path to a regular file (or a new one); none otherwise. A device or FIFO
+   * output (`/dev/stdout`) is written as a stream: no state, no resume.
    */
-  runId?: string;
+  state?: string;
   /**
-   * Wait for the outcome of every submitted row: a webhook listener joins each completion to its
-   * row (confirmed by fetching the result), and the results file is rewritten with the outcomes.
-   * `true` uses the defaults of {@link BatchFileWaitOptions}. Default false.
+   * Continue the run the state file describes: the outputs are cut back to what it records and
+   * the rows it counts are not sent again. Needs `output.path` as a path. Default false.
    */
-  wait?: boolean | BatchFileWaitOptions;
+  continue?: boolean;
+  /**
+   * Replace outputs that exist and are not this run's own: a results or rejects file holding data,
+   * a state file of an earlier run (which is then started over). Without it such a file is refused
+   * (`OutputPathError`, nothing written): continue an earlier run with `continue`. Default false.
+   */
+  force?: boolean;
   /**
    * How often the outputs are fsynced and the state file replaced. Default
    * `{ everySteps: Infinity, everyMs: 1000 }`: once a second (a step is a row). A resume re-sends
    * at most the rows after the last checkpoint, and their keys make the server replay them.
    */
   sync?: SyncPolicy;
+}
+
+/**
+ * How a batch file run sends its rows: the `send` group of {@link BatchFileOptions}. `timeoutMs`,
+ * `maxRetries` and `deadlineMs` are each request's (the rows' and, with `wait`, the
+ * reconciliation's).
+ */
+export interface BatchFileSendOptions
+  extends Pick<RunBatchOptions, 'strategy' | 'chunkSize' | 'concurrency' | 'precheck' | 'retryForMs'>,
+    Omit<RequestOptions, 'signal'> {
+  /**
+   * Seed of the deterministic idempotency keys (run id + row number + row content): a row sent
+   * twice is replayed by the server, never validated twice. A run continued with
+   * `resume.continue` must use its first run's. Default: the sha256 of the input bytes.
+   */
+  runId?: string;
+}
+
+/**
+ * Options of `runBatchFile`, by concern: what is read (`input`), what is written
+ * (`output`), the state that makes a run resumable (`resume`), how rows are sent (`send`) and
+ * whether to wait for their outcomes (`wait`).
+ */
+export interface BatchFileOptions {
+  /** The input file and how to read it. Required. */
+  input: BatchFileInputOptions;
+  /** The results and rejects files and their form. Default: no results, no rejects. */
+  output?: BatchFileOutputOptions;
+  /** The state file, continuing or replacing an earlier run, checkpoints. Default: see each member. */
+  resume?: BatchFileResumeOptions;
+  /** Request strategy, pacing, pre-check, retries and idempotency keys. Default: see each member. */
+  send?: BatchFileSendOptions;
+  /**
+   * Wait for the outcome of every submitted row: a webhook listener joins each completion to its
+   * row (confirmed by fetching the result), and the results file is rewritten with the outcomes.
+   * `true` uses the defaults of {@link BatchFileWaitOptions}. Default false.
+   */
+  wait?: boolean | BatchFileWaitOptions;
   /**
    * Stops the run: nothing new is sent, what is in flight is reported and checkpointed, then the
    * promise rejects with `BatchInterruptedError`. Default: none.
@@ -217,8 +251,8 @@ export interface BatchFileResult {
   outstanding: number;
   /**
    * Rows `failed` for a retryable cause (408, 429, 5xx, a timeout, a broken connection) that a
-   * run with `resume: true` sends again with their original idempotency keys; 0 when the run
-   * kept no state file to resume from. Other failures (a 400, 409) are never resent.
+   * run with `resume: { continue: true }` sends again with their original idempotency keys; 0
+   * when the run kept no state file to resume from. Other failures (a 400, 409) are never resent.
    */
   retryable: number;
   /** Whether this run continued an earlier one. */

@@ -2,8 +2,14 @@ import type { BatchRowResult, RunBatchOptions } from '../../tax/batch/types.js';
 import { Checkpointer, DurableOutput } from '../fs/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../fs/output-file.js';
 import { type InputFile, prepareInput } from './input/prepare.js';
-import type { BatchFileOptions, BatchFileResult } from './options.js';
-import { RowOutput, rejectsHeader } from './output/format.js';
+import type {
+  BatchFileOptions,
+  BatchFileOutputOptions,
+  BatchFileResult,
+  BatchFileResumeOptions,
+  BatchFileSendOptions,
+} from './options.js';
+import { type CsvStyle, RowOutput, rejectsHeader } from './output/format.js';
 import { openRowWriter, type RowWriter } from './output/writers.js';
 import { checkRun, type RunPlan } from './phases/check.js';
 import type { BatchFileClient, RowRequests, RunStand } from './phases/context.js';
@@ -44,26 +50,27 @@ async function runPrepared(
   tax: BatchFileClient,
   options: BatchFileOptions,
   plan: RunPlan,
-  input: InputFile,
+  file: InputFile,
 ): Promise<BatchFileResult> {
-  const runId = options.runId ?? input.sha256;
-  const resumed = options.resume && plan.statePath ? await loadBatchState(plan.statePath, runId) : undefined;
-  const read = await readInput(input.path, plan.inputName, options);
-  const { writer, rejects } = await openOutputs(options, plan, read, resumed);
-  const ledger = new RunLedger(runId, { path: plan.inputName, size: input.size }, resumed);
+  const { output = {}, resume = {}, send = {}, signal, onProgress } = options;
+  const runId = send.runId ?? file.sha256;
+  const resumed = resume.continue && plan.statePath ? await loadBatchState(plan.statePath, runId) : undefined;
+  const read = await readInput(file.path, plan.inputName, options.input, onProgress);
+  const { writer, rejects } = await openOutputs(output, resume, plan, read, resumed);
+  const ledger = new RunLedger(runId, { path: plan.inputName, size: file.size }, resumed);
   const keptState = writer.resumable && plan.statePath ? plan.statePath : undefined;
   const checkpoints = new Checkpointer({
     statePath: keptState,
     outputs: [writer.file, rejects],
     state: () => ledger.snapshot(),
-    policy: { everySteps: Number.POSITIVE_INFINITY, everyMs: 1000, ...options.sync },
+    policy: { everySteps: Number.POSITIVE_INFINITY, everyMs: 1000, ...resume.sync },
   });
-  const runOptions = batchOptions(options, read, runId, ledger.skipRows);
+  const runOptions = batchOptions(send, signal, read, runId, ledger.skipRows);
   const requests: RowRequests = (rows) =>
     rowRequests(read.opened.reopen, read.columns, rows, runOptions, runId);
   const open = {
     tax,
-    options,
+    options: { send, signal, onProgress },
     read,
     runOptions,
     requests,
@@ -78,7 +85,8 @@ async function runPrepared(
 /** A run with its input read and its outputs open: each phase is handed the few parts it uses. */
 interface OpenRun {
   tax: BatchFileClient;
-  options: BatchFileOptions;
+  /** The `send` group (its request options, for the reconciliation), the signal, the progress callback. */
+  options: Pick<BatchFileOptions, 'signal' | 'onProgress'> & { send: BatchFileSendOptions };
   /** The input, open, with its columns mapped. */
   read: ReadInput;
   /** The runner's options. */
@@ -114,7 +122,7 @@ async function runPhases(
     if (wait && scratch) await writer.useDraft(scratch);
     if (!resumed) {
       await writer.begin();
-      await rejects?.append(rejectsHeader(read.columns.header, read.style));
+      await rejects?.append(rejectsHeader(read.columns.header, writer.encoder.style));
     }
     if (joiner && wait) {
       unregister = await listenForOutcomes(joiner, wait, options);
@@ -137,7 +145,7 @@ async function runPhases(
       resent = await resendRows({ ...stand, tax, runOptions, requests }, resend, scratch, joiner);
     }
     const rewriting = { ...stand, writer, reopen };
-    const waiting = { ...rewriting, tax, requests, options };
+    const waiting = { ...rewriting, tax, requests, ...options };
     const outstanding =
       joiner && journal && wait ? await awaitOutcomes(waiting, { wait, joiner, journal, resent }) : 0;
     if (!wait && resent) await rewriteResults(rewriting, undefined, true, resent);
@@ -168,17 +176,19 @@ async function runPhases(
 
 /** Opens the results (continued where the state says when resuming) and the rejects file. */
 async function openOutputs(
-  options: BatchFileOptions,
+  output: BatchFileOutputOptions,
+  resume: Pick<BatchFileResumeOptions, 'force'>,
   plan: RunPlan,
   read: ReadInput,
   resumed: BatchFileState | undefined,
 ): Promise<{ writer: RowWriter; rejects: DurableOutput | undefined }> {
-  const opening = { force: options.force, mode: options.fileMode ?? DEFAULT_FILE_MODE };
-  const encoder = new RowOutput(read.columns.header, plan.format, read.style);
+  const opening = { force: resume.force, mode: output.fileMode ?? DEFAULT_FILE_MODE };
+  const style = csvStyle(output, read);
+  const encoder = new RowOutput(read.columns.header, plan.format, style);
   const writer = await openRowWriter(plan, encoder, resumed?.outBytes, opening);
-  if (!options.rejects) return { writer, rejects: undefined };
+  if (!output.rejects) return { writer, rejects: undefined };
   try {
-    const rejects = await DurableOutput.open(options.rejects, resumed?.rejectsBytes, opening);
+    const rejects = await DurableOutput.open(output.rejects, resumed?.rejectsBytes, opening);
     return { writer, rejects };
   } catch (error) {
     await writer.close();
@@ -186,25 +196,38 @@ async function openOutputs(
   }
 }
 
-/** The runner's options for this run. */
+/**
+ * CSV results and rejects as `output` asks, else as the CSV came in: its delimiter, and a BOM
+ * when it had one or was not UTF-8 (and for a workbook input, `,` with a BOM).
+ */
+function csvStyle(output: Pick<BatchFileOutputOptions, 'delimiter' | 'bom'>, read: ReadInput): CsvStyle {
+  const { dialect } = read.opened.table;
+  return {
+    delimiter: output.delimiter ?? dialect?.delimiter ?? ',',
+    bom: output.bom ?? dialect?.bom ?? dialect === undefined,
+  };
+}
+
+/** The runner's options for this run: the `send` group with what the run adds. */
 function batchOptions(
-  options: BatchFileOptions,
+  send: BatchFileSendOptions,
+  signal: AbortSignal | undefined,
   read: ReadInput,
   runId: string,
   skipRows: number,
 ): RunBatchOptions {
   return {
-    strategy: options.strategy,
-    chunkSize: options.chunkSize,
-    concurrency: options.concurrency,
-    precheck: options.precheck,
+    strategy: send.strategy,
+    chunkSize: send.chunkSize,
+    concurrency: send.concurrency,
+    precheck: send.precheck,
     fieldName: read.columns.fieldName,
-    timeoutMs: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    deadlineMs: options.deadlineMs,
-    ...(options.retryForMs !== undefined && { retryForMs: options.retryForMs }),
+    timeoutMs: send.timeoutMs,
+    maxRetries: send.maxRetries,
+    deadlineMs: send.deadlineMs,
+    ...(send.retryForMs !== undefined && { retryForMs: send.retryForMs }),
     runId,
     skipRows,
-    signal: options.signal,
+    signal,
   };
 }

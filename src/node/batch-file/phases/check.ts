@@ -21,42 +21,47 @@ export interface RunPlan extends ResultsTarget {
 
 /**
  * The check phase: resolves where the results, rejects and state go and refuses a bad option or
- * path before anything is read, opened or sent.
+ * path before anything is read, opened or sent. It reads every group but `send`.
  */
-export async function checkRun(options: BatchFileOptions): Promise<RunPlan> {
-  const named = typeof options.output === 'string' ? options.output : undefined;
+export async function checkRun(
+  options: Pick<BatchFileOptions, 'input' | 'output' | 'resume' | 'wait'>,
+): Promise<RunPlan> {
+  const input = options.input;
+  const output = options.output ?? {};
+  const resume = options.resume ?? {};
+  const named = typeof output.path === 'string' ? output.path : undefined;
   // The option types describe Node's streams by shape (node-shapes.ts); batch files run on Node,
   // and the results are written as text, which the shape (bytes only) does not promise.
-  const stream = typeof options.output === 'string' ? undefined : (options.output as Writable | undefined);
-  const source = options.input;
+  const stream = typeof output.path === 'string' ? undefined : (output.path as Writable | undefined);
+  const source = input.path;
   // A workbook cannot be appended to: the run appends to a rows file beside it (resumable like
   // any results file) and the workbook is written from that file at the end.
   const workbookPath = named && /\.xlsx$/i.test(named) ? named : undefined;
   const outPath = workbookPath ? `${workbookPath}.rows.ndjson` : named;
   const format: RowFormat = workbookPath
     ? 'rows'
-    : (outPath ? outPath.toLowerCase().endsWith('.csv') : options.format === 'csv')
+    : (outPath ? outPath.toLowerCase().endsWith('.csv') : output.format === 'csv')
       ? 'csv'
       : 'ndjson';
   const outIsStream = outPath !== undefined && !workbookPath && (await isStreamPath(outPath));
-  const statePath = options.state ?? (named && !outIsStream ? `${named}.state.json` : undefined);
-  if (options.resume && !outPath)
+  const statePath = resume.state ?? (named && !outIsStream ? `${named}.state.json` : undefined);
+  if (resume.continue && !outPath)
     throw new BatchInputError('resume needs an output file: the output is continued where it stopped');
   await checkBatchPaths({
     input: source,
     outPath,
     workbookPath,
     outIsStream,
-    rejects: options.rejects,
+    rejects: output.rejects,
     statePath,
-    stateGiven: options.state !== undefined,
-    resume: options.resume === true,
-    force: options.force === true,
+    stateGiven: resume.state !== undefined,
+    resume: resume.continue === true,
+    force: resume.force === true,
   });
-  if (options.encoding !== undefined) await encodingName(options.encoding);
-  if (options.delimiter !== undefined && ![',', ';', '\t'].includes(options.delimiter))
-    throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${options.delimiter}'`);
+  if (input.encoding !== undefined) await encodingName(input.encoding);
+  if (output.delimiter !== undefined && ![',', ';', '\t'].includes(output.delimiter))
+    throw new BatchInputError(`delimiter must be ',', ';' or a tab, got '${output.delimiter}'`);
   const wait = options.wait === true ? {} : options.wait === false ? undefined : options.wait;
-  const inputName = typeof options.input === 'string' ? options.input : '-';
+  const inputName = typeof source === 'string' ? source : '-';
   return { source, inputName, outPath, workbookPath, stream, format, statePath, wait };
 }

@@ -51,7 +51,7 @@ export async function checkBatchPaths(paths: BatchPaths): Promise<void> {
     // Only a results file keeps a state: without one the state is never read or written.
     if (outPath && !resume && !force && (await exists(statePath))) {
       throw new OutputPathError(
-        `state file ${statePath} exists from an earlier run: use --resume (option resume) to continue it, or --force to start over`,
+        `state file ${statePath} exists from an earlier run: use --resume (option resume.continue) to continue it, or --force to start over`,
       );
     }
   }

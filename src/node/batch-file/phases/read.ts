@@ -2,8 +2,7 @@ import { checkRow } from '../../../tax/batch/runner.js';
 import type { RunBatchOptions } from '../../../tax/batch/types.js';
 import { type ColumnMap, mapColumns, recordToRequest } from '../input/columns.js';
 import { type OpenedInput, openInputTable } from '../input/open.js';
-import type { BatchFileOptions } from '../options.js';
-import type { CsvStyle } from '../output/format.js';
+import type { BatchFileInputOptions, BatchFileOptions } from '../options.js';
 import type { InputTable, TableRow } from '../table.js';
 import type { RowRequest } from '../wait/reconcile.js';
 
@@ -11,8 +10,6 @@ import type { RowRequest } from '../wait/reconcile.js';
 export interface ReadInput {
   opened: OpenedInput;
   columns: ColumnMap;
-  /** CSV results and rejects as the CSV came in: its delimiter, and a BOM when it had one or was not UTF-8. */
-  style: CsvStyle;
 }
 
 /**
@@ -22,15 +19,15 @@ export interface ReadInput {
 export async function readInput(
   path: string,
   inputName: string,
-  options: Pick<BatchFileOptions, 'encoding' | 'sheet' | 'columns' | 'delimiter' | 'bom' | 'onProgress'>,
+  input: Pick<BatchFileInputOptions, 'encoding' | 'sheet' | 'columns'>,
+  onProgress: BatchFileOptions['onProgress'],
 ): Promise<ReadInput> {
-  const { onProgress } = options;
-  const opened = await openInputTable(path, inputName, { encoding: options.encoding, sheet: options.sheet });
+  const opened = await openInputTable(path, inputName, { encoding: input.encoding, sheet: input.sheet });
   const { table } = opened;
   if (opened.fallback) onProgress?.({ type: 'encoding', ...opened.fallback });
   let columns: ColumnMap;
   try {
-    columns = mapColumns(table.header, options.columns);
+    columns = mapColumns(table.header, input.columns);
   } catch (error) {
     await table.rows[Symbol.asyncIterator]().return?.();
     throw error;
@@ -42,11 +39,7 @@ export async function readInput(
       renamed: columns.renamed,
       countryFromPrefix: columns.countryFromPrefix,
     });
-  const style: CsvStyle = {
-    delimiter: options.delimiter ?? table.dialect?.delimiter ?? ',',
-    bom: options.bom ?? table.dialect?.bom ?? table.dialect === undefined,
-  };
-  return { opened, columns, style };
+  return { opened, columns };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { BatchRowResult, BatchSender } from '../../../tax/batch/types.js';
 import { writeStateFile } from '../../fs/checkpoint.js';
 import { BatchInterruptedError } from '../errors.js';
-import type { BatchFileOptions, BatchFileWaitOptions } from '../options.js';
+import type { BatchFileOptions, BatchFileSendOptions, BatchFileWaitOptions } from '../options.js';
 import type { RowWriter } from '../output/writers.js';
 import type { OutcomeJournal } from '../state/journal.js';
 import type { InputTable } from '../table.js';
@@ -29,11 +29,15 @@ export interface RewriteRun extends RunStand {
 export interface WaitRun extends RewriteRun {
   tax: Pick<BatchSender, 'validate'>;
   requests: RowRequests;
-  options: Pick<BatchFileOptions, 'signal' | 'onProgress' | 'timeoutMs' | 'maxRetries'>;
+  /** Of the `send` group: each reconciliation request's timeout and retries. */
+  send: Pick<BatchFileSendOptions, 'timeoutMs' | 'maxRetries'>;
+  signal?: AbortSignal;
+  onProgress?: BatchFileOptions['onProgress'];
 }
 
 /** What a run that waits keeps for the wait phase. */
 export interface Waiting {
+  /** The `wait` group. */
   wait: BatchFileWaitOptions;
   joiner: CompletionJoiner;
   journal: OutcomeJournal;
@@ -47,8 +51,7 @@ export interface Waiting {
  * outcome; an abort is a {@link BatchInterruptedError} once what arrived is written.
  */
 export async function awaitOutcomes(w: WaitRun, { wait, joiner, journal, resent }: Waiting): Promise<number> {
-  const { ledger, options } = w;
-  const { signal, onProgress } = options;
+  const { ledger, signal, onProgress } = w;
   const timeoutMs = wait.timeoutMs ?? DEFAULT_BATCH_WAIT_MS;
   onProgress?.({ type: 'waiting', outstanding: joiner.outstanding, timeoutMs });
   const end = await waitForOutcomes(joiner, {
@@ -64,7 +67,7 @@ export async function awaitOutcomes(w: WaitRun, { wait, joiner, journal, resent 
         backoffMs: wait.pendingBackoffMs,
         deadline,
         signal,
-        request: { timeoutMs: options.timeoutMs, maxRetries: options.maxRetries },
+        request: { timeoutMs: w.send.timeoutMs, maxRetries: w.send.maxRetries },
       }),
   });
   const outstanding = joiner.outstanding;
