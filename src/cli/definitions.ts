@@ -63,17 +63,14 @@ export function defineCaptchaCommands(program: Command, run: Runner): void {
     .action(run(async () => (await import('./commands/token.js')).tokenDecode));
 }
 
-/** `svc validate`, `svc precheck`, `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
+/** `svc validate` (`svc precheck` follows it, a command module). */
+export function defineValidateCommand(program: Command, run: Runner): void {
+  validateCommand(program).action(run(async () => (await import('./commands/tax.js')).validate));
+}
+
+/** `svc results get`, `svc schedules create|delete`, `svc webhooks listen`. */
 export function defineTaxCommands(program: Command, run: Runner): void {
   const load = async () => import('./commands/tax.js');
-  validateCommand(program).action(run(async () => (await load()).validate));
-
-  program
-    .command('precheck')
-    .description('check the format and check digit of a tax ID offline (no network)')
-    .argument('<countryCode>')
-    .argument('<rawValue>')
-    .action(run(async () => (await load()).precheckCommand));
 
   const results = program.command('results').description('stored validation results');
   results

@@ -6,7 +6,6 @@ import type { OutputFormat } from './output-format.js';
 /** The `-o` formats of the commands of the areas not yet in command modules, by command path. */
 export const LEGACY_OUTPUTS: Readonly<Record<string, readonly OutputFormat[]>> = {
   validate: ['table', 'json', 'ndjson', 'csv'],
-  precheck: ['table', 'json', 'ndjson', 'csv'],
   batch: ['ndjson', 'csv'],
   'results get': ['table', 'json', 'ndjson', 'csv'],
   'schedules create': ['table', 'json', 'ndjson', 'csv'],
@@ -34,7 +33,6 @@ export const LEGACY_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc validate GB 136695976 --company-name "Example Ltd" -o json',
     'svc validate CH CHE-123.456.788 --schedule MONTHLY --idempotency-key o-42',
   ],
-  precheck: ['svc precheck DE 136695976', 'svc precheck NL 123456789B01 -o json   # exit 2: checksum'],
   'results get': [
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001',
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001 -o json',

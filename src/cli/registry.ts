@@ -12,6 +12,7 @@ import {
 } from './commands/config-commands.js';
 import { doctorCommand } from './commands/doctor-command.js';
 import { openApiCommand } from './commands/openapi.js';
+import { precheckCommand } from './commands/precheck-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { versionCommand } from './commands/version.js';
 import { addCsvOptions } from './csv-options.js';
@@ -25,6 +26,8 @@ import type { OutputFormat } from './output-format.js';
  * their groups, and the areas not yet moved, which definitions.ts registers (issue #42).
  */
 export const COMMANDS: readonly RegistryEntry[] = [
+  legacyArea(legacy.defineValidateCommand),
+  precheckCommand,
   legacyArea(legacy.defineTaxCommands),
   legacyArea(legacy.defineBatchCommand),
   legacyArea(legacy.defineAuditCommands),
