@@ -72,18 +72,8 @@ export interface GroupModule {
   readonly summary: string;
 }
 
-/**
- * An area still on the old tables (definitions.ts, legacy-tables.ts), registered through the
- * registry until it moves to command modules: its commands, in the order it defines them.
- */
-export interface LegacyArea {
-  readonly kind: 'legacy';
-  /** Registers the area's commands under `program`. */
-  readonly define: (program: Command, run: Runner) => void;
-}
-
 /** What the registry lists. */
-export type RegistryEntry = CommandModule | GroupModule | LegacyArea;
+export type RegistryEntry = CommandModule | GroupModule;
 
 /** A command module; `configure` types the handler's arguments and options. */
 export function defineCommand<C extends Command<unknown[], OptionValues> = Command>(
@@ -95,9 +85,4 @@ export function defineCommand<C extends Command<unknown[], OptionValues> = Comma
 /** A group entry: its path and description. */
 export function defineGroup(spec: Omit<GroupModule, 'kind'>): GroupModule {
   return { kind: 'group', ...spec };
-}
-
-/** An old-style area reached through the registry. */
-export function legacyArea(define: LegacyArea['define']): LegacyArea {
-  return { kind: 'legacy', define };
 }

@@ -4,8 +4,8 @@ import type { ExportProgress, ExportResult } from '../../audit/export/export.js'
 import { AbortError } from '../../core/errors/error-classes.js';
 import { isStreamPath } from '../../node/output-file.js';
 import type { CommandContext } from '../context.js';
-import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditExportOptions } from '../options/audit-export-options.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags, retryForFlag } from './audit.js';
