@@ -6,6 +6,9 @@ import type { OutputFormat } from './output-format.js';
 // handler together, as citty's defineCommand holds them. The registry (registry.ts) lists the
 // modules in order and derives the program, the output contract and the help examples from them.
 // This file imports types only, so a command module loads nothing of the run machinery.
+// A handler whose options are typed takes them from options/ (`OptionsOf<typeof validateOptions>`),
+// which its module passes as `configure`: the module imports its handler lazily, the handler
+// never imports its module, so no import runs back.
 
 /**
  * A command handler: the context, then what commander passes to an action (the arguments, the
@@ -46,7 +49,8 @@ export interface CommandSpec<C extends Command<unknown[], OptionValues>> {
   /**
    * Adds arguments, options and help text to the bare command (named and described already); the
    * handler's parameters are checked against what it builds. Type its parameter (`command:
-   * Command`) when `load` returns a handler typed elsewhere, so the types are inferred from here.
+   * Command`) when `load` returns a handler typed elsewhere, so the types are inferred from here;
+   * a handler that types its options takes them from the same function in options/.
    */
   readonly configure?: ((command: Command) => C) | undefined;
   /** The `-o` formats it honours; none when it prints no data in a format. */
