@@ -5,8 +5,8 @@ import type { ExportProgress, ExportResult } from '../../node/audit-export/expor
 import { exportAuditEvents } from '../../node/audit-export/job.js';
 import { isStreamPath } from '../../node/fs/output-file.js';
 import type { CommandContext } from '../context.js';
-import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditExportOptions } from '../options/audit-export-options.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags, retryForFlag } from './audit.js';

@@ -13,8 +13,8 @@ import type {
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';
-import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
+import type { BatchOptions } from '../options/batch-options.js';
 import { startProgress } from '../progress.js';
 import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { readCaFile } from '../network-settings.js';
 import { parseIntOption } from '../usage-error.js';
 
-/** The bucket flags a command may have (see definitions/bucket-options.ts). */
+/** The bucket flags a command may have (see options/bucket-options.ts). */
 export interface BucketFlags {
   s3Endpoint?: string;
   s3Region?: string;

@@ -3,8 +3,9 @@ import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import { precheck } from '../../tax/precheck/index.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
 import type { CommandContext } from '../context.js';
-import type { SchedulesCreateOptions, ValidateOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
+import type { SchedulesCreateOptions } from '../options/schedules-create-options.js';
+import type { ValidateOptions } from '../options/validate-options.js';
 import { fieldsView } from '../output.js';
 import {
   countryArg,
@@ -136,5 +137,3 @@ export async function schedulesDelete(ctx: CommandContext, id: string): Promise<
   );
   return EXIT.OK;
 }
-
-export { webhooksListen } from './webhooks-listen.js';

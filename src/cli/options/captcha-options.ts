@@ -1,15 +1,16 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import { choiceOption, FAILOVER_DECISIONS } from '../choices.js';
 import type { OptionsOf } from '../command.js';
+
+// `svc captcha result` and `svc captcha legacy`: the same decision, one handler file (captcha.ts).
 
 const POLICY_HELP =
   'decision rule: threshold[:T] (accept below T, default 0.5) | multi-stage[:LOW,HIGH] ' +
   '(extra check from LOW, reject from HIGH; default 0.4,0.8) | pow-only';
 
-/** What `captcha result` and `captcha legacy` share: the id or token, the decision options. */
-export const decisionCommand = (cmd: Command) =>
-  cmd
+/** The argument and decision options of `svc captcha result`, which `captcha legacy` has too. */
+export const decisionOptions = (command: Command) =>
+  command
     .argument('<verificationIdOrToken>', 'verification id, or the svc-verification-token of the form')
     .addOption(new Option('--policy <policy>', POLICY_HELP).default('threshold'))
     .addOption(
@@ -28,33 +29,13 @@ export const decisionCommand = (cmd: Command) =>
     .addOption(new Option('--max-age <duration>', 'reject a result older than this, e.g. 90s, 5m, 2h'));
 
 /** The options of `svc captcha result`, which `captcha legacy` has too. */
-export type CaptchaOptions = OptionsOf<typeof decisionCommand>;
+export type CaptchaOptions = OptionsOf<typeof decisionOptions>;
 
-/** `svc captcha legacy`, before its action. */
-export const captchaLegacyCommand = (captcha: Command) =>
-  decisionCommand(
-    captcha.command('legacy').description('legacy API: fetch an assessment (consumes it) and decide'),
-  ).addOption(
+/** The argument and options of `svc captcha legacy`: the decision's, and its deprecated access token. */
+export const captchaLegacyOptions = (command: Command) =>
+  decisionOptions(command).addOption(
     new Option('--access-token <token>', 'deprecated: send this access token instead of the API key'),
   );
 
-/** The options of `svc captcha legacy`. */
-export type CaptchaLegacyOptions = OptionsOf<typeof captchaLegacyCommand>;
-
-/** `svc captcha token`, before its action. */
-export const captchaTokenCommand = (captcha: Command) =>
-  captcha
-    .command('token')
-    .description(
-      'dev server only (svc serve, --sandbox): mint a fresh verification token; prints the token alone (-o json: id and token)',
-    )
-    .addOption(
-      choiceOption(
-        '--outcome <outcome>',
-        'what its result says (docs/reference-server.md)',
-        DEV_OUTCOMES,
-      ).default('pass' as const),
-    );
-
-/** The options of `svc captcha token`. */
-export type CaptchaTokenOptions = OptionsOf<typeof captchaTokenCommand>;
+/** The options of `svc captcha legacy`, as its handler takes them. */
+export type CaptchaLegacyOptions = OptionsOf<typeof captchaLegacyOptions>;

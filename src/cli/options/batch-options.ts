@@ -1,16 +1,17 @@
-import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { BATCH_STRATEGIES, choiceOption } from '../choices.js';
+import type { OptionsOf } from '../command.js';
 import { fileModeOption, forceOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
 import { retryForOption } from './retry-for-option.js';
 
-/**
- * The options of `svc batch`, in the order help shows them (their type: `BatchOptions` in tax.ts).
- */
-export const addBatchOptions = <A extends unknown[], O extends OptionValues, G extends OptionValues>(
-  cmd: Command<A, O, G>,
-) =>
-  cmd
+/** The argument and options of `svc batch`, in the order help shows them (batch-command.ts registers it). */
+export const batchOptions = (command: Command) =>
+  command
+    .argument(
+      '<file>',
+      'CSV or .xlsx with a header row: country (Land, Pays...), VAT ID (USt-IdNr, TVA...), other fields, metadata.<key>',
+    )
     .addOption(
       new Option(
         '--out <file>',
@@ -84,3 +85,6 @@ export const addBatchOptions = <A extends unknown[], O extends OptionValues, G e
         'input encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1... (default: BOM, else UTF-8, else windows-1252)',
       ),
     );
+
+/** The options of `svc batch`, as its handler takes them. */
+export type BatchOptions = OptionsOf<typeof batchOptions>;
