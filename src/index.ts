@@ -14,6 +14,7 @@ export {
   type AuditReadOptions,
 } from './audit/client.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
+export type { ExportedEvent, ExportHeld, ExportSink } from './audit/export/sink.js';
 export type { AuditEventsQuery, ListEventsParams } from './audit/query.js';
 export type {
   AnonymousActor,
