@@ -118,8 +118,21 @@ export class RunWriter implements ExportSink {
     }
   }
 
-  /** Ends the run's objects once the export is done: the data object, then the conflicts object. */
-  async finish(): Promise<Written> {
+  /**
+   * Ends the run's objects once the export is done: the data object, then the conflicts object.
+   * `exported`: the events the export's output holds, each of which must have been handed over.
+   */
+  async finish(exported: number): Promise<Written> {
+    const { write, already, out } = this.tally;
+    const seen = write + already + out + this.spool.events;
+    if (seen !== exported) {
+      const error = new CheckpointError(
+        `The run's export holds ${exported} events but ${seen} reached the run; delete ${dirname(this.target.partPath)} to export the run again`,
+        'resume_failed',
+      );
+      await this.abandon(error);
+      throw error;
+    }
     try {
       if (this.used > 0) await this.flush();
       this.upload ??= this.startUpload();
@@ -129,7 +142,7 @@ export class RunWriter implements ExportSink {
       const { store, replaceable, signal } = this.target;
       const replace = replaceable.has(name);
       const conflicts = await this.spool.upload({ store, name, replace, ...(signal && { signal }) });
-      const { write, already, out, firstOccurredAt, lastOccurredAt } = this.tally;
+      const { firstOccurredAt, lastOccurredAt } = this.tally;
       const file = { name: this.dataName, ...found, events: write, firstOccurredAt, lastOccurredAt };
       return { file, alreadyArchived: already, outOfRange: out, conflicts };
     } finally {

@@ -90,5 +90,5 @@ export async function exportRun(
     await writer.abandon(error);
     throw error;
   }
-  return { exported, written: await writer.finish() };
+  return { exported, written: await writer.finish(exported.events) };
 }
