@@ -143,7 +143,9 @@ export class RunWriter implements ExportSink {
       const replace = replaceable.has(name);
       const conflicts = await this.spool.upload({ store, name, replace, ...(signal && { signal }) });
       const { firstOccurredAt, lastOccurredAt } = this.tally;
-      const file = { name: this.dataName, ...found, events: write, firstOccurredAt, lastOccurredAt };
+      // Keys in the order manifests have always listed them: the manifest's bytes are the chain's.
+      const { bytes, sha256 } = found;
+      const file = { name: this.dataName, bytes, sha256, events: write, firstOccurredAt, lastOccurredAt };
       return { file, alreadyArchived: already, outOfRange: out, conflicts };
     } finally {
       await this.spool.close();
