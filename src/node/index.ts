@@ -36,6 +36,7 @@ export type {
 } from './audit-archive/verify-result.js';
 export type { ExportOptions, ExportProgress, ExportResult } from './audit-export/export.js';
 export { exportAuditEvents } from './audit-export/job.js';
+export type { ExportedEvent, ExportHeld, ExportSink } from './audit-export/sink.js';
 export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit-store/s3-settings.js';
 export { syncAuditArchive } from './audit-sync/job.js';
 export type { SyncOptions, SyncResult } from './audit-sync/options.js';

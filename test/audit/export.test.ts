@@ -8,6 +8,7 @@ import { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import type { Transport } from '../../src/core/transport/types.js';
 import type { ExportOptions } from '../../src/node/audit-export/export.js';
+import type { ExportSink } from '../../src/node/audit-export/sink.js';
 import { exportAuditEvents } from '../../src/node/index.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { HOUR, pastRange, readAll } from './helpers.js';
@@ -203,5 +204,58 @@ describe('The written count is checked against totalElements of the first page',
       output: file('m.ndjson'),
     });
     expect(result).toMatchObject({ events: 2, totalElements: 5, countMatches: false });
+  });
+});
+
+describe('A sink gets every event the export writes, once, in output order: its line, id and occurredAt', () => {
+  /** A sink that keeps copies of what it is handed. */
+  function recording() {
+    const held: { bytes: number; events: number }[] = [];
+    const lines: Buffer[] = [];
+    const keys: { id: string | undefined; occurredAt: string | undefined }[] = [];
+    const sink: ExportSink = {
+      start: (h) => void held.push(h),
+      page: (events) => {
+        for (const { bytes, id, occurredAt } of events) {
+          lines.push(Buffer.concat([bytes, Buffer.from('\n')]));
+          keys.push({ id, occurredAt });
+        }
+      },
+    };
+    return { sink, held, lines, keys };
+  }
+
+  it('a new export: held is empty, and the lines handed over are the output byte for byte', async () => {
+    const range = pastRange(server().admin.now());
+    server().admin.addAuditEvents({ count: 1200, ...range });
+    const out = file('audit.ndjson');
+    const { sink, held, lines, keys } = recording();
+    const result = await exportAuditEvents(client.audit, { ...range, output: out, pageSize: 500, sink });
+    expect(held).toEqual([{ bytes: 0, events: 0 }]);
+    expect(Buffer.concat(lines).equals(readFileSync(out))).toBe(true);
+    const parsed = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(keys).toEqual(parsed.map((e) => ({ id: e.id, occurredAt: e.occurredAt })));
+    expect(keys).toHaveLength(result.events);
+  });
+
+  it('a resumed export: held is what the output kept, then only the events after it; a finished one: all of it', async () => {
+    const range = pastRange(server().admin.now());
+    server().admin.addAuditEvents({ count: 1200, ...range });
+    const out = file('audit.ndjson');
+    const statePath = `${out}.state.json`;
+    const options = { ...range, output: out, statePath, pageSize: 300, sync: { everySteps: 1 } };
+    expect(await interrupted(options, 2)).toBeInstanceOf(AbortError);
+    const kept = statSync(out).size;
+    const { sink, held, lines } = recording();
+    await exportAuditEvents(client.audit, { ...options, sink });
+    expect(held).toEqual([{ bytes: kept, events: 600 }]);
+    expect(Buffer.concat(lines).equals(readFileSync(out).subarray(kept))).toBe(true);
+    const again = recording();
+    await exportAuditEvents(client.audit, { ...options, sink: again.sink });
+    expect(again.held).toEqual([{ bytes: statSync(out).size, events: 1200 }]);
+    expect(again.lines).toEqual([]);
   });
 });

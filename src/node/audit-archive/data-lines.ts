@@ -82,7 +82,7 @@ async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerato
  * {@link MAX_EVENT_LINE_BYTES}. With `keep`, each line's bytes are handed to `onLine`; without,
  * only counted (no line is copied).
  */
-class LineSplitter {
+export class LineSplitter {
   lines = 0;
   private open: Buffer[] = [];
   private openBytes = 0;

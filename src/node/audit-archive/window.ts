@@ -15,8 +15,9 @@ export const MAX_WINDOW_MS = 0xffff_ffff;
 /** The id key of an event: 48 bits of the sha256 of its id, as a number. */
 export const idKey = (id: string): number => hash('sha256', id, 'buffer').readUIntBE(0, 6);
 
-/** The content key of an event line: 32 bits of the sha256 of its bytes. */
-export const contentKey = (line: string): number => hash('sha256', line, 'buffer').readUInt32BE(0);
+/** The content key of an event line (text, or its UTF-8 bytes: the same key): 32 bits of the sha256 of its bytes. */
+export const contentKey = (line: string | Uint8Array): number =>
+  hash('sha256', line, 'buffer').readUInt32BE(0);
 
 /** One event of the window. */
 export interface WindowEvent {

@@ -8,10 +8,11 @@ import type { WritableLike } from '../../core/node-shapes.js';
 import type { PatienceOptions } from '../../core/patience.js';
 import { Checkpointer, DurableOutput, type SyncPolicy } from '../fs/checkpoint.js';
 import { DEFAULT_FILE_MODE } from '../fs/output-file.js';
-import { LineBuffer } from './line-buffer.js';
+import { LineBuffer, pageLines } from './ndjson-page.js';
 import { EarlyPageFetcher, type PageQuery } from './page-prefetch.js';
 import { type ExportEvent, pageBuffers, type RawExportPage, rawExportPage } from './pages.js';
 import { checkExportPaths } from './paths.js';
+import { type ExportSink, keptEvents } from './sink.js';
 import { type ExportState, readExportState } from './state.js';
 
 /** Page size of an export when none is given: the largest the API serves. */
@@ -52,6 +53,11 @@ export interface ExportOptions extends PatienceOptions {
   signal?: AbortSignal;
   /** Called after every page with the counts so far (the state file may lag behind, see `sync`). */
   onProgress?: (progress: ExportProgress) => void;
+  /**
+   * Receives the events as they are written (see {@link ExportSink}), for a caller that would
+   * otherwise read the output back: the audit sync writes its run from them. Default: none.
+   */
+  sink?: ExportSink;
 }
 
 /** Counts after a page. */
@@ -86,41 +92,6 @@ export interface ExportResult extends ExportProgress {
  * the memory of page k-1 for page k+1 (or of page k-2 for a request it starts one page early).
  */
 export type RawPageFetcher = (query: PageQuery, signal: AbortSignal | undefined) => Promise<RawExportPage>;
-
-/**
- * The page's kept events as NDJSON bytes. When every event is a byte range of the page, none was
- * dropped, and one byte (the comma) separates each from the next, the lines are made in place:
- * each separator, and the byte after the last event, becomes a line break, and the result is a
- * view of the page (no copy). Otherwise the lines are gathered in `lines`.
- */
-function pageLines(page: RawExportPage, dropped: Set<number> | undefined, lines: LineBuffer): Uint8Array {
-  const { bytes, content } = page;
-  if (bytes !== undefined && dropped === undefined && contiguous(content, bytes.length)) {
-    for (const event of content) bytes[(event as { end: number }).end] = 0x0a;
-    const first = content[0] as { start: number };
-    const last = content[content.length - 1] as { end: number };
-    return bytes.subarray(first.start, last.end + 1);
-  }
-  lines.clear();
-  for (let k = 0; k < content.length; k++) {
-    if (dropped?.has(k)) continue;
-    const event = content[k] as ExportEvent;
-    if ('text' in event) lines.push(event.text);
-    else if (bytes !== undefined) lines.pushBytes(bytes, event.start, event.end);
-  }
-  return lines.view();
-}
-
-/** Whether the events are byte ranges that follow each other with exactly one byte between, the last one not at the end. */
-function contiguous(content: readonly ExportEvent[], length: number): boolean {
-  let previousEnd = -1;
-  for (const event of content) {
-    if ('text' in event) return false;
-    if (previousEnd >= 0 && event.start !== previousEnd + 1) return false;
-    previousEnd = event.end;
-  }
-  return previousEnd >= 0 && previousEnd < length;
-}
 
 const iso = (value: string | Date | undefined) => (value instanceof Date ? value.toISOString() : value);
 const sameInstant = (a: string, b: string) => Date.parse(a) === Date.parse(b);
@@ -261,6 +232,7 @@ async function writePages(
       const chunk = state.gzip ? gzipSync(view) : view;
       await append(chunk);
       state.bytes += chunk.length;
+      await options.sink?.page(keptEvents(page, dropped));
     }
     state.totalElements ??= page.totalElements;
     state.events += written;
@@ -293,7 +265,11 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
   const { statePath, signal } = options;
   const start = await startExport(options);
   const { state } = start;
-  if (start.alreadyComplete) return exportResult(start, 0);
+  const held = start.resumed ? { bytes: state.bytes, events: state.events } : { bytes: 0, events: 0 };
+  if (start.alreadyComplete) {
+    await options.sink?.start(held);
+    return exportResult(start, 0);
+  }
   if (signal?.aborted) throw new AbortError('The export was interrupted before it started');
 
   const file =
@@ -317,6 +293,7 @@ export async function runExport(fetchPage: RawPageFetcher, options: ExportOption
   let duplicatesDropped: number;
   try {
     if (!start.resumed) await checkpoints.commit();
+    await options.sink?.start(held);
     duplicatesDropped = await writePages(fetchPage, state, append, checkpoints, options);
   } catch (error) {
     failed = true;

@@ -6,10 +6,14 @@ import { type RawEvent, scanEventPage } from './raw-page.js';
 
 // The pages `exportAuditEvents` hands to the exporter (export.ts), loaded with it at the call.
 
+/** An event's `id` and `occurredAt`, when they are strings. */
+interface EventKeys {
+  id: string | undefined;
+  occurredAt: string | undefined;
+}
+
 /** One event for the exporter: its bytes as received (a range of the page's `bytes`), or its text when the page had to be parsed. */
-export type ExportEvent =
-  | { id: string | undefined; start: number; end: number }
-  | { id: string | undefined; text: string };
+export type ExportEvent = (EventKeys & { start: number; end: number }) | (EventKeys & { text: string });
 
 /** A page as the exporter needs it: each event exactly as received, with its id. */
 export interface RawExportPage {
@@ -35,10 +39,10 @@ export function rawExportPage(received: Uint8Array): RawExportPage {
     const content: ExportEvent[] = scanned.events;
     const breaks = new LineBreaks(bytes);
     for (let k = 0; k < content.length; k++) {
-      const { start, end, id } = scanned.events[k] as RawEvent;
+      const { start, end, id, occurredAt } = scanned.events[k] as RawEvent;
       // A pretty-printed event is compacted, so NDJSON keeps one event per line.
       if (breaks.within(start, end)) {
-        content[k] = { id, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
+        content[k] = { id, occurredAt, text: JSON.stringify(JSON.parse(bytes.toString('utf8', start, end))) };
       }
     }
     return { bytes, content, totalElements: envelope.totalElements, nextCursor: envelope.nextCursor };
@@ -51,8 +55,12 @@ export function rawExportPage(received: Uint8Array): RawExportPage {
   }
   const page = parseResponse(RawEventPageSchema(), data, 'audit log page');
   const content = page.content.map((event): ExportEvent => {
-    const id = (event as { id?: unknown } | null)?.id;
-    return { text: JSON.stringify(event), id: typeof id === 'string' ? id : undefined };
+    const { id, occurredAt } = (event ?? {}) as { id?: unknown; occurredAt?: unknown };
+    return {
+      text: JSON.stringify(event),
+      id: typeof id === 'string' ? id : undefined,
+      occurredAt: typeof occurredAt === 'string' ? occurredAt : undefined,
+    };
   });
   return { content, totalElements: page.totalElements, nextCursor: page.nextCursor };
 }

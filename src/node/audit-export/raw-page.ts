@@ -33,8 +33,9 @@ export interface RawEvent {
   /** Where the event's JSON lies in the page bytes. */
   start: number;
   end: number;
-  /** Its `id`, when it is a string. */
+  /** Its `id` and `occurredAt`, when they are strings (as JSON.parse reads them: the last of a repeated key). */
   id: string | undefined;
+  occurredAt: string | undefined;
 }
 
 /** The page: envelope fields decoded, events as byte ranges of `bytes`. */
@@ -55,6 +56,12 @@ let escaped = false;
 let idStart = -1;
 let idEnd = -1;
 let idEscaped = false;
+/** The same for its `occurredAt` member. */
+let occStart = -1;
+let occEnd = -1;
+let occEscaped = false;
+/** Whether a top-level key of that object held an escape (so its members are not known from the bytes). */
+let oddKey = false;
 
 const fail = (at: number): number => {
   failAt = at;
@@ -154,25 +161,77 @@ function skipScalar(t: Uint8Array, i: number): number {
   return fail(i);
 }
 
+/** No member of interest, `id`, `occurredAt`: which top-level member the value at hand belongs to. */
+const OTHER = 0;
+const ID = 1;
+const OCCURRED_AT = 2;
+/** `occurredAt` as bytes. */
+const OCCURRED_AT_KEY = Array.from('occurredAt', (c) => c.charCodeAt(0));
+/** The member the value after the last key read belongs to (set by `readKey`). */
+let wanted = OTHER;
+
+/** Which member the top-level key `t[start..end)` (quotes included, just scanned) names. */
+function memberOf(t: Uint8Array, start: number, end: number): number {
+  // An escape may spell `id` in other bytes: the event is then read with JSON.parse.
+  if (escaped) oddKey = true;
+  else if (end - start === 4) {
+    if (t[start + 1] === 105 && t[start + 2] === 100) return ID;
+  } else if (end - start === 12) {
+    for (let k = 0; k < 10; k++) if (t[start + 1 + k] !== OCCURRED_AT_KEY[k]) return OTHER;
+    return OCCURRED_AT;
+  }
+  return OTHER;
+}
+
+/** Index of the value after the key at `i`, its colon and spaces, or -1; sets `wanted`. */
+function readKey(t: Uint8Array, i: number, depth: number): number {
+  if (t[i] !== QUOTE) return fail(i);
+  const keyStart = i;
+  i = skipString(t, i);
+  if (i < 0) return -1;
+  wanted = depth === 1 ? memberOf(t, keyStart, i) : OTHER;
+  i = skipSpace(t, i);
+  if (t[i] !== COLON) return fail(i);
+  return skipSpace(t, i + 1);
+}
+
+/** Records the value `t[start..end)` of the wanted member: its range when it is a string, else none (a later key wins, as in JSON.parse). */
+function keepMember(t: Uint8Array, start: number, end: number): void {
+  const string = t[start] === QUOTE;
+  if (wanted === ID) {
+    idStart = string ? start : -1;
+    idEnd = end;
+    idEscaped = escaped;
+  } else {
+    occStart = string ? start : -1;
+    occEnd = end;
+    occEscaped = escaped;
+  }
+  wanted = OTHER;
+}
+
 /**
  * Index just past the JSON value starting at `i` (no leading space), or -1 when the bytes break
  * the grammar (`failAt` says where). Iterative, so deep nesting cannot exhaust the stack. When
- * the value is an object, the range of its top-level string `id` is left in `idStart`/`idEnd`.
+ * the value is an object, the ranges of its top-level strings `id` and `occurredAt` are left in
+ * `idStart`/`idEnd` and `occStart`/`occEnd`.
  */
 function skipValue(t: Uint8Array, i: number): number {
   idStart = -1;
+  occStart = -1;
+  oddKey = false;
+  wanted = OTHER;
   const c0 = t[i];
   if (c0 !== OPEN_OBJECT && c0 !== OPEN_ARRAY) return skipScalar(t, i);
   // Open containers, innermost last: true for an object.
   let depth = 0;
   let inObject = false;
-  let idNext = false;
   for (;;) {
     // Here a value is expected at `i`.
     const c = t[i];
     if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       const object = c === OPEN_OBJECT;
-      idNext = false;
+      if (wanted !== OTHER) keepMember(t, i, i);
       i = skipSpace(t, i + 1);
       if (t[i] === (object ? CLOSE_OBJECT : CLOSE_ARRAY)) {
         i++;
@@ -180,31 +239,16 @@ function skipValue(t: Uint8Array, i: number): number {
         if (depth === kinds.length) kinds = growKinds(kinds);
         kinds[depth++] = object ? 1 : 0;
         inObject = object;
-        if (object) {
-          // First key.
-          if (t[i] !== QUOTE) return fail(i);
-          const keyStart = i;
-          i = skipString(t, i);
-          if (i < 0) return -1;
-          idNext = depth === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
-          i = skipSpace(t, i);
-          if (t[i] !== COLON) return fail(i);
-          i = skipSpace(t, i + 1);
-        }
+        // The first key.
+        if (object) i = readKey(t, i, depth);
+        if (i < 0) return -1;
         continue;
       }
     } else {
       const start = i;
       i = skipScalar(t, i);
       if (i < 0) return -1;
-      if (idNext) {
-        idNext = false;
-        if (c === QUOTE) {
-          idStart = start;
-          idEnd = i;
-          idEscaped = escaped;
-        }
-      }
+      if (wanted !== OTHER) keepMember(t, start, i);
     }
     // After a value: a comma, or the end of the enclosing containers.
     for (;;) {
@@ -213,20 +257,11 @@ function skipValue(t: Uint8Array, i: number): number {
       const d = t[i];
       if (d === COMMA) {
         i = skipSpace(t, i + 1);
-        if (inObject) {
-          if (t[i] !== QUOTE) return fail(i);
-          const keyStart = i;
-          i = skipString(t, i);
-          if (i < 0) return -1;
-          idNext = depth === 1 && i - keyStart === 4 && t[keyStart + 1] === 105 && t[keyStart + 2] === 100;
-          i = skipSpace(t, i);
-          if (t[i] !== COLON) return fail(i);
-          i = skipSpace(t, i + 1);
-        }
+        if (inObject) i = readKey(t, i, depth);
+        if (i < 0) return -1;
         break;
       }
       if (d !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return fail(i);
-      idNext = false;
       depth--;
       inObject = depth > 0 && kinds[depth - 1] === 1;
       i++;
@@ -248,6 +283,34 @@ const text = (t: Uint8Array, start: number, end: number): string =>
 
 const json = (t: Uint8Array, start: number, end: number): unknown =>
   JSON.parse(decoder.decode(t.subarray(start, end)));
+
+/** A member's string value from its range (-1: none). */
+const member = (t: Uint8Array, start: number, end: number, escapes: boolean): string | undefined =>
+  start < 0 ? undefined : escapes ? (json(t, start, end) as string) : text(t, start + 1, end - 1);
+
+/** The object event `skipValue` just scanned, with its `id` and `occurredAt`. */
+function eventAt(t: Uint8Array, start: number, end: number): RawEvent {
+  if (!oddKey) {
+    const id = member(t, idStart, idEnd, idEscaped);
+    return { start, end, id, occurredAt: member(t, occStart, occEnd, occEscaped) };
+  }
+  // A key with an escape: JSON.parse says which members it names.
+  const { id, occurredAt } = json(t, start, end) as { id?: unknown; occurredAt?: unknown };
+  const string = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { start, end, id: string(id), occurredAt: string(occurredAt) };
+}
+
+/**
+ * The `id` and `occurredAt` of one event line as the export wrote it (read as the page's events
+ * are), or undefined when the line is not one JSON value.
+ */
+export function scanEventLine(t: Uint8Array): Pick<RawEvent, 'id' | 'occurredAt'> | undefined {
+  const end = skipValue(t, 0);
+  if (end !== t.length) return undefined;
+  if (t[0] !== OPEN_OBJECT) return { id: undefined, occurredAt: undefined };
+  const { id, occurredAt } = eventAt(t, 0, end);
+  return { id, occurredAt };
+}
 
 function invalid(t: Uint8Array, at: number, events: number): MalformedResponseError {
   const where =
@@ -302,11 +365,8 @@ export function scanEventPage(t: Uint8Array): ScannedPage | undefined {
           const start = i;
           const end = skipValue(t, i);
           if (end < 0) throw invalid(t, failAt, events.length);
-          let id: string | undefined;
-          if (t[start] === OPEN_OBJECT && idStart >= 0) {
-            id = idEscaped ? (json(t, idStart, idEnd) as string) : text(t, idStart + 1, idEnd - 1);
-          }
-          events.push({ start, end, id });
+          const object = t[start] === OPEN_OBJECT;
+          events.push(object ? eventAt(t, start, end) : { start, end, id: undefined, occurredAt: undefined });
           i = skipSpace(t, end);
           if (t[i] === COMMA) i = skipSpace(t, i + 1);
           else if (t[i] === CLOSE_ARRAY) {

@@ -1,16 +1,19 @@
-import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { dirname } from 'node:path';
+import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { AbortError, SvcError } from '../../core/errors/error-classes.js';
-import { hashObject } from '../audit-archive/files.js';
+import { CheckpointError } from '../../core/errors/error-classes.js';
+import { LineSplitter } from '../audit-archive/data-lines.js';
 import type { ManifestFile } from '../audit-archive/manifest.js';
 import type { PendingRun } from '../audit-archive/state.js';
 import { contentKey, idKey, type KnownEvents, type WindowEvent } from '../audit-archive/window.js';
+import { scanEventLine } from '../audit-export/raw-page.js';
+import type { ExportedEvent, ExportHeld, ExportSink } from '../audit-export/sink.js';
 import type { ArchiveStore } from '../audit-store/archive-store.js';
 import { conflictsName, dataFileName } from '../audit-store/layout.js';
-import { createWorkFile, readWorkFile } from '../fs/private-dir.js';
+import { openWorkFile, readWorkFile } from '../fs/private-dir.js';
+import { ConflictSpool } from './conflict-spool.js';
+import { Fate, RunFates } from './fates.js';
+import { ChunkQueue, putRunObject } from './upload.js';
 
 /** The run's file as listed in the manifest, and what was left out of it. */
 export interface Written {
@@ -23,127 +26,6 @@ export interface Written {
   conflicts: ManifestFile | null;
 }
 
-/** What becomes of each line of the export. */
-enum Fate {
-  Write = 0,
-  Already = 1,
-  OutOfRange = 2,
-  Conflict = 3,
-}
-
-/** A growable column of numbers. */
-class Column {
-  data = new Float64Array(1024);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
-/** Each line's fate, and the time, id key and content key of each line in range. */
-interface Decided {
-  fates: Uint8Array;
-  occ: Float64Array;
-  ids: Float64Array;
-  contents: Float64Array;
-}
-
-/**
- * First pass over the export: each line's fate. An event outside `[queryFrom, to]` is out of
- * range; of several lines with one id the first is the event and a later one with other content
- * a conflict (the same content: a repeat); an id the window holds is archived already, or a
- * conflict when its content differs.
- */
-async function decide(part: FileHandle, plan: PendingRun, known: KnownEvents): Promise<Decided> {
-  const fromMs = Date.parse(plan.queryFrom);
-  const toMs = Date.parse(plan.to);
-  const ids = new Column();
-  const contents = new Column();
-  const occs = new Column();
-  const fateList: number[] = [];
-  const reader = createInterface({ input: readAll(part), crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of reader) {
-    if (line === '') continue;
-    const event = (JSON.parse(line) ?? {}) as { id?: unknown; occurredAt?: unknown };
-    const occ = typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN;
-    const ok = typeof event.id === 'string' && !Number.isNaN(occ) && occ >= fromMs && occ <= toMs;
-    fateList.push(ok ? Fate.Write : Fate.OutOfRange);
-    ids.push(ok ? idKey(event.id as string) : -1);
-    contents.push(ok ? contentKey(line) : 0);
-    occs.push(ok ? occ : 0);
-  }
-  const n = fateList.length;
-  const fates = Uint8Array.from(fateList);
-  const id = ids.data.subarray(0, n);
-  const content = contents.data.subarray(0, n);
-  // Lines in id order (file order among equal ids): a later line of an id is a repeat or a conflict.
-  const order = Uint32Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => (id[a] as number) - (id[b] as number) || a - b,
-  );
-  let first = -1;
-  for (const i of order) {
-    if (fates[i] !== Fate.Write) continue;
-    if (first >= 0 && id[first] === id[i]) {
-      fates[i] = content[first] === content[i] ? Fate.Already : Fate.Conflict;
-      continue;
-    }
-    first = i;
-    const archived = known.content(id[i] as number);
-    // Content key 0: an event of an older state, whose content is not known.
-    if (archived !== undefined)
-      fates[i] = archived === 0 || archived === content[i] ? Fate.Already : Fate.Conflict;
-  }
-  return { fates, occ: occs.data.subarray(0, n), ids: id, contents: content };
-}
-
-/** The whole of a work file from its start, through its open handle (which stays open). */
-const readAll = (file: FileHandle) => Readable.from(readWorkFile(file), { objectMode: false });
-
-/** Characters of event lines gathered into one chunk of a run's data on its way to the store. */
-const CHUNK_CHARS = 64 * 1024;
-
-/** A run's object as the store holds it: hashed on its way up, or checked against what is there. */
-async function putRunObject(
-  store: ArchiveStore,
-  name: string,
-  body: AsyncIterable<Uint8Array>,
-  replace: boolean,
-  signal: AbortSignal | undefined,
-): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  async function* hashed() {
-    for await (const chunk of body) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      yield chunk;
-    }
-  }
-  const source = hashed();
-  const outcome = await store.upload(name, source, { replace, ...(signal && { signal }) }).catch((error) => {
-    // Interrupted during the upload: the run is resumed like one interrupted during its export.
-    throw signal?.aborted
-      ? new AbortError('The sync was interrupted during its upload', { cause: error })
-      : error;
-  });
-  // A store that answers `exists` before reading the body: the body is still read, for its hash and the tally.
-  for await (const _ of source);
-  const sent = { sha256: hash.digest('hex'), bytes };
-  if (outcome === 'created') return sent;
-  // Write-once: the object is there (another run's, or this run's before it was killed); only the very same bytes will do.
-  const there = await hashObject(store, name);
-  if (there.sha256 === sent.sha256 && there.bytes === sent.bytes) return there;
-  throw new SvcError(
-    `${store.describe(name)} exists with other content: another sync wrote this run (two syncs at once?); nothing was replaced`,
-    'locked',
-  );
-}
-
 /** The run's objects, where they go and whether they may replace what is there. */
 export interface RunFileTarget {
   store: ArchiveStore;
@@ -152,6 +34,8 @@ export interface RunFileTarget {
    * another tool's, never one a manifest lists (see `replaceableOf`). Any other is created once.
    */
   replaceable: ReadonlySet<string>;
+  /** The run's export in its work folder, read back only for the events a resumed export held before. */
+  partPath: string;
   /**
    * Where the conflicts wait before they go up (in the run's work folder): created exclusively,
    * mode 0600, and read back through the handle they were written with.
@@ -161,7 +45,13 @@ export interface RunFileTarget {
   signal?: AbortSignal;
 }
 
-/** What the pass that writes the run's data counts, and the first and last event it writes. */
+/** A written event's `id` and `occurredAt`. */
+export interface WrittenKeys {
+  id: string;
+  occurredAt: string;
+}
+
+/** What the writer counts, and the first and last event it writes. */
 interface WriteTally {
   write: number;
   already: number;
@@ -170,127 +60,197 @@ interface WriteTally {
   lastOccurredAt: string | null;
 }
 
-/** The conflicts of a run, kept in its work folder until they go up: the file is made at the first one. */
-class ConflictSpool {
-  private file: FileHandle | undefined;
-  private bytes = 0;
-  events = 0;
-
-  constructor(private readonly path: string) {}
-
-  /** Appends one line (written through the handle it was created with, never reopened by name). */
-  async add(line: string): Promise<void> {
-    this.events += 1;
-    this.file ??= await createWorkFile(this.path);
-    const bytes = Buffer.from(`${line}\n`);
-    for (let done = 0; done < bytes.length; ) {
-      const at = this.bytes + done;
-      done += (await this.file.write(bytes, done, bytes.length - done, at)).bytesWritten;
-    }
-    this.bytes += bytes.length;
-  }
-
-  /** Puts the conflicts up as `name`; null (no object) when the run had none. */
-  async upload(target: RunFileTarget, name: string): Promise<ManifestFile | null> {
-    if (!this.file) return null;
-    const up = await putRunObject(
-      target.store,
-      name,
-      readAll(this.file),
-      target.replaceable.has(name),
-      target.signal,
-    );
-    return { name, ...up, events: this.events, firstOccurredAt: null, lastOccurredAt: null };
-  }
-
-  async close(): Promise<void> {
-    await this.file?.close();
-  }
-}
-
-const occurredAtOf = (line: string): string => (JSON.parse(line) as { occurredAt: string }).occurredAt;
+/**
+ * Bytes of event lines gathered into one chunk of a run's data on its way to the store: lines go
+ * on in chunks of about 64 KiB, not one small buffer each, since a bucket's upload holds a part's
+ * chunks until the part is sent, and a million small buffers held so raised the run's peak RSS by
+ * more than the parts themselves.
+ */
+const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Second pass over the export, by the fates of the first: the lines to write, gathered into
- * chunks; conflicts go to `spool`, each written event to `onEvent`, and `tally` counts them all.
+ * Writes a run's objects from the events of its export as the exporter hands them over (an
+ * {@link ExportSink}), while the export runs: the data object goes up as the events come, without
+ * ids the archive holds already and events outside the query's range; events whose id the archive
+ * holds with other content go to the conflicts object instead. The events a resumed export held
+ * before are read back from its part first. Each written event goes to `onEvent`. The output
+ * depends only on the export and the state, so a rerun writes the same bytes.
  */
-async function* dataChunks(
-  part: FileHandle,
-  decided: Decided,
-  spool: ConflictSpool,
-  tally: WriteTally,
-  onEvent: (event: WindowEvent, line: () => string) => void,
-): AsyncGenerator<Buffer> {
-  const { fates, occ, ids, contents } = decided;
-  const lastWritten = fates.lastIndexOf(Fate.Write);
-  let gathered = '';
-  const reader = createInterface({ input: readAll(part), crlfDelay: Number.POSITIVE_INFINITY });
-  let i = 0;
-  for await (const line of reader) {
-    if (line === '') continue;
-    const at = i;
-    i += 1;
-    const fate = fates[at];
-    if (fate === Fate.Already) tally.already += 1;
-    else if (fate === Fate.OutOfRange) tally.out += 1;
-    else if (fate === Fate.Conflict) await spool.add(line);
-    else {
-      tally.write += 1;
-      tally.firstOccurredAt ??= occurredAtOf(line);
-      onEvent({ occ: occ[at] as number, id: ids[at] as number, content: contents[at] as number }, () => line);
-      if (at === lastWritten) tally.lastOccurredAt = occurredAtOf(line);
-      gathered += `${line}\n`;
-      // Lines go on in chunks of about 64 KiB, not one small buffer each: a bucket's upload
-      // holds a part's chunks until the part is sent, and a million small buffers held so
-      // raised the run's peak RSS by more than the parts themselves.
-      if (gathered.length >= CHUNK_CHARS) {
-        yield Buffer.from(gathered);
-        gathered = '';
-      }
-    }
-  }
-  if (gathered !== '') yield Buffer.from(gathered);
-}
-
-/**
- * Copies the export's lines to the run's data object, leaving out ids the archive holds already and
- * events outside the query's range; events whose id the archive holds with other content go to
- * the run's conflicts object instead. Hands each written event to `onEvent`. The output depends only
- * on the export and the state, so a rerun writes the same bytes.
- */
-export async function writeRunFile(
-  target: RunFileTarget,
-  part: FileHandle,
-  plan: PendingRun,
-  known: KnownEvents,
-  onEvent: (event: WindowEvent, line: () => string) => void,
-): Promise<Written> {
-  const decided = await decide(part, plan, known);
-  const name = dataFileName(plan.run, plan.gzip);
-  const tally: WriteTally = { write: 0, already: 0, out: 0, firstOccurredAt: null, lastOccurredAt: null };
-  const spool = new ConflictSpool(target.conflictsPart);
-  let found: { sha256: string; bytes: number };
-  let conflicts: ManifestFile | null;
-  try {
-    const source = Readable.from(dataChunks(part, decided, spool, tally, onEvent), { objectMode: false });
-    const body = plan.gzip ? source.pipe(createGzip()) : source;
-    found = await putRunObject(target.store, name, body, target.replaceable.has(name), target.signal);
-    conflicts = await spool.upload(target, conflictsName(plan.run));
-  } finally {
-    await spool.close();
-  }
-  const { firstOccurredAt, lastOccurredAt } = tally;
-  return {
-    file: {
-      name,
-      bytes: found.bytes,
-      sha256: found.sha256,
-      events: tally.write,
-      firstOccurredAt,
-      lastOccurredAt,
-    },
-    alreadyArchived: tally.already,
-    outOfRange: tally.out,
-    conflicts,
+export class RunWriter implements ExportSink {
+  private readonly fromMs: number;
+  private readonly toMs: number;
+  private readonly fates: RunFates;
+  private readonly spool: ConflictSpool;
+  private readonly queue = new ChunkQueue();
+  private readonly tally: WriteTally = {
+    write: 0,
+    already: 0,
+    out: 0,
+    firstOccurredAt: null,
+    lastOccurredAt: null,
   };
+  /** The chunk being gathered, reused: each chunk goes up as a copy of its exact size. */
+  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+  private upload: Promise<{ sha256: string; bytes: number }> | undefined;
+
+  constructor(
+    private readonly target: RunFileTarget,
+    private readonly plan: PendingRun,
+    known: KnownEvents,
+    private readonly onEvent: (event: WindowEvent, keys: WrittenKeys) => void,
+  ) {
+    this.fromMs = Date.parse(plan.queryFrom);
+    this.toMs = Date.parse(plan.to);
+    this.fates = new RunFates(known);
+    this.spool = new ConflictSpool(target.conflictsPart);
+  }
+
+  /** The events the export held before this run (a resumed run's), read back from its part. */
+  async start(held: ExportHeld): Promise<void> {
+    if (held.bytes > 0) await this.replay(held.bytes);
+  }
+
+  async page(events: readonly ExportedEvent[]): Promise<void> {
+    for (const event of events) {
+      const pending = this.take(event.bytes, event.id, event.occurredAt);
+      if (pending) await pending;
+    }
+  }
+
+  /**
+   * Ends the run's objects once the export is done: the data object, then the conflicts object.
+   * `exported`: the events the export's output holds, each of which must have been handed over.
+   */
+  async finish(exported: number): Promise<Written> {
+    const { write, already, out } = this.tally;
+    const seen = write + already + out + this.spool.events;
+    if (seen !== exported) {
+      const error = new CheckpointError(
+        `The run's export holds ${exported} events but ${seen} reached the run; delete ${dirname(this.target.partPath)} to export the run again`,
+        'resume_failed',
+      );
+      await this.abandon(error);
+      throw error;
+    }
+    try {
+      if (this.used > 0) await this.flush();
+      this.upload ??= this.startUpload();
+      this.queue.end();
+      const found = await this.upload;
+      const name = conflictsName(this.plan.run);
+      const { store, replaceable, signal } = this.target;
+      const replace = replaceable.has(name);
+      const conflicts = await this.spool.upload({ store, name, replace, ...(signal && { signal }) });
+      const { firstOccurredAt, lastOccurredAt } = this.tally;
+      // Keys in the order manifests have always listed them: the manifest's bytes are the chain's.
+      const { bytes, sha256 } = found;
+      const file = { name: this.dataName, bytes, sha256, events: write, firstOccurredAt, lastOccurredAt };
+      return { file, alreadyArchived: already, outOfRange: out, conflicts };
+    } finally {
+      await this.spool.close();
+    }
+  }
+
+  /** Stops the run's objects after the export failed: the data upload is aborted, nothing stays up. */
+  async abandon(error: unknown): Promise<void> {
+    this.queue.fail(error);
+    await this.upload?.catch(() => {});
+    await this.spool.close();
+  }
+
+  private get dataName(): string {
+    return dataFileName(this.plan.run, this.plan.gzip);
+  }
+
+  /** One event, in export order: counted, written, or kept as a conflict. */
+  private take(line: Uint8Array, id: string | undefined, occurredAt: string | undefined) {
+    const occ = occurredAt === undefined ? Number.NaN : Date.parse(occurredAt);
+    // Outside the query (or without an id and a time): counted, not written.
+    if (id === undefined || !(occ >= this.fromMs && occ <= this.toMs)) {
+      this.tally.out += 1;
+      return undefined;
+    }
+    const key = idKey(id);
+    const content = contentKey(line);
+    const fate = this.fates.next(key, content);
+    if (fate === Fate.Already) {
+      this.tally.already += 1;
+      return undefined;
+    }
+    if (fate === Fate.Conflict) return this.spool.add(line);
+    const at = occurredAt as string;
+    this.tally.write += 1;
+    this.tally.firstOccurredAt ??= at;
+    this.tally.lastOccurredAt = at;
+    this.onEvent({ occ, id: key, content }, { id, occurredAt: at });
+    return this.append(line);
+  }
+
+  /** Adds a line to the chunk; sends the chunk once it holds {@link CHUNK_BYTES}. */
+  private append(line: Uint8Array): Promise<void> | undefined {
+    const needed = this.used + line.length + 1;
+    if (needed > this.chunk.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.chunk.length * 2));
+      this.chunk.copy(grown, 0, 0, this.used);
+      this.chunk = grown;
+    }
+    this.chunk.set(line, this.used);
+    this.chunk[needed - 1] = 0x0a;
+    this.used = needed;
+    return this.used >= CHUNK_BYTES ? this.flush() : undefined;
+  }
+
+  private flush(): Promise<void> {
+    const out = Buffer.allocUnsafeSlow(this.used);
+    this.chunk.copy(out, 0, 0, this.used);
+    this.used = 0;
+    this.upload ??= this.startUpload();
+    return this.queue.push(out);
+  }
+
+  /** The data object's upload, reading the queue; a failed one stops the export at its next chunk. */
+  private startUpload(): Promise<{ sha256: string; bytes: number }> {
+    const { store, replaceable, signal } = this.target;
+    const body = this.plan.gzip
+      ? pipeline(Readable.from(this.queue, { objectMode: false }), createGzip(), () => {})
+      : this.queue;
+    const upload = putRunObject(store, this.dataName, body, replaceable.has(this.dataName), signal);
+    upload.catch((error: unknown) => this.queue.fail(error));
+    return upload;
+  }
+
+  /** The first `bytes` of the part (what a resumed export held), line by line, through one checked handle. */
+  private async replay(bytes: number): Promise<void> {
+    const path = this.target.partPath;
+    const part = await openWorkFile(path);
+    try {
+      const lines: Buffer[] = [];
+      const splitter = new LineSplitter(true, (line) => lines.push(line));
+      let left = bytes;
+      for await (const chunk of readWorkFile(part)) {
+        splitter.push(chunk.length > left ? chunk.subarray(0, left) : chunk);
+        left -= chunk.length;
+        if (left <= 0) splitter.end();
+        for (const line of lines) {
+          const keys = scanEventLine(line);
+          if (!keys)
+            throw new CheckpointError(
+              `Cannot resume: the run's export ${path} holds a line that is not JSON; delete ${dirname(path)} to export the run again`,
+              'resume_failed',
+            );
+          const pending = this.take(line, keys.id, keys.occurredAt);
+          if (pending) await pending;
+        }
+        lines.length = 0;
+        if (left <= 0) return;
+      }
+      throw new CheckpointError(
+        `Cannot resume: the run's export ${path} is shorter than its state says; delete ${dirname(path)} to export the run again`,
+        'resume_failed',
+      );
+    } finally {
+      await part.close();
+    }
+  }
 }

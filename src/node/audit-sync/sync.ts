@@ -27,8 +27,8 @@ import {
 import { planRun } from './plan.js';
 import { headOf, syncResult } from './result.js';
 import type { Written } from './run-file.js';
-import { RunTally } from './run-tally.js';
-import { exportRange, type RunContext, writeRunObjects } from './work-folder.js';
+import { RunTally } from './tally.js';
+import { exportRun, type RunContext } from './work-folder.js';
 
 /** Refuses to start a new run over files the state does not name (another tool's, or a lost state's). */
 async function refuseForeign(store: ArchiveStore, plan: PendingRun, signal?: AbortSignal): Promise<void> {
@@ -101,8 +101,7 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { exported, parts } = await exportRange(ctx, plan);
-  const written = await writeRunObjects(ctx, parts, plan, known, tally, resumed);
+  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
   const { body, countMatches } = buildManifest(state, plan, exported, written);
   const text = serializeManifest(body, ctx.key);
   const name = manifestName(plan.run);

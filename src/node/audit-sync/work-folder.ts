@@ -6,10 +6,10 @@ import type { KnownEvents } from '../audit-archive/window.js';
 import type { ExportResult } from '../audit-export/export.js';
 import type { ArchiveStore } from '../audit-store/archive-store.js';
 import { conflictsName, dataFileName, workFileNames } from '../audit-store/layout.js';
-import { ensurePrivateDir, openWorkFile } from '../fs/private-dir.js';
+import { ensurePrivateDir } from '../fs/private-dir.js';
 import type { SyncApi, SyncOptions } from './options.js';
-import { type Written, writeRunFile } from './run-file.js';
-import type { RunTally } from './run-tally.js';
+import { RunWriter, type Written } from './run-file.js';
+import type { RunTally } from './tally.js';
 import { replaceableOf } from './unlisted.js';
 
 // A run's export in its work folder, and the run's objects made from it. The folder must be this
@@ -32,23 +32,19 @@ const isFile = (path: string) =>
     () => false,
   );
 
-/** Where a run's export waits in the work folder. */
-export interface RunParts {
-  /** The export's NDJSON part. */
-  partPath: string;
-  /** Where the run's conflicts wait before they go up. */
-  conflictsPart: string;
-}
-
 /**
  * Exports the run's query range into its part file in the checked work folder (resumed when a
  * state file names the part; a part no state names is removed first, so the export creates it
- * exclusively, 0600).
+ * exclusively, 0600) and writes the run's objects from the events the export hands over as it
+ * goes: the part is read back only for what a resumed export held before.
  */
-export async function exportRange(
+export async function exportRun(
   ctx: RunContext,
   plan: PendingRun,
-): Promise<{ exported: ExportResult; parts: RunParts }> {
+  known: KnownEvents,
+  tally: RunTally | undefined,
+  resumed: boolean,
+): Promise<{ exported: ExportResult; written: Written }> {
   const { api, store, options } = ctx;
   const { signal } = options;
   const work = store.workDir;
@@ -65,29 +61,6 @@ export async function exportRange(
   // into a file that was there). A part a state names is resumed by the export itself.
   if (!(await isFile(statePath))) await rm(partPath, { force: true });
   await rm(conflictsPart, { force: true });
-  const exported = await api.exportEvents({
-    from: plan.queryFrom,
-    to: plan.to,
-    output: partPath,
-    statePath,
-    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-    ...(signal && { signal }),
-    ...(options.onProgress && { onProgress: options.onProgress }),
-  });
-  return { exported, parts: { partPath, conflictsPart } };
-}
-
-/** Writes the run's objects from its exported part, read through one checked handle. */
-export async function writeRunObjects(
-  ctx: RunContext,
-  parts: RunParts,
-  plan: PendingRun,
-  known: KnownEvents,
-  tally: RunTally | undefined,
-  resumed: boolean,
-): Promise<Written> {
-  const { store, options } = ctx;
-  const { signal } = options;
   const target = {
     store,
     // The objects of an interrupted run are its own (no manifest names them yet); --force: foreign
@@ -96,14 +69,26 @@ export async function writeRunObjects(
       resumed || options.force
         ? await replaceableOf(store, [dataFileName(plan.run, plan.gzip), conflictsName(plan.run)])
         : new Set<string>(),
-    conflictsPart: parts.conflictsPart,
+    partPath,
+    conflictsPart,
     ...(signal && { signal }),
   };
-  // Read back through one handle, checked to be this user's file: both passes see the same bytes.
-  const part = await openWorkFile(parts.partPath);
+  const writer = new RunWriter(target, plan, known, (event, keys) => tally?.add(event, keys));
+  let exported: ExportResult;
   try {
-    return await writeRunFile(target, part, plan, known, (event, line) => tally?.add(event, line));
-  } finally {
-    await part.close();
+    exported = await api.exportEvents({
+      from: plan.queryFrom,
+      to: plan.to,
+      output: partPath,
+      statePath,
+      sink: writer,
+      ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+      ...(signal && { signal }),
+      ...(options.onProgress && { onProgress: options.onProgress }),
+    });
+  } catch (error) {
+    await writer.abandon(error);
+    throw error;
   }
+  return { exported, written: await writer.finish(exported.events) };
 }

@@ -2,6 +2,7 @@ import type { PendingRun, SyncState } from '../audit-archive/state.js';
 import { type EventWindow, WindowBuilder, type WindowEvent } from '../audit-archive/window.js';
 import { iso } from './options.js';
 import { inRange } from './plan.js';
+import type { WrittenKeys } from './run-file.js';
 
 /** Builds the state after a run from the events it writes: the new overlap window, counts per range. */
 export class RunTally {
@@ -33,12 +34,12 @@ export class RunTally {
     this.newestMs = state.newest ? Date.parse(state.newest.occurredAt) : Number.NEGATIVE_INFINITY;
   }
 
-  add(event: WindowEvent, line: () => string): void {
+  /** One event the run writes, with its id and time. */
+  add(event: WindowEvent, keys: WrittenKeys): void {
     const { occ } = event;
     if (occ >= this.keepFromMs) this.fresh.push(occ, event.id, event.content);
     if (occ > this.newestMs) {
-      const parsed = JSON.parse(line()) as { id: string; occurredAt: string };
-      this.newest = { id: parsed.id, occurredAt: parsed.occurredAt };
+      this.newest = { id: keys.id, occurredAt: keys.occurredAt };
       this.newestMs = occ;
     }
     if (occ > this.fromMs || (this.state.runs === 0 && occ >= this.fromMs)) {
