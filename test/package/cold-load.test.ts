@@ -156,3 +156,131 @@ describe('the root entry reaches no Node job; svc-sdk/node loads each job at its
     for (const source of JOBS) expect(carrying(all, source).length).toBeGreaterThan(0);
   });
 });
+
+// The wire schemas are zod/mini (core/schema.ts): classic zod's methods reach nearly all of zod.
+describe('importing the root entry loads no classic zod, and buildOpenApiDocument returns the document the build wrote', () => {
+  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+    expect(bundledFrom(files, 'zod/v4/classic')).toEqual([]);
+    // (control) the walk sees the zod the root does load.
+    expect(bundledFrom(files, 'zod/v4/mini').length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['dist/index.js', 'const m = await import(process.argv[1]);'],
+    [
+      'dist/index.cjs',
+      "const m = (await import('node:module')).createRequire(process.argv[1])(process.argv[1]);",
+    ],
+  ])('buildOpenApiDocument of %s returns the document the build wrote', (file, load) => {
+    ensureBuilt();
+    expect(probe(`${load} console.log(JSON.stringify(m.buildOpenApiDocument()));`, file)).toEqual(
+      JSON.parse(readFileSync(join(ROOT, 'dist/openapi.json'), 'utf8')),
+    );
+  });
+});
+
+describe('starting the CLI loads neither zod nor undici, bundled or not', () => {
+  it('dist/cli/cli.js', () => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, 'dist/cli/cli.js'), { staticOnly: true });
+    const atImport = packages.filter((p) => !p.endsWith('(dynamic)'));
+    expect(atImport.filter((p) => /^(zod|undici|conf|ora|csv-|exceljs|iconv)/.test(p))).toEqual([]);
+    expect(bundledFrom(files, 'zod')).toEqual([]);
+    expect(bundledFrom(files, 'undici')).toEqual([]);
+  });
+});
+
+describe('bundlers building for Workers, edge routes and browsers get dist/web, which imports zod instead of carrying it', () => {
+  /** Where esbuild resolves `specifier` from a project that has svc-sdk installed, under `conditions`. */
+  async function resolveAs(specifier: string, conditions: string[]): Promise<string> {
+    const { build } = await import('esbuild');
+    const project = mkdtempSync(join(tmpdir(), 'svc-web-conditions-'));
+    try {
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules', 'svc-sdk'), 'dir');
+      let resolved = '';
+      await build({
+        stdin: { contents: '', resolveDir: project },
+        write: false,
+        platform: 'neutral',
+        conditions,
+        logLevel: 'silent',
+        plugins: [
+          {
+            name: 'resolve-probe',
+            setup(probe) {
+              probe.onStart(async () => {
+                const result = await probe.resolve(specifier, {
+                  kind: 'import-statement',
+                  resolveDir: project,
+                });
+                resolved = realpathSync(result.path);
+              });
+            },
+          },
+        ],
+      });
+      return resolved;
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['svc-sdk/botcheck', 'botcheck'],
+    ['svc-sdk', 'index'],
+    ['svc-sdk/http', 'http'],
+    ['svc-sdk/express', 'express'],
+    ['svc-sdk/fastify', 'fastify'],
+  ])('%s', async (specifier, name) => {
+    ensureBuilt();
+    for (const condition of ['workerd', 'worker', 'edge-light', 'browser']) {
+      expect(await resolveAs(specifier, [condition])).toBe(join(ROOT, 'dist', 'web', `${name}.js`));
+    }
+    // (control) without them, an import gets the Node build.
+    expect(await resolveAs(specifier, [])).toBe(join(ROOT, 'dist', `${name}.js`));
+  });
+
+  it('dist/web/botcheck.js names zod/mini as an import and carries none of it', () => {
+    ensureBuilt();
+    const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
+    expect(packages).toEqual(['zod/mini']);
+    expect(bundledFrom(files, 'zod')).toEqual([]);
+  });
+});
+
+describe("the Node build carries none of zod's translations (import * as z from 'zod', never { z })", () => {
+  // `import { z } from 'zod'` makes the bundler build zod's namespace object, with every locale
+  // (some 600 KB) in the chunk every entry loads; the namespace import lets it keep only English.
+  it('no chunk of dist/ or dist/cli/ holds a zod locale other than en', () => {
+    ensureBuilt();
+    const chunks = [join(ROOT, 'dist'), join(ROOT, 'dist', 'cli')].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((name) => /\.c?js$/.test(name))
+        .map((name) => join(dir, name)),
+    );
+    const withLocales = chunks.filter((file) =>
+      /\/\/ node_modules\/zod\/v4\/locales\/(?!en\.js)/.test(readFileSync(file, 'utf8')),
+    );
+    expect(withLocales).toEqual([]);
+    // (control) English is there: the check reads the bundled zod.
+    expect(bundledFrom(chunks, 'zod/v4/locales').length).toBeGreaterThan(0);
+  });
+});
+
+// Each file an entry loads at import costs about 0.4 ms of resolving and reading before the first
+// call. The error classes live in one module (core/errors/error-classes.ts): one chunk, however
+// many entries reach which error.
+describe('importing an entry loads the error classes from one file, and no empty file', () => {
+  it.each(LIBRARY_ENTRIES.filter((f) => f.endsWith('.js')))('%s', (file) => {
+    ensureBuilt();
+    const { files } = importGraph(join(ROOT, file), { staticOnly: true });
+    expect(files.filter((f) => readFileSync(f, 'utf8').trim() === '')).toEqual([]);
+    // esbuild names each source module it compiles into a chunk: `// src/core/errors/<file>.ts`.
+    const errorFiles = files.filter((f) => readFileSync(f, 'utf8').includes('// src/core/errors/'));
+    expect(errorFiles).toHaveLength(1);
+    expect(carrying(errorFiles, 'src/core/errors/error-classes.ts')).toEqual(errorFiles);
+  });
+});

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exportAuditEvents, runBatchFile, syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 
 // The root entry's declarations, as a Workers project (lib dom, no @types/node) and a Node project
@@ -50,14 +49,14 @@ function typeCheck(source: string, types: string[]): string {
 describe('the root entry types compile with lib ["es2022", "dom"] and no @types/node', () => {
   it('a Worker using SvcClient, verify, audit and tax options type-checks (skipLibCheck off)', () => {
     const worker = [
-      "import { SvcClient, type SyncResult, verify } from 'svc-sdk';",
+      "import { type BatchRowResult, SvcClient, verify } from 'svc-sdk';",
       "const client = new SvcClient({ baseUrl: 'https://api.example', apiKey: 'ak_x' });",
       'export async function handle(request: Request): Promise<Response> {',
       "  const check = await verify(client, request.headers.get('x-token') ?? '');",
-      "  await exportAuditEvents(client.audit, { output: 'events.ndjson' });",
-      "  await runBatchFile(client.tax, { input: { path: 'in.csv' }, output: { path: 'out.ndjson' } });",
-      '  const copied = (r: SyncResult): number => r.events;',
-      '  return Response.json({ d: check.decision, copied: typeof copied });',
+      '  for await (const event of client.audit.events({ pageSize: 100 })) void event.id;',
+      '  const rows: BatchRowResult[] = [];',
+      "  for await (const row of client.tax.runBatch([{ countryCode: 'DE', rawValue: '136695976' }])) rows.push(row);",
+      '  return Response.json({ d: check.decision, rows: rows.length });',
       '}',
     ].join('\n');
     expect(typeCheck(worker, [])).toBe('');
@@ -71,7 +70,7 @@ describe('the root entry types compile with lib ["es2022", "dom"] and no @types/
       "import { generateKeyPairSync } from 'node:crypto';",
       "import { PassThrough } from 'node:stream';",
       "import { SvcClient } from 'svc-sdk';",
-      "import { verifyAuditArchive, type WebhookDelivery } from 'svc-sdk/node';",
+      "import { exportAuditEvents, runBatchFile, syncAuditArchive, verifyAuditArchive, type WebhookDelivery } from 'svc-sdk/node';",
       "const client = new SvcClient({ baseUrl: 'https://api.example', apiKey: 'ak_x' });",
       "const { privateKey, publicKey } = generateKeyPairSync('ed25519');",
       'export async function run(): Promise<void> {',

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportAuditEvents, runBatchFile, syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { importGraph } from '../helpers/import-graph.js';
 
