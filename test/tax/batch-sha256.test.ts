@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/tax/batch/sha256.js';
 
-const hexOf = (words: Uint32Array) => Array.from(words, (w) => w.toString(16).padStart(8, '0')).join('');
+const hexOf = (words: Int32Array) =>
+  Array.from(words, (w) => (w >>> 0).toString(16).padStart(8, '0')).join('');
 const reference = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe("the batch keys' SHA-256 is FIPS 180-4's, of the text's UTF-8 bytes", () => {

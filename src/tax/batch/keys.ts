@@ -54,7 +54,7 @@ export function rowKeyText(runId: string, row: number, request: unknown): string
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** The first 16 bytes of a SHA-256 digest (8 big-endian words) as lowercase hex, shaped like a UUID (8-4-4-4-12). */
-function uuidShape(h: Uint32Array): string {
+function uuidShape(h: Int32Array): string {
   const hex = (word: number) =>
     (HEX[word >>> 24] as string) + HEX[(word >>> 16) & 255] + HEX[(word >>> 8) & 255] + HEX[word & 255];
   const w1 = hex(h[1] as number);

@@ -5,7 +5,8 @@
  * is about 18 us); this takes about 1 us for a row's text. Not for secrets: no constant-time care.
  */
 
-const K = new Uint32Array([
+/** Int32 words throughout: a Uint32Array read above 2^31 gives a heap number, not a small integer. */
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
   0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
   0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
@@ -16,14 +17,21 @@ const K = new Uint32Array([
   0xc67178f2,
 ]);
 
+const H0 = new Int32Array([
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
+
 const utf8 = new TextEncoder();
 /** The message buffer, reused and grown as needed (the hash is synchronous). */
 let bytes = new Uint8Array(1024);
-const W = new Uint32Array(64);
-const H = new Uint32Array(8);
+const W = new Int32Array(64);
+const H = new Int32Array(8);
 
-/** The SHA-256 digest of `text` (its UTF-8 bytes), 32 bytes; the array is reused by the next call. */
-export function sha256(text: string): Uint32Array {
+/**
+ * The SHA-256 digest of `text` (its UTF-8 bytes): 8 big-endian words, as signed 32-bit integers
+ * (`>>> 0` gives the unsigned value); the array is reused by the next call.
+ */
+export function sha256(text: string): Int32Array {
   // UTF-8 takes at most 3 bytes per UTF-16 code unit; room for the padding's 1 + 8 bytes too.
   const room = text.length * 3 + 72;
   if (bytes.length < room) bytes = new Uint8Array(room * 2);
@@ -33,7 +41,7 @@ export function sha256(text: string): Uint32Array {
   bytes[length] = 0x80;
   bytes.fill(0, length + 1, end);
   const bits = length * 8;
-  // The length in bits, big-endian, in the last 8 bytes (texts here are far below 2^32 bits... of 2^53).
+  // The length in bits, big-endian, in the last 8 bytes (a JavaScript string is far below 2^53 bits).
   const high = Math.floor(bits / 0x100000000);
   bytes[end - 8] = high >>> 24;
   bytes[end - 7] = high >>> 16;
@@ -43,14 +51,7 @@ export function sha256(text: string): Uint32Array {
   bytes[end - 3] = bits >>> 16;
   bytes[end - 2] = bits >>> 8;
   bytes[end - 1] = bits;
-  H[0] = 0x6a09e667;
-  H[1] = 0xbb67ae85;
-  H[2] = 0x3c6ef372;
-  H[3] = 0xa54ff53a;
-  H[4] = 0x510e527f;
-  H[5] = 0x9b05688c;
-  H[6] = 0x1f83d9ab;
-  H[7] = 0x5be0cd19;
+  H.set(H0);
   for (let offset = 0; offset < end; offset += 64) block(offset);
   return H;
 }
@@ -71,7 +72,7 @@ function block(offset: number): void {
     const w2 = W[t - 2] as number;
     const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
     const s1 = ((w2 >>> 17) | (w2 << 15)) ^ ((w2 >>> 19) | (w2 << 13)) ^ (w2 >>> 10);
-    W[t] = (W[t - 16] as number) + s0 + (W[t - 7] as number) + s1;
+    W[t] = ((W[t - 16] as number) + s0 + (W[t - 7] as number) + s1) | 0;
   }
   let a = H[0] as number;
   let b = H[1] as number;
@@ -97,12 +98,12 @@ function block(offset: number): void {
     b = a;
     a = (t1 + t2) | 0;
   }
-  H[0] = (H[0] as number) + a;
-  H[1] = (H[1] as number) + b;
-  H[2] = (H[2] as number) + c;
-  H[3] = (H[3] as number) + d;
-  H[4] = (H[4] as number) + e;
-  H[5] = (H[5] as number) + f;
-  H[6] = (H[6] as number) + g;
-  H[7] = (H[7] as number) + h;
+  H[0] = ((H[0] as number) + a) | 0;
+  H[1] = ((H[1] as number) + b) | 0;
+  H[2] = ((H[2] as number) + c) | 0;
+  H[3] = ((H[3] as number) + d) | 0;
+  H[4] = ((H[4] as number) + e) | 0;
+  H[5] = ((H[5] as number) + f) | 0;
+  H[6] = ((H[6] as number) + g) | 0;
+  H[7] = ((H[7] as number) + h) | 0;
 }
