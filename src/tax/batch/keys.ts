@@ -57,9 +57,10 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 function uuidShape(h: Int32Array): string {
   const hex = (word: number) =>
     (HEX[word >>> 24] as string) + HEX[(word >>> 16) & 255] + HEX[(word >>> 8) & 255] + HEX[word & 255];
-  const w1 = hex(h[1] as number);
-  const w2 = hex(h[2] as number);
-  return `${hex(h[0] as number)}-${w1.slice(0, 4)}-${w1.slice(4)}-${w2.slice(0, 4)}-${w2.slice(4)}${hex(h[3] as number)}`;
+  const w1 = h[1] as number;
+  const w2 = h[2] as number;
+  const half = (word: number) => (HEX[word >>> 24] as string) + HEX[(word >>> 16) & 255];
+  return `${hex(h[0] as number)}-${half(w1)}-${half(w1 << 16)}-${half(w2)}-${half(w2 << 16)}${hex(h[3] as number)}`;
 }
 
 /**

@@ -28,7 +28,8 @@ export interface Pending {
 export interface Checked {
   row: number;
   request: ValidationRequest;
-  keyText?: string;
+  /** Undefined once keyed, and for a row that brought its own key. */
+  keyText?: string | undefined;
 }
 
 type Slot = BatchRowResult | Pending;
@@ -90,7 +91,8 @@ export function checkRow(row: number, input: unknown, options: RunBatchOptions, 
   // The parsed object is zod's own copy: completed in place (same keys, same order as a spread).
   const request = parsed.data;
   request.rawValue = decision.rawValue;
-  return keyText === undefined ? { row, request } : { row, request, keyText };
+  // One shape for every checked row (keyText undefined when it brought its own key).
+  return { row, request, keyText };
 }
 
 /**
@@ -100,7 +102,7 @@ export function checkRow(row: number, input: unknown, options: RunBatchOptions, 
  */
 export async function keyRows(slots: readonly CheckedSlot[]): Promise<Slot[]> {
   const unkeyed: Checked[] = [];
-  for (const slot of slots) if ('keyText' in slot && slot.keyText !== undefined) unkeyed.push(slot);
+  for (const slot of slots) if ('request' in slot && slot.keyText !== undefined) unkeyed.push(slot);
   if (unkeyed.length > 0) {
     const keys = await idempotencyKeys(unkeyed.map((slot) => slot.keyText as string));
     for (let i = 0; i < unkeyed.length; i++) {
