@@ -1,4 +1,4 @@
-import { checkRow } from '../../../tax/batch/runner.js';
+import { type CheckedSlot, checkRow, keyRows } from '../../../tax/batch/runner.js';
 import type { RunBatchOptions } from '../../../tax/batch/types.js';
 import { type ColumnMap, mapColumns, recordToRequest } from '../input/columns.js';
 import { type OpenedInput, openInputTable } from '../input/open.js';
@@ -92,7 +92,10 @@ export class InputRows {
   }
 }
 
-/** The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent. */
+/**
+ * The original requests of `rows` (ascending), rebuilt from the input exactly as they were sent
+ * (keyed a buffer of the input at a time).
+ */
 export async function* rowRequests(
   reopen: () => Promise<InputTable>,
   columns: ColumnMap,
@@ -101,15 +104,20 @@ export async function* rowRequests(
   runId: string,
 ): AsyncGenerator<RowRequest> {
   if (rows.length === 0) return;
-  const { rows: records } = await reopen();
+  const { batches } = await reopen();
   let row = 0;
   let next = 0;
-  for await (const record of records) {
-    row += 1;
-    if (row !== rows[next]) continue;
-    next += 1;
-    const slot = checkRow(row, recordToRequest(record.cells, columns), runOptions, runId);
-    yield { row, request: 'request' in slot ? slot.request : undefined };
+  for await (const batch of batches) {
+    const checked: CheckedSlot[] = [];
+    for (const record of batch) {
+      row += 1;
+      if (row !== rows[next]) continue;
+      next += 1;
+      checked.push(checkRow(row, recordToRequest(record.cells, columns), runOptions, runId));
+      if (next >= rows.length) break;
+    }
+    for (const slot of await keyRows(checked))
+      yield { row: slot.row, request: 'request' in slot ? slot.request : undefined };
     if (next >= rows.length) break;
   }
 }
