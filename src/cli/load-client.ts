@@ -3,10 +3,10 @@
  * Node's transports (undici, node:http) as their default, as the Node build of `svc-sdk` gives them.
  */
 export async function loadSvcClient(): Promise<typeof import('../client.js').SvcClient> {
-  const [{ SvcClient }, { useNodeTransports }] = await Promise.all([
+  const [{ SvcClient }, { useNodePlatform }] = await Promise.all([
     import('../client.js'),
-    import('../node/transport/provide.js'),
+    import('../node/platform.js'),
   ]);
-  useNodeTransports();
+  useNodePlatform();
   return SvcClient;
 }

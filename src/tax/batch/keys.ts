@@ -1,4 +1,4 @@
-import { sha256 } from './sha256.js';
+import { sha256Hexes } from '../../core/sha256.js';
 
 /**
  * JSON with sorted keys (members whose value is undefined left out), so the same row content
@@ -51,27 +51,19 @@ export function rowKeyText(runId: string, row: number, request: unknown): string
   return `${runId}\n${row}\n${canonical(request)}`;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** The first 16 bytes of a SHA-256 digest (8 big-endian words) as lowercase hex, shaped like a UUID (8-4-4-4-12). */
-function uuidShape(h: Int32Array): string {
-  const hex = (word: number) =>
-    (HEX[word >>> 24] as string) + HEX[(word >>> 16) & 255] + HEX[(word >>> 8) & 255] + HEX[word & 255];
-  const w1 = h[1] as number;
-  const w2 = h[2] as number;
-  const half = (word: number) => (HEX[word >>> 24] as string) + HEX[(word >>> 16) & 255];
-  return `${hex(h[0] as number)}-${half(w1)}-${half(w1 << 16)}-${half(w2)}-${half(w2 << 16)}${hex(h[3] as number)}`;
+/** A SHA-256 digest's first 16 bytes (32 hex digits) shaped like a UUID (8-4-4-4-12). */
+function uuidShape(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
  * The idempotency keys of the texts of {@link rowKeyText}, in their order: each text's SHA-256,
  * shaped like a UUID. A chunk of rows at a time, and asynchronous, so the digest can be any
- * runtime's: today {@link sha256}, plain JavaScript, because Web Crypto's `subtle.digest` took
- * Node 20 about 15 us of CPU per row (measured with `npm run bench`'s batch scenario: client CPU
- * per row 2.9x the file job's, against 1.6x), and node:crypto is not on every runtime.
+ * runtime's (core/sha256.ts: node:crypto where the Node build provides it, Web Crypto elsewhere).
  */
 export async function idempotencyKeys(texts: readonly string[]): Promise<string[]> {
-  return texts.map((text) => uuidShape(sha256(text)));
+  const digests = await sha256Hexes(texts);
+  return digests.map(uuidShape);
 }
 
 /** The idempotency key of one row: `run id + row number + row content`, hashed, shaped like a UUID. */
