@@ -10,6 +10,7 @@ import { collectOutput } from '../helpers/built-cli.js';
 
 /** The built package, as an application imports it. */
 const LIBRARY = pathToFileURL(join(ROOT, 'dist/index.js')).href;
+const NODE_JOBS = pathToFileURL(join(ROOT, 'dist/node.js')).href;
 const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
 
 /**
@@ -18,7 +19,7 @@ const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
  */
 const SCRIPT = `
 import { SvcClient } from ${JSON.stringify(LIBRARY)};
-import { runBatchFile } from '../../src/node/index.js';
+import { runBatchFile } from ${JSON.stringify(NODE_JOBS)};
 const [baseUrl, input, output, resume] = process.argv.slice(1);
 const client = new SvcClient({ baseUrl, apiKey: 'ak_demo_project' });
 const result = await runBatchFile(client.tax, {
