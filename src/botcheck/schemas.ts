@@ -1,6 +1,7 @@
 // zod/mini: the bot-check entry must stay small for Workers and edge bundles (classic zod and
 // its locales are most of a bundle). The shapes are those of the wire objects in the reference.
 import * as z from 'zod/mini';
+import { $ZodISODateTime, globalRegistry } from 'zod/v4/core';
 import { openEnum } from '../core/open-enum.js';
 import { SCHEMA_DOCS } from '../core/schema-docs.js';
 
@@ -29,7 +30,7 @@ type Meta = z.core.GlobalMeta & { description: string };
  * registry). Call sites pass `SCHEMA_DOCS && {...}`: the Web build leaves the words out.
  */
 function described<S extends z.ZodMiniType>(schema: S, meta: Meta | false): S {
-  if (SCHEMA_DOCS && meta) z.globalRegistry.add(schema, meta);
+  if (SCHEMA_DOCS && meta) globalRegistry.add(schema, meta);
   return schema;
 }
 
@@ -38,8 +39,8 @@ function described<S extends z.ZodMiniType>(schema: S, meta: Meta | false): S {
  * of that namespace (date, time and duration formats with their patterns), which a Worker that
  * checks timestamps never uses. Same schema, same `date-time` format in the OpenAPI document.
  */
-function isoDateTime(options: { offset?: boolean; local?: boolean }, error: string): z.ZodMiniISODateTime {
-  return new z.ZodMiniISODateTime({
+function isoDateTime(options: { offset?: boolean; local?: boolean }, error: string): $ZodISODateTime {
+  return new $ZodISODateTime({
     type: 'string',
     format: 'datetime',
     check: 'string_format',
