@@ -181,6 +181,26 @@ describe('importing the root entry loads no classic zod, and buildOpenApiDocumen
   });
 });
 
+// Issue 42: esbuild puts a bundled file in the chunk of every entry that reaches it through any
+// import, used or not. A name zod/mini's index re-exports itself (`z.globalRegistry`,
+// `z.ZodMiniISODateTime`, `z.iso`, `z.config`) reaches that index, which also re-exports the JSON
+// Schema generator, so the bot-check entry loaded the generator the root's buildOpenApiDocument uses.
+describe('importing svc-sdk/botcheck loads no JSON Schema generator (only buildOpenApiDocument uses it)', () => {
+  const generator = (files: string[]) =>
+    files.filter((f) =>
+      /^\/\/ (?:\S*\/)?node_modules\/zod\/v4\/core\/(?:to-json-schema|json-schema-processors)\.js$/m.test(
+        readFileSync(f, 'utf8'),
+      ),
+    );
+  it.each(['dist/botcheck.js', 'dist/botcheck.cjs'])('%s', (file) => {
+    ensureBuilt();
+    expect(generator(importGraph(join(ROOT, file), { staticOnly: true }).files)).toEqual([]);
+    // (control) the root entry does load it.
+    const root = file.replace('botcheck', 'index');
+    expect(generator(importGraph(join(ROOT, root), { staticOnly: true }).files).length).toBeGreaterThan(0);
+  });
+});
+
 describe('starting the CLI loads neither zod nor undici, bundled or not', () => {
   it('dist/cli/cli.js', () => {
     ensureBuilt();
@@ -243,10 +263,10 @@ describe('bundlers building for Workers, edge routes and browsers get dist/web, 
     expect(await resolveAs(specifier, [])).toBe(join(ROOT, 'dist', `${name}.js`));
   });
 
-  it('dist/web/botcheck.js names zod/mini as an import and carries none of it', () => {
+  it("dist/web/botcheck.js names zod's entries (zod/mini, zod/v4/core) as imports and carries none of zod", () => {
     ensureBuilt();
     const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
-    expect(packages).toEqual(['zod/mini']);
+    expect(packages.sort()).toEqual(['zod/mini', 'zod/v4/core']);
     expect(bundledFrom(files, 'zod')).toEqual([]);
   });
 });
