@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
-// Five plain builds. What differs between Node and other runtimes is chosen by the package's own
-// `imports` (package.json `#audit-node-only`, `#tax-node-only`, `#webhooks-node-only`, `#transport-node-only`, condition
-// `node` or `default`), resolved by esbuild's
-// platform as any bundler of the package's users would.
+// Five plain builds. What differs between Node and other runtimes is one entry file: the Node
+// build of the root entry is src/node/root-entry.ts (the root plus Node's transports as its
+// clients' default); every other entry is the same file in both builds, and nothing outside the
+// Node wing (src/node) imports Node or the wing.
 const { version } = JSON.parse(readFileSync('./package.json', 'utf8')) as { version: string };
 const define = { __SVC_VERSION__: JSON.stringify(version) };
 
@@ -19,7 +19,10 @@ const libraryEntries = {
 };
 
 /** The Node-only entry (`svc-sdk/node`): no build for other runtimes. */
-const nodeEntries = { node: 'src/node-entry.ts' };
+const nodeEntries = { node: 'src/node/index.ts' };
+
+/** The library's entries as the Node build compiles them: the root with Node's transports. */
+const nodeLibraryEntries = { ...libraryEntries, index: 'src/node/root-entry.ts' };
 
 /** The Node builds: zod inside the chunks (one file to load, not zod's ~40); shims give the CJS build import.meta.url. */
 const nodeBuild = {
@@ -34,7 +37,7 @@ const nodeBuild = {
 
 export default defineConfig([
   {
-    entry: { ...libraryEntries, ...nodeEntries },
+    entry: { ...nodeLibraryEntries, ...nodeEntries },
     format: ['esm', 'cjs'],
     // The types of svc-sdk/server too (its code is the next build's).
     dts: { entry: { ...libraryEntries, ...nodeEntries, server: 'src/server/index.ts' } },
@@ -53,7 +56,7 @@ export default defineConfig([
   },
   {
     // For Workers, edge routes and browsers (export conditions workerd, worker, edge-light,
-    // browser): each `#...-node-only` is the variant that throws unsupported_runtime, zod stays an import
+    // browser): no module of the Node wing, zod stays an import
     // the app's bundler shakes, and the schemas' descriptions (for the OpenAPI document) are
     // folded away.
     entry: libraryEntries,

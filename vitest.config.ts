@@ -7,6 +7,7 @@ export default defineConfig({
   define: { __SVC_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/setup/node-platform.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -3,7 +3,8 @@ import type { SvcClientOptions } from './client-options.js';
 import { SvcError } from './core/errors/error-classes.js';
 import { type ProxyOption, proxyFor, proxyRoutes, proxySettingsOf } from './core/proxy-rules.js';
 import { currentRuntime, type RuntimeName } from './core/runtime.js';
-import { caOption } from './core/transport/trust.js';
+import { hasNodeTransports } from './core/transport/default.js';
+import { caOption } from './core/transport/pem.js';
 
 /** The proxy routes and extra CA certificates the default transport is built with. */
 export interface ClientNetwork {
@@ -41,13 +42,13 @@ export function clientNetwork(
         `${what} apply to the default transport only: a custom fetch or transport must reach the proxy and trust the CA itself`,
         'config',
       );
-    if (runtime !== 'node')
+    if (!hasNodeTransports(runtime))
       throw new SvcError(
         `${what} need Node's HTTP client; on this runtime (${runtime}) requests use its fetch, which takes no proxy or CA from here (Bun and Deno read HTTPS_PROXY, HTTP_PROXY and NO_PROXY themselves)`,
         'config',
       );
   }
-  if (custom || runtime !== 'node') return { proxy: undefined, ca: undefined };
+  if (custom || !hasNodeTransports(runtime)) return { proxy: undefined, ca: undefined };
   const chosen = input.proxy !== undefined ? input.proxy : (options.proxy ?? envProxyOfNode());
   // Parsed here too, so a bad proxy URL stops the constructor (the transport parses it again).
   proxyRoutes(proxySettingsOf(chosen));

@@ -9,7 +9,7 @@ import { type ApiInterface, allKeys, type Credentials, keyFor } from './core/cre
 import { defaultSleep, HttpClient } from './core/http.js';
 import { checkNumericOptions } from './core/numeric-options.js';
 import { runtimeTag } from './core/runtime.js';
-import { createDefaultTransport } from './core/transport/default.js';
+import { createClientTransport } from './core/transport/default.js';
 import { createFetchTransport } from './core/transport/fetch.js';
 import { TaxClient } from './tax/client.js';
 import { VERSION } from './version.js';
@@ -35,7 +35,7 @@ export class SvcClient {
   readonly http: HttpClient;
   /** Resolved credentials: a private field, so inspect, JSON and structured clones never see them. */
   readonly #credentials: Credentials;
-  /** The proxy and CA of the default transport, which a bucket archive opened by `audit.sync` takes too. */
+  /** The proxy and CA of the default transport, which a bucket archive opened by `syncAuditArchive` takes too. */
   readonly #network: ClientNetwork;
   // Sub-clients are built on first use: a client that only verifies bot-check tokens never
   // constructs the tax or audit client.
@@ -100,7 +100,7 @@ export class SvcClient {
       options.transport ??
       (options.fetch
         ? createFetchTransport(options.fetch)
-        : createDefaultTransport({ connections: options.connections, ...network }));
+        : createClientTransport({ connections: options.connections, ...network }));
     this.http = new HttpClient({
       baseUrl,
       transport,

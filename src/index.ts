@@ -5,15 +5,12 @@
 // bot-check helpers and their errors are `svc-sdk/botcheck`; dev fixtures are `svc-sdk/testing`.
 // What only the CLI, the reference server or the tests need is imported from its own module.
 
-export type { Manifest, ManifestFile } from './audit/archive/manifest.js';
-export type { ArchiveHole } from './audit/archive/state.js';
 export {
   AuditClient,
   type AuditEventIterable,
   type AuditEventsParams,
   type AuditReadOptions,
 } from './audit/client.js';
-export type { ExportOptions, ExportProgress, ExportResult } from './audit/export/export.js';
 export type { AuditEventsQuery, ListEventsParams } from './audit/query.js';
 export type {
   AnonymousActor,
@@ -30,8 +27,6 @@ export type {
   UserActor,
 } from './audit/schemas.js';
 export { isActorType } from './audit/schemas.js';
-export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit/store/s3-settings.js';
-export type { SyncOptions, SyncResult } from './audit/sync/options.js';
 export type { TailOptions } from './audit/tail.js';
 export type {
   BindableResult,
@@ -76,20 +71,9 @@ export {
   diagnose,
   type KeyVerdict,
 } from './doctor.js';
-export type { SyncPolicy } from './node/checkpoint.js';
 export { buildOpenApiDocument } from './openapi/document.js';
 export { BatchStoppedError } from './tax/batch/batch-stopped-error.js';
 export type { BatchRowResult, BatchRowStatus, RowReject, RunBatchOptions } from './tax/batch/types.js';
-export type {
-  BatchFileEvent,
-  BatchFileInputOptions,
-  BatchFileOptions,
-  BatchFileOutputOptions,
-  BatchFileResult,
-  BatchFileResumeOptions,
-  BatchFileSendOptions,
-  BatchFileWaitOptions,
-} from './tax/batch-file/options.js';
 export {
   type CompletedValidation,
   type PendingValidationOutcome,
@@ -100,7 +84,7 @@ export {
   type ValidateOutcome,
   type ValidateParams,
 } from './tax/client.js';
-export type { CompletionWatch, CompletionWatchOptions, WaitForOptions } from './tax/completion-watch.js';
+export type { CompletionWatch, WaitForOptions } from './tax/completion-watch.js';
 export {
   normalizeTaxId,
   type PrecheckCode,

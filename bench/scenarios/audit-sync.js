@@ -47,20 +47,24 @@ export async function run({ quick, log }) {
       const folder = async () => {
         const archive = join(dir, `archive-${measured++}`);
         const args = [SVC_BIN, '-q', 'audit', 'sync', '--dir', archive, '--since', since, '--overlap', '3h'];
-        const r = await runNodeOk('svc audit sync', args, { env });
+        const r = await runNodeOk('svc audit sync', args, { env, cpu: true });
         const stateMb = statSync(join(archive, 'sync-state.json')).size / 1e6;
         rmSync(archive, { recursive: true, force: true });
-        return { eventsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb, stateMb };
+        const cpuUsPerEvent = r.cpuMs === null ? null : (r.cpuMs * 1000) / count;
+        const { wallMs, peakRssMb, cpuMs } = r;
+        return { eventsPerSec: (count * 1000) / wallMs, wallMs, peakRssMb, cpuMs, cpuUsPerEvent, stateMb };
       };
       /** One run into a fresh prefix of the bucket, its export waiting in the scratch folder. */
       const inBucket = async () => {
-        if ('error' in bucket) return { eventsPerSec: null, wallMs: null, peakRssMb: null };
+        if ('error' in bucket) return { eventsPerSec: null, wallMs: null, peakRssMb: null, cpuMs: null };
         const archive = `s3://bench/run-${measured++}`;
         const args = [SVC_BIN, '-q', 'audit', 'sync', '--dir', archive, '--since', since, '--overlap', '3h'];
         const r = await runNodeOk('svc audit sync (bucket)', [...args, '--work-dir', join(dir, 'work')], {
           env: { ...env, ...bucket.env },
+          cpu: true,
         });
-        return { eventsPerSec: (count * 1000) / r.wallMs, wallMs: r.wallMs, peakRssMb: r.peakRssMb };
+        const { wallMs, peakRssMb, cpuMs } = r;
+        return { eventsPerSec: (count * 1000) / wallMs, wallMs, peakRssMb, cpuMs };
       };
       let measuredRuns;
       try {
@@ -105,6 +109,11 @@ export async function run({ quick, log }) {
           reportRow({
             scenario: `${scenario}: peak RSS`,
             ours: { name: 'ours', value: medianOf(results, 'peakRssMb'), unit: 'MB' },
+          }),
+          reportRow({
+            scenario: `${scenario}: CPU per event`,
+            ours: { name: 'ours', value: medianOf(results, 'cpuUsPerEvent'), unit: 'us' },
+            note: 'user + system CPU of the sync process, folder run',
           }),
           reportRow({
             scenario: `${scenario}: sync-state.json`,

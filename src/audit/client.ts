@@ -1,15 +1,12 @@
-import { loadAuditExport, loadAuditSync } from '#audit-node-only';
 import { readRawPage } from '../core/bulk-read.js';
 import type { CallSpec, HttpClient, RequestOptions } from '../core/http.js';
 import { DEFAULT_RETRY_FOR_MS, type PatienceOptions, patiently } from '../core/patience.js';
+import type { ProxyOption } from '../core/proxy-rules.js';
 import { RETRY_SAFE } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
-import type { ExportOptions, ExportResult } from './export/export.js';
 import { followCursors, RecentIds } from './paginate.js';
 import { type ListEventsParams, ListEventsParamsSchema, resolveRange } from './query.js';
 import { type AuditEvent, type AuditEventPage, AuditEventPageSchema } from './schemas.js';
-import type { S3StoreSettings } from './store/s3-settings.js';
-import type { SyncOptions, SyncResult } from './sync/options.js';
 import { type TailOptions, tailEvents } from './tail.js';
 
 const EVENTS_PATH = '/platform/v1/events';
@@ -33,13 +30,52 @@ type ParsedQuery = ReturnType<ReturnType<typeof ListEventsParamsSchema>['parse']
  */
 export interface AuditReadOptions extends RequestOptions, PatienceOptions {}
 
+/** The client's proxy and CA (its default transport's), which a bucket archive's requests take too. */
+export interface AuditNetwork {
+  proxy?: ProxyOption | undefined;
+  ca?: readonly string[] | undefined;
+}
+
+/**
+ * What the audit jobs of `svc-sdk/node` (export, sync) need of an audit client besides its public
+ * calls: raw page reads into a reusable buffer, patiently retried, and the client's network
+ * settings. No part of the client's public surface.
+ */
+export interface AuditJobAccess {
+  /** One page of `query` read raw into `bodyBuffer` (see `readRawPage`), retried for `retryForMs`. */
+  rawPage(
+    query: ListEventsParams,
+    options: { signal?: AbortSignal | undefined; retryForMs: number },
+    bodyBuffer: (size: number) => Uint8Array,
+  ): Promise<Uint8Array>;
+  network: AuditNetwork;
+}
+
+/** Set by AuditClient's static block: the only code that reaches its private reads. */
+let jobAccessOf: (audit: AuditClient) => AuditJobAccess;
+
+/** The {@link AuditJobAccess} of a client, for the audit jobs of `svc-sdk/node`. */
+export function auditJobAccess(audit: AuditClient): AuditJobAccess {
+  return jobAccessOf(audit);
+}
+
 /** The audit log API (`GET /platform/v1/events`). */
 export class AuditClient {
+  static {
+    jobAccessOf = (audit) => ({
+      rawPage: (query, options, bodyBuffer) => {
+        const checked = parseRequest(ListEventsParamsSchema(), query, 'audit log query');
+        return audit.get(checked, options, (spec) => readRawPage(audit.http, spec, bodyBuffer));
+      },
+      network: audit.network,
+    });
+  }
+
   constructor(
     private readonly http: HttpClient,
     private readonly key: () => string | undefined,
-    /** The client's proxy and CA, for a bucket archive's requests (see {@link sync}). */
-    private readonly network: Pick<S3StoreSettings, 'proxy' | 'ca'> = {},
+    /** The client's proxy and CA, for a bucket archive's requests (`syncAuditArchive`). */
+    private readonly network: AuditNetwork = {},
   ) {}
 
   /** One page as `send` reads it; with `retryForMs`, retried patiently (growing waits, `Retry-After` honoured). */
@@ -112,52 +148,6 @@ export class AuditClient {
         }
       },
     };
-  }
-
-  /**
-   * Exports the range to NDJSON (optionally gzip), resumable through a state file: see
-   * {@link ExportOptions}. Events are written exactly as received, newest first.
-   *
-   * @example
-   * const result = await client.audit.exportEvents({ from, to, output: 'audit.ndjson', statePath: 'audit.state.json' });
-   * if (!result.countMatches) console.warn('count differs from totalElements');
-   */
-  async exportEvents(options: ExportOptions): Promise<ExportResult> {
-    const { from, to, pageSize } = options;
-    parseRequest(ListEventsParamsSchema(), { from, to, pageSize }, 'export options');
-    // Loaded on use: the exporter needs node:fs and node:zlib, which other callers do not, and its
-    // page scanner and prefetcher are code `import('svc-sdk')` need not compile.
-    const { exportPages } = await loadAuditExport();
-    const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
-    return exportPages(async (query, signal, bodyBuffer) => {
-      const checked = parseRequest(ListEventsParamsSchema(), query, 'audit log query');
-      return this.get(checked, { signal, retryForMs }, (spec) => readRawPage(this.http, spec, bodyBuffer));
-    }, options);
-  }
-
-  /**
-   * One incremental run into an archive directory: everything new since the previous run, to the
-   * server's now minus a lag, as one NDJSON file and one hash-chained manifest; see {@link SyncOptions}.
-   *
-   * @example
-   * const run = await client.audit.sync({ dir: 'audit-archive', gzip: true });
-   * if (run.retentionGap || run.lateEvents.length > 0) console.warn('the archive is not whole');
-   */
-  async sync(options: SyncOptions): Promise<SyncResult> {
-    // Loaded on use, like the exporter it drives.
-    const { runSync } = await loadAuditSync();
-    // A bucket archive's requests take the client's proxy and CA unless `s3` names its own.
-    const { proxy, ca } = this.network;
-    const s3 = { ...(proxy !== undefined && { proxy }), ...(ca && { ca }), ...options.s3 };
-    // Every read of the run (probes, the export) is patient alike.
-    const retryForMs = options.retryForMs ?? DEFAULT_RETRY_FOR_MS;
-    return runSync(
-      {
-        listEvents: (params, o) => this.listEvents(params, { ...o, retryForMs }),
-        exportEvents: (o) => this.exportEvents({ ...o, retryForMs }),
-      },
-      { ...options, s3 },
-    );
   }
 
   /**

@@ -66,18 +66,6 @@ export const DUMMY_TOKENS: Readonly<Record<DevOutcome, string>> = {
   expired: 'eyJ2ZXJpZmljYXRpb25JZCI6IjAwMDAwMDAwLTAwMDAtMDAwMC1kZGRkLTAwMDAwMDAwMDAwNyJ9',
 };
 
-/** A dummy verification id: the ids of {@link DUMMY_VERIFICATION_IDS}, whatever their case. */
-const DUMMY_ID = /^00000000-0000-0000-dddd-00000000000[1-7]$/i;
-
-/**
- * Whether `verificationId` is one of {@link DUMMY_VERIFICATION_IDS} (case-insensitive): the same
- * answer as `dummyOutcomeOf(id) !== undefined` without the tables, for the verify path (a Worker
- * bundles this test, not the tables of the dev server).
- */
-export function isDummyVerificationId(verificationId: string): boolean {
-  return DUMMY_ID.test(verificationId);
-}
-
 /** The outcome of a dummy verification id (case-insensitive), or undefined for any other id. */
 export function dummyOutcomeOf(verificationId: string): DevOutcome | undefined {
   const id = verificationId.toLowerCase();

@@ -7,7 +7,7 @@ import {
   validateBinding,
   withBinding,
 } from './binding.js';
-import { isDummyVerificationId } from './dev-outcomes.js';
+import { isDummyVerificationId } from './dummy-id.js';
 import {
   FetchLimitReachedError,
   VerificationNotFoundError,

@@ -1,6 +1,10 @@
 // zod/mini: the bot-check entry must stay small for Workers and edge bundles (classic zod and
 // its locales are most of a bundle). The shapes are those of the wire objects in the reference.
 import * as z from 'zod/mini';
+// What zod/mini's index re-exports itself (its registry, its ISO classes) is named from zod/v4/core:
+// reaching that index makes esbuild put every file it re-exports, the JSON Schema generator of the
+// root's OpenAPI document included, in the chunk `svc-sdk/botcheck` loads (issue 42).
+import { $ZodISODateTime, globalRegistry } from 'zod/v4/core';
 import { openEnum } from '../core/open-enum.js';
 import { SCHEMA_DOCS } from '../core/schema-docs.js';
 
@@ -29,17 +33,18 @@ type Meta = z.core.GlobalMeta & { description: string };
  * registry). Call sites pass `SCHEMA_DOCS && {...}`: the Web build leaves the words out.
  */
 function described<S extends z.ZodMiniType>(schema: S, meta: Meta | false): S {
-  if (SCHEMA_DOCS && meta) z.globalRegistry.add(schema, meta);
+  if (SCHEMA_DOCS && meta) globalRegistry.add(schema, meta);
   return schema;
 }
 
 /**
- * `z.iso.datetime(...)`, built from its class: reading `z.iso` makes a bundler keep every member
- * of that namespace (date, time and duration formats with their patterns), which a Worker that
- * checks timestamps never uses. Same schema, same `date-time` format in the OpenAPI document.
+ * `z.iso.datetime(...)`, built from zod's core class (the one zod/mini's class extends): reading
+ * `z.iso` makes a bundler keep every member of that namespace (date, time and duration formats
+ * with their patterns), which a Worker that checks timestamps never uses. Same parse, same
+ * `date-time` format in the OpenAPI document.
  */
-function isoDateTime(options: { offset?: boolean; local?: boolean }, error: string): z.ZodMiniISODateTime {
-  return new z.ZodMiniISODateTime({
+function isoDateTime(options: { offset?: boolean; local?: boolean }, error: string): $ZodISODateTime {
+  return new $ZodISODateTime({
     type: 'string',
     format: 'datetime',
     check: 'string_format',

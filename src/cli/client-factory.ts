@@ -4,6 +4,7 @@ import type { ApiInterface } from '../core/credentials.js';
 import type { ReferenceServer } from '../server/reference-server.js';
 import type { CommandOutput } from './command-output.js';
 import type { ConfigKey } from './config-store.js';
+import { loadSvcClient, useNodePlatformOnce } from './load-client.js';
 import type { Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { withKeyCheck } from './with-key-check.js';
@@ -50,7 +51,8 @@ export class ClientFactory {
    * before its first use.
    */
   async options(): Promise<SvcClientOptions> {
-    const options = await this.resolveOptions();
+    // Options are for a client or `diagnose`: both need the Node platform (the proxy rules ask it).
+    const [options] = await Promise.all([this.resolveOptions(), useNodePlatformOnce()]);
     this.settings.warnBrokenConfig();
     return options;
   }
@@ -88,7 +90,7 @@ export class ClientFactory {
   async get(api?: ApiInterface): Promise<SvcClient> {
     this.clientPromise ??= (async () => {
       const options = await this.resolveOptions();
-      const { SvcClient } = await import('../client.js');
+      const SvcClient = await loadSvcClient();
       const client = new SvcClient(options);
       this.onClose(() => client.close());
       return withKeyCheck(client, (used, hasKey) => this.checkKey(used, hasKey));

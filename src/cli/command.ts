@@ -6,6 +6,9 @@ import type { OutputFormat } from './output-format.js';
 // handler together, as citty's defineCommand holds them. The registry (registry.ts) lists the
 // modules in order and derives the program, the output contract and the help examples from them.
 // This file imports types only, so a command module loads nothing of the run machinery.
+// A handler whose options are typed takes them from options/ (`OptionsOf<typeof validateOptions>`),
+// which its module passes as `configure`: the module imports its handler lazily, the handler
+// never imports its module, so no import runs back.
 
 /**
  * A command handler: the context, then what commander passes to an action (the arguments, the
@@ -46,7 +49,8 @@ export interface CommandSpec<C extends Command<unknown[], OptionValues>> {
   /**
    * Adds arguments, options and help text to the bare command (named and described already); the
    * handler's parameters are checked against what it builds. Type its parameter (`command:
-   * Command`) when `load` returns a handler typed elsewhere, so the types are inferred from here.
+   * Command`) when `load` returns a handler typed elsewhere, so the types are inferred from here;
+   * a handler that types its options takes them from the same function in options/.
    */
   readonly configure?: ((command: Command) => C) | undefined;
   /** The `-o` formats it honours; none when it prints no data in a format. */
@@ -72,18 +76,8 @@ export interface GroupModule {
   readonly summary: string;
 }
 
-/**
- * An area still on the old tables (definitions.ts, legacy-tables.ts), registered through the
- * registry until it moves to command modules: its commands, in the order it defines them.
- */
-export interface LegacyArea {
-  readonly kind: 'legacy';
-  /** Registers the area's commands under `program`. */
-  readonly define: (program: Command, run: Runner) => void;
-}
-
 /** What the registry lists. */
-export type RegistryEntry = CommandModule | GroupModule | LegacyArea;
+export type RegistryEntry = CommandModule | GroupModule;
 
 /** A command module; `configure` types the handler's arguments and options. */
 export function defineCommand<C extends Command<unknown[], OptionValues> = Command>(
@@ -95,9 +89,4 @@ export function defineCommand<C extends Command<unknown[], OptionValues> = Comma
 /** A group entry: its path and description. */
 export function defineGroup(spec: Omit<GroupModule, 'kind'>): GroupModule {
   return { kind: 'group', ...spec };
-}
-
-/** An old-style area reached through the registry. */
-export function legacyArea(define: LegacyArea['define']): LegacyArea {
-  return { kind: 'legacy', define };
 }

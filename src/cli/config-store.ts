@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileFault } from '../core/file-faults.js';
 import { maskKey, redact } from '../core/redact.js';
-import { makeDirsSync } from '../node/make-dirs.js';
+import { makeDirsSync } from '../node/fs/make-dirs.js';
 import { UsageError } from './usage-error.js';
 
 /** Settings a profile can hold. */

@@ -3,7 +3,7 @@ import { curlVariable } from '../client-env.js';
 import { SvcError } from '../core/errors/error-classes.js';
 import { type ProxySettings, parseProxyUrl } from '../core/proxy-rules.js';
 import { redact } from '../core/redact.js';
-import { pemCertificates } from '../core/transport/trust.js';
+import { pemCertificates } from '../core/transport/pem.js';
 import { type ProfileValues, trimmedValue } from './config-store.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,6 +1,17 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
-import { legacyArea } from './command.js';
+import { auditCopyCommand } from './commands/audit-copy-command.js';
+import { auditExportCommand } from './commands/audit-export-command.js';
+import { auditGapsAckCommand } from './commands/audit-gaps-ack-command.js';
+import { auditGapsCommand } from './commands/audit-gaps-command.js';
+import { auditListCommand } from './commands/audit-list-command.js';
+import { auditSyncCommand } from './commands/audit-sync-command.js';
+import { auditTailCommand } from './commands/audit-tail-command.js';
+import { auditVerifyCommand } from './commands/audit-verify-command.js';
+import { batchCommand } from './commands/batch-command.js';
+import { captchaLegacyCommand } from './commands/captcha-legacy-command.js';
+import { captchaResultCommand } from './commands/captcha-result-command.js';
+import { captchaTokenCommand } from './commands/captcha-token-command.js';
 import { completionCommand } from './commands/completion-command.js';
 import {
   configGetCommand,
@@ -11,24 +22,58 @@ import {
   configUnsetCommand,
 } from './commands/config-commands.js';
 import { doctorCommand } from './commands/doctor-command.js';
+import {
+  auditGroup,
+  captchaGroup,
+  resultsGroup,
+  schedulesGroup,
+  tokenGroup,
+  webhooksGroup,
+} from './commands/groups.js';
 import { openApiCommand } from './commands/openapi.js';
+import { precheckCommand } from './commands/precheck-command.js';
+import { resultsGetCommand } from './commands/results-get-command.js';
+import { schedulesCreateCommand } from './commands/schedules-create-command.js';
+import { schedulesDeleteCommand } from './commands/schedules-delete-command.js';
 import { serveCommand } from './commands/serve-command.js';
+import { tokenDecodeCommand } from './commands/token-decode-command.js';
+import { validateCommand } from './commands/validate-command.js';
 import { versionCommand } from './commands/version.js';
+import { webhooksListenCommand } from './commands/webhooks-listen-command.js';
 import { addCsvOptions } from './csv-options.js';
-import * as legacy from './definitions.js';
-import { LEGACY_EXAMPLES, LEGACY_OUTPUTS } from './legacy-tables.js';
 import { chooseOutputFormat, type FormatRequest } from './output-contract.js';
 import type { OutputFormat } from './output-format.js';
 
 /**
- * Every command of `svc`, in the order `svc --help` lists them: command modules (command.ts),
- * their groups, and the areas not yet moved, which definitions.ts registers (issue #42).
+ * Every command of `svc`, in the order `svc --help` lists them: the command modules (command.ts),
+ * each group before its commands (a command may be a group too: `audit gaps`).
  */
 export const COMMANDS: readonly RegistryEntry[] = [
-  legacyArea(legacy.defineTaxCommands),
-  legacyArea(legacy.defineBatchCommand),
-  legacyArea(legacy.defineAuditCommands),
-  legacyArea(legacy.defineCaptchaCommands),
+  validateCommand,
+  precheckCommand,
+  resultsGroup,
+  resultsGetCommand,
+  schedulesGroup,
+  schedulesCreateCommand,
+  schedulesDeleteCommand,
+  webhooksGroup,
+  webhooksListenCommand,
+  batchCommand,
+  auditGroup,
+  auditListCommand,
+  auditExportCommand,
+  auditTailCommand,
+  auditSyncCommand,
+  auditVerifyCommand,
+  auditGapsCommand,
+  auditGapsAckCommand,
+  auditCopyCommand,
+  captchaGroup,
+  captchaResultCommand,
+  captchaLegacyCommand,
+  captchaTokenCommand,
+  tokenGroup,
+  tokenDecodeCommand,
   configGroup,
   configSetCommand,
   configGetCommand,
@@ -51,7 +96,6 @@ const modules = COMMANDS.filter((entry): entry is CommandModule => entry.kind ==
  * formats prints no data in a format (plain text, a script, files, nothing).
  */
 export const OUTPUT_CONTRACT: Readonly<Record<string, readonly OutputFormat[]>> = {
-  ...LEGACY_OUTPUTS,
   ...Object.fromEntries(modules.map((m) => [m.path, m.outputs])),
 };
 
@@ -74,7 +118,6 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'svc config set api-key            # reads the key from stdin',
     'svc audit export --from 2026-01-01 --out events.ndjson',
   ],
-  ...LEGACY_EXAMPLES,
   ...Object.fromEntries(modules.map((m) => [m.path, m.examples])),
   help: ['svc help audit export', 'svc help batch', 'svc help reference > cli.md'],
 };
@@ -90,12 +133,8 @@ function commandAt(program: CommandUnknownOpts, path: string): CommandUnknownOpt
   return at;
 }
 
-/** Registers one entry: a module or group under its parent path, a legacy area as it defines itself. */
+/** Registers one entry under its parent path: a group as a bare command, a module with its action. */
 function register(program: Command, entry: RegistryEntry, run: Runner): void {
-  if (entry.kind === 'legacy') {
-    entry.define(program, run);
-    return;
-  }
   const cut = entry.path.lastIndexOf(' ');
   const parent = commandAt(program, entry.path.slice(0, Math.max(cut, 0))) as Command;
   const command = parent.command(entry.path.slice(cut + 1)).description(entry.summary);

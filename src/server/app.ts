@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { maskKey } from '../core/redact.js';
-import { type HttpServerLimits, httpServerOptions, limitHttpServer } from '../node/http-limits.js';
-import { closeHttp, listenHttp } from '../node/listen.js';
+import { type HttpServerLimits, httpServerOptions, limitHttpServer } from '../node/http/limits.js';
+import { closeHttp, listenHttp } from '../node/http/listen.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
 import { answerPreflight, applyLoopbackCors, checkDevMutation, isDevPath } from './dev-guard.js';

@@ -1,19 +1,11 @@
-import { loadBatchFile } from '#tax-node-only';
 import { LocalValidationError } from '../core/errors/error-classes.js';
 import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
 import { runBatch } from './batch/runner.js';
-import type { BatchRowResult, RetryDefaults, RunBatchOptions } from './batch/types.js';
-import type { BatchFileOptions, BatchFileResult } from './batch-file/options.js';
-import type { BatchFileClient } from './batch-file/phases/context.js';
-import {
-  type CompletionWatch,
-  type CompletionWatchOptions,
-  DEFAULT_RESULT_WAIT_MS,
-  watchCompletions,
-} from './completion-watch.js';
+import type { BatchRowResult, RetryDefaults, RunBatchOptions, TaxBatchAccess } from './batch/types.js';
+import { type CompletionWatch, DEFAULT_RESULT_WAIT_MS } from './completion-watch.js';
 import { type PrecheckMode, rawValueToSend, strictPrecheckIssue } from './precheck-mode.js';
 import {
   BatchRequestSchema,
@@ -46,7 +38,7 @@ export interface ValidateOptions extends RequestOptions {
   precheck?: PrecheckMode;
   /**
    * `validate` only: when the answer is PENDING, wait for its completion on `watch` (see
-   * {@link TaxClient.watchCompletions}) for up to `timeoutMs` (default 60 000). On timeout the
+   * `watchCompletions(client.tax)` of `svc-sdk/node`) for up to `timeoutMs` (default 60 000). On timeout the
    * pending outcome is returned with `timedOut: true`.
    */
   wait?: { watch: CompletionWatch; timeoutMs?: number };
@@ -85,13 +77,13 @@ export interface ScheduleDeleted {
 }
 
 /** Set by TaxClient's static block: the only code that can reach its private batch methods. */
-let senderOf: (tax: TaxClient) => BatchFileClient;
+let senderOf: (tax: TaxClient) => TaxBatchAccess;
 
 /**
  * What the batch jobs (`runBatch`, the batch-file job) need of a tax client: its public calls plus
  * sending already keyed items and its retry settings, which are no part of its public surface.
  */
-export function batchSenderOf(tax: TaxClient): BatchFileClient {
+export function batchSenderOf(tax: TaxClient): TaxBatchAccess {
   return senderOf(tax);
 }
 
@@ -157,14 +149,6 @@ export class TaxClient {
     }
     const result = parseResponse(ValidationResultSchema(), res.data, 'validation result');
     return { kind: 'completed', result, replay, idempotencyKey, requestId: res.requestId };
-  }
-
-  /**
-   * Starts a local webhook listener whose completions `validate(params, { wait: { watch } })` waits
-   * for. Register its `url` as the project's webhook endpoint first; `close()` it when done.
-   */
-  watchCompletions(options: CompletionWatchOptions = {}): Promise<CompletionWatch> {
-    return watchCompletions((id) => this.getResult(id), options);
   }
 
   /**
@@ -236,33 +220,6 @@ export class TaxClient {
     options: RunBatchOptions = {},
   ): AsyncGenerator<BatchRowResult> {
     return runBatch(senderOf(this), rows, options);
-  }
-
-  /**
-   * Validates every row of a CSV file or Excel workbook, file to file: a results file (NDJSON,
-   * CSV or `.xlsx` by its name), an optional rejects file and a state file, checkpointed once a
-   * second. Columns are recognised as people name them (`Land`, `USt-IdNr`, ...) or mapped with
-   * `input.columns`. With `resume: { continue: true }` a killed run continues where its state
-   * file says, and the deterministic idempotency keys make sure no row is validated twice; with
-   * `wait`, outcomes are joined in from webhooks. The options come in groups: `input`, `output`,
-   * `resume`, `send`, `wait` (see {@link BatchFileOptions}). Rejects with
-   * `BatchInputError` (bad input or options, nothing sent), `BatchInterruptedError` (the signal
-   * fired; resumable) or `BatchFileStoppedError` (402 plan limit, key problem; resumable).
-   *
-   * @example
-   * await client.tax.runBatchFile({
-   *   input: { path: 'customers.csv' },
-   *   output: { path: 'results.ndjson' },
-   *   resume: { continue: true },
-   * });
-   * await client.tax.runBatchFile({
-   *   input: { path: 'kunden.xlsx', columns: { rawValue: 'Nummer' } },
-   *   output: { path: 'ergebnis.xlsx' },
-   * });
-   */
-  async runBatchFile(options: BatchFileOptions): Promise<BatchFileResult> {
-    const { runBatchFile } = await loadBatchFile();
-    return runBatchFile(senderOf(this), options);
   }
 
   /**

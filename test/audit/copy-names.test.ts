@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { copyAuditArchive } from '../../src/audit/archive/copy.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import { isArchiveObjectName } from '../../src/audit/store/layout.js';
 import type { SvcClient } from '../../src/client.js';
+import { copyAuditArchive } from '../../src/node/audit-archive/copy.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import { isArchiveObjectName } from '../../src/node/audit-store/layout.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
@@ -66,7 +67,8 @@ function cliEnv(): Record<string, string> {
   Object.assign(process.env, s3.env);
   return s3.env;
 }
-const sync = (into: string) => client.audit.sync({ dir: into, since: iso(T0 - 3 * HOUR), signKey });
+const sync = (into: string) =>
+  syncAuditArchive(client.audit, { dir: into, since: iso(T0 - 3 * HOUR), signKey });
 
 /** Two signed runs an hour apart; returns the head. */
 async function twoRuns(): Promise<string> {

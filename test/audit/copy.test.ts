@@ -12,17 +12,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { copyAuditArchive } from '../../src/audit/archive/copy.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/error-classes.js';
+import { copyAuditArchive } from '../../src/node/audit-archive/copy.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR } from './helpers.js';
 
-// `svc audit copy` / copyAuditArchive (src/audit/archive/copy.ts): an archive moves between a
+// `svc audit copy` / copyAuditArchive (src/node/audit-archive/copy.ts): an archive moves between a
 // folder and a bucket object for object, and `verify` gives the same head on both sides.
 
 const server = useReferenceServer();
@@ -69,7 +70,8 @@ async function threeRuns(): Promise<string> {
   });
   let head = '';
   for (let run = 1; run <= 3; run++) {
-    head = (await client.audit.sync({ dir, since: iso(T0 - 3 * HOUR), signKey })).head?.sha256 ?? '';
+    head =
+      (await syncAuditArchive(client.audit, { dir, since: iso(T0 - 3 * HOUR), signKey })).head?.sha256 ?? '';
     server().admin.advanceClock(HOUR);
   }
   return head;

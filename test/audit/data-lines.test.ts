@@ -5,10 +5,10 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countDataLines, dataLines, MAX_EVENT_LINE_BYTES } from '../../src/audit/archive/data-lines.js';
-import { FolderStore } from '../../src/audit/store/folder-store.js';
-import { ArchiveFileError } from '../../src/audit/store/regular-files.js';
-import { firstBytes } from '../../src/audit/store/s3-range.js';
+import { countDataLines, dataLines, MAX_EVENT_LINE_BYTES } from '../../src/node/audit-archive/data-lines.js';
+import { FolderStore } from '../../src/node/audit-store/folder-store.js';
+import { ArchiveFileError } from '../../src/node/audit-store/regular-files.js';
+import { firstBytes } from '../../src/node/audit-store/s3-range.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-data-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import type { SyncPolicy } from '../../src/node/checkpoint.js';
+import type { SyncPolicy } from '../../src/node/fs/checkpoint.js';
+import { exportAuditEvents } from '../../src/node/index.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { pastRange } from './helpers.js';
 
@@ -33,7 +34,7 @@ async function observe(sync: SyncPolicy | undefined): Promise<{ seen: Saved[]; f
   const out = join(dir, 'audit.ndjson');
   const statePath = `${out}.state.json`;
   const seen: Saved[] = [];
-  await client.audit.exportEvents({
+  await exportAuditEvents(client.audit, {
     ...range,
     output: out,
     statePath,

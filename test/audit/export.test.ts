@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ExportOptions } from '../../src/audit/export/export.js';
 import { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
 import type { Transport } from '../../src/core/transport/types.js';
+import type { ExportOptions } from '../../src/node/audit-export/export.js';
+import type { ExportSink } from '../../src/node/audit-export/sink.js';
+import { exportAuditEvents } from '../../src/node/index.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { HOUR, pastRange, readAll } from './helpers.js';
 
@@ -34,18 +36,16 @@ async function interrupted(
   afterPage: number,
 ): Promise<unknown> {
   const controller = new AbortController();
-  return client.audit
-    .exportEvents({
-      ...options,
-      signal: controller.signal,
-      onProgress: (p) => {
-        if (p.pages === afterPage) controller.abort();
-      },
-    })
-    .then(
-      () => 'finished',
-      (error: unknown) => error,
-    );
+  return exportAuditEvents(client.audit, {
+    ...options,
+    signal: controller.signal,
+    onProgress: (p) => {
+      if (p.pages === afterPage) controller.abort();
+    },
+  }).then(
+    () => 'finished',
+    (error: unknown) => error,
+  );
 }
 
 describe('Export writes every event of the range as NDJSON, newest first, each line the event as received', () => {
@@ -55,7 +55,11 @@ describe('Export writes every event of the range as NDJSON, newest first, each l
     server().admin.addAuditEvents({ count: 30, from: new Date(Date.parse(range.to) + HOUR).toISOString() });
     const wire = await readAll(server().url, { ...range, pageSize: 1000 });
     const out = file('audit.ndjson');
-    const result = await client.audit.exportEvents({ ...range, output: out, statePath: `${out}.state.json` });
+    const result = await exportAuditEvents(client.audit, {
+      ...range,
+      output: out,
+      statePath: `${out}.state.json`,
+    });
     const lines = readFileSync(out, 'utf8').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toEqual(wire.events.map((e) => JSON.stringify(e)));
@@ -84,7 +88,7 @@ describe('Export writes every event of the range as NDJSON, newest first, each l
         done();
       },
     });
-    const result = await client.audit.exportEvents({ ...range, output: sink, pageSize: 50 });
+    const result = await exportAuditEvents(client.audit, { ...range, output: sink, pageSize: 50 });
     expect(Buffer.concat(chunks).toString('utf8').trim().split('\n')).toHaveLength(120);
     expect(result.pages).toBe(3);
   });
@@ -95,7 +99,7 @@ describe('Resuming truncates the output to the recorded size and continues from 
     const range = pastRange(server().admin.now());
     server().admin.addAuditEvents({ count: 1000, ...range });
     const full = file('full.ndjson');
-    await client.audit.exportEvents({ ...range, output: full, pageSize: 100 });
+    await exportAuditEvents(client.audit, { ...range, output: full, pageSize: 100 });
 
     const out = file('resumed.ndjson');
     const statePath = `${out}.state.json`;
@@ -106,7 +110,7 @@ describe('Resuming truncates the output to the recorded size and continues from 
     expect(saved.cursor).toEqual(expect.any(String));
     // A crash after writing a page but before its checkpoint leaves bytes the state does not know.
     appendFileSync(out, '{"id":"half-written');
-    const result = await client.audit.exportEvents({ output: out, statePath });
+    const result = await exportAuditEvents(client.audit, { output: out, statePath });
     expect(result).toMatchObject({ resumed: true, previousEvents: 300, events: 1000, countMatches: true });
     expect(readFileSync(out).equals(readFileSync(full))).toBe(true);
   });
@@ -118,14 +122,14 @@ describe('Resuming truncates the output to the recorded size and continues from 
     const statePath = `${out}.state.json`;
     await interrupted({ ...range, output: out, statePath, pageSize: 100 }, 1);
     const other = { from: range.from, to: new Date(Date.parse(range.to) - HOUR).toISOString() };
-    await expect(client.audit.exportEvents({ ...other, output: out, statePath })).rejects.toThrow(
+    await expect(exportAuditEvents(client.audit, { ...other, output: out, statePath })).rejects.toThrow(
       /belongs to another export/,
     );
-    await expect(client.audit.exportEvents({ output: out, statePath, gzip: true })).rejects.toThrow(
+    await expect(exportAuditEvents(client.audit, { output: out, statePath, gzip: true })).rejects.toThrow(
       /belongs to another export/,
     );
     truncateSync(out, 10);
-    const error = await client.audit.exportEvents({ output: out, statePath }).catch((e: unknown) => e);
+    const error = await exportAuditEvents(client.audit, { output: out, statePath }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SvcError);
     expect((error as Error).message).toMatch(/Cannot resume: .* holds 10 bytes/);
   });
@@ -137,15 +141,15 @@ describe('With gzip, each checkpoint ends a gzip member, so a resumed file is st
     server().admin.addAuditEvents({ count: 500, ...range });
     const plain = file('plain.ndjson');
     const whole = file('whole.ndjson.gz');
-    await client.audit.exportEvents({ ...range, output: plain, pageSize: 100 });
-    await client.audit.exportEvents({ ...range, output: whole, pageSize: 100, gzip: true });
+    await exportAuditEvents(client.audit, { ...range, output: plain, pageSize: 100 });
+    await exportAuditEvents(client.audit, { ...range, output: whole, pageSize: 100, gzip: true });
     const out = file('resumed.ndjson.gz');
     const statePath = `${out}.state.json`;
     expect(
       await interrupted({ ...range, output: out, statePath, pageSize: 100, gzip: true }, 2),
     ).toBeInstanceOf(AbortError);
     expect(gunzipSync(readFileSync(out)).toString('utf8').split('\n')).toHaveLength(201);
-    await client.audit.exportEvents({ output: out, statePath, gzip: true });
+    await exportAuditEvents(client.audit, { output: out, statePath, gzip: true });
     expect(readFileSync(out).equals(readFileSync(whole))).toBe(true);
     expect(gunzipSync(readFileSync(out)).equals(readFileSync(plain))).toBe(true);
   });
@@ -156,9 +160,9 @@ describe('Events added during the export do not change what it writes', () => {
     const range = pastRange(server().admin.now());
     server().admin.addAuditEvents({ count: 800, ...range });
     const quiet = file('quiet.ndjson');
-    await client.audit.exportEvents({ ...range, output: quiet, pageSize: 100 });
+    await exportAuditEvents(client.audit, { ...range, output: quiet, pageSize: 100 });
     const busy = file('busy.ndjson');
-    const result = await client.audit.exportEvents({
+    const result = await exportAuditEvents(client.audit, {
       ...range,
       output: busy,
       pageSize: 100,
@@ -194,11 +198,64 @@ describe('The written count is checked against totalElements of the first page',
       },
     };
     const fake = new SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_demo_project', transport });
-    const result = await fake.audit.exportEvents({
+    const result = await exportAuditEvents(fake.audit, {
       from: '2026-01-01T00:00:00Z',
       to: '2026-01-02T00:00:00Z',
       output: file('m.ndjson'),
     });
     expect(result).toMatchObject({ events: 2, totalElements: 5, countMatches: false });
+  });
+});
+
+describe('A sink gets every event the export writes, once, in output order: its line, id and occurredAt', () => {
+  /** A sink that keeps copies of what it is handed. */
+  function recording() {
+    const held: { bytes: number; events: number }[] = [];
+    const lines: Buffer[] = [];
+    const keys: { id: string | undefined; occurredAt: string | undefined }[] = [];
+    const sink: ExportSink = {
+      start: (h) => void held.push(h),
+      page: (events) => {
+        for (const { bytes, id, occurredAt } of events) {
+          lines.push(Buffer.concat([bytes, Buffer.from('\n')]));
+          keys.push({ id, occurredAt });
+        }
+      },
+    };
+    return { sink, held, lines, keys };
+  }
+
+  it('a new export: held is empty, and the lines handed over are the output byte for byte', async () => {
+    const range = pastRange(server().admin.now());
+    server().admin.addAuditEvents({ count: 1200, ...range });
+    const out = file('audit.ndjson');
+    const { sink, held, lines, keys } = recording();
+    const result = await exportAuditEvents(client.audit, { ...range, output: out, pageSize: 500, sink });
+    expect(held).toEqual([{ bytes: 0, events: 0 }]);
+    expect(Buffer.concat(lines).equals(readFileSync(out))).toBe(true);
+    const parsed = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(keys).toEqual(parsed.map((e) => ({ id: e.id, occurredAt: e.occurredAt })));
+    expect(keys).toHaveLength(result.events);
+  });
+
+  it('a resumed export: held is what the output kept, then only the events after it; a finished one: all of it', async () => {
+    const range = pastRange(server().admin.now());
+    server().admin.addAuditEvents({ count: 1200, ...range });
+    const out = file('audit.ndjson');
+    const statePath = `${out}.state.json`;
+    const options = { ...range, output: out, statePath, pageSize: 300, sync: { everySteps: 1 } };
+    expect(await interrupted(options, 2)).toBeInstanceOf(AbortError);
+    const kept = statSync(out).size;
+    const { sink, held, lines } = recording();
+    await exportAuditEvents(client.audit, { ...options, sink });
+    expect(held).toEqual([{ bytes: kept, events: 600 }]);
+    expect(Buffer.concat(lines).equals(readFileSync(out).subarray(kept))).toBe(true);
+    const again = recording();
+    await exportAuditEvents(client.audit, { ...options, sink: again.sink });
+    expect(again.held).toEqual([{ bytes: statSync(out).size, events: 1200 }]);
+    expect(again.lines).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { followCursors } from '../../src/audit/paginate.js';
 import { SvcClient } from '../../src/client.js';
 import { MalformedResponseError, PagingError } from '../../src/core/errors/error-classes.js';
 import type { TransportRequest, TransportResponse } from '../../src/core/transport/types.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
+import { exportAuditEvents } from '../../src/node/index.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
 import { type LocalServer, useLocalServers } from '../core/local-servers.js';
 import { failure } from '../helpers/client.js';
 
@@ -65,7 +66,7 @@ describe('paging stops after 3 empty pages in a row that still carry a cursor', 
     const server = await auditServer(emptyForever);
     const { out, state } = scratch();
     const error = await failure(
-      clientOf(server).audit.exportEvents({ from: FROM, to: TO, output: out, statePath: state }),
+      exportAuditEvents(clientOf(server).audit, { from: FROM, to: TO, output: out, statePath: state }),
     );
     expect(error).toBeInstanceOf(PagingError);
     expect(server.seen.length).toBeLessThanOrEqual(4);
@@ -106,7 +107,7 @@ describe('paging stops when the server returns more events than its totalElement
     const server = await auditServer(inflating);
     const { out, state } = scratch();
     const error = await failure(
-      clientOf(server).audit.exportEvents({ from: FROM, to: TO, output: out, statePath: state }),
+      exportAuditEvents(clientOf(server).audit, { from: FROM, to: TO, output: out, statePath: state }),
     );
     expect((error as PagingError).code).toBe('count_exceeded');
     expect(readFileSync(out, 'utf8')).toBe(`${event('e0')}\n${event('e1')}\n`);
@@ -150,7 +151,7 @@ describe('an export never writes an invalid event: the page fails, state stays a
       );
       const { out, state } = scratch();
       const error = await failure(
-        clientOf(server).audit.exportEvents({ from: FROM, to: TO, output: out, statePath: state }),
+        exportAuditEvents(clientOf(server).audit, { from: FROM, to: TO, output: out, statePath: state }),
       );
       expect(error).toBeInstanceOf(MalformedResponseError);
       expect(error.message).toMatch(
@@ -183,7 +184,7 @@ describe('audit pages travel as bytes from the transport to the export', () => {
       close: () => inner.close?.() ?? Promise.resolve(),
     });
     const { out } = scratch();
-    const result = await made.audit.exportEvents({ from: FROM, to: TO, output: out });
+    const result = await exportAuditEvents(made.audit, { from: FROM, to: TO, output: out });
     expect(result.events).toBe(3);
     expect(answers.map((a) => a.type)).toEqual(['bytes', 'bytes']);
     for (const { response } of answers) {
@@ -205,7 +206,7 @@ describe('each line is one event as received, however the page separates its eve
     ];
     const server = await auditServer((n) => pages[n] as string);
     const { out } = scratch();
-    const result = await clientOf(server).audit.exportEvents({ from: FROM, to: TO, output: out });
+    const result = await exportAuditEvents(clientOf(server).audit, { from: FROM, to: TO, output: out });
     expect(result.duplicatesDropped).toBe(1);
     const compact = JSON.stringify(JSON.parse(pretty));
     const expected = [event('e1'), event('e2'), event('e3'), event('e5'), compact, event('e6'), event('e7')];

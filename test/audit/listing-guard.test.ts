@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ListingGuard, MAX_LIST_PAGES, MAX_LISTED_OBJECTS } from '../../src/audit/store/list-pages.js';
 import { AbortError, SvcError } from '../../src/core/errors/error-classes.js';
+import { ListingGuard, MAX_LIST_PAGES, MAX_LISTED_OBJECTS } from '../../src/node/audit-store/list-pages.js';
 
 // The bound on a paged listing, page by page (the built CLI against a store that lists forever:
 // listing-bounds.e2e.test.ts).

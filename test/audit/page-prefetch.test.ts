@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cursorAtTail } from '../../src/audit/export/cursor-at-tail.js';
-import { EarlyPageFetcher, type PageQuery } from '../../src/audit/export/page-prefetch.js';
 import { SvcClient } from '../../src/client.js';
+import { cursorAtTail } from '../../src/node/audit-export/cursor-at-tail.js';
+import { EarlyPageFetcher, type PageQuery } from '../../src/node/audit-export/page-prefetch.js';
+import { exportAuditEvents } from '../../src/node/index.js';
 import { useLocalServers } from '../core/local-servers.js';
 
 const FROM = '2026-01-01T00:00:00.000Z';
@@ -121,7 +122,7 @@ describe('an export follows the cursor its scan finds, whatever the tail suggest
     });
     const client = keep(new SvcClient({ baseUrl: server.url, auditApiKey: 'ak_prefetch_0123456789' }));
     const out = join(mkdtempSync(join(tmpdir(), 'svc-prefetch-')), 'out.ndjson');
-    const result = await client.audit.exportEvents({ from: FROM, to: TO, output: out });
+    const result = await exportAuditEvents(client.audit, { from: FROM, to: TO, output: out });
     expect(readFileSync(out, 'utf8')).toBe(`${event('a')}\n${event('b')}\n${event('c')}\n`);
     expect(result).toMatchObject({ events: 3, countMatches: true, duplicatesDropped: 0 });
     const cursors = server.seen.map((r) => new URL(r.url, 'http://x').searchParams.get('cursor'));

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanEventPage as scanBytes } from '../../src/audit/export/raw-page.js';
 import { MalformedResponseError } from '../../src/core/errors/error-classes.js';
+import { scanEventPage as scanBytes, scanEventLine } from '../../src/node/audit-export/raw-page.js';
+import { exportAuditEvents } from '../../src/node/index.js';
 
 /** Scans text as bytes and gives each event back as its text. */
 function scanEventPage(text: string) {
@@ -13,6 +14,7 @@ function scanEventPage(text: string) {
       events: scanned.events.map((e) => ({
         text: bytes.subarray(e.start, e.end).toString('utf8'),
         id: e.id,
+        occurredAt: e.occurredAt,
       })),
     }
   );
@@ -36,8 +38,8 @@ describe('export writes each event exactly as received', () => {
       '{"from":"a","content":[{"id":"e\\u0031","n":1.50,"s":"x,}]\\"y"} , {"nested":{"id":"no"},"id":"e2"}],"totalElements":2,"nextCursor":"c"}';
     const scanned = scanEventPage(text);
     expect(scanned?.events).toEqual([
-      { text: '{"id":"e\\u0031","n":1.50,"s":"x,}]\\"y"}', id: 'e1' },
-      { text: '{"nested":{"id":"no"},"id":"e2"}', id: 'e2' },
+      { text: '{"id":"e\\u0031","n":1.50,"s":"x,}]\\"y"}', id: 'e1', occurredAt: undefined },
+      { text: '{"nested":{"id":"no"},"id":"e2"}', id: 'e2', occurredAt: undefined },
     ]);
     expect(scanned?.envelope).toEqual({ from: 'a', totalElements: 2, nextCursor: 'c' });
   });
@@ -73,6 +75,52 @@ describe('export writes each event exactly as received', () => {
     for (const other of ['[]', '{}', '{"content":{}}', '{"a":1}', '"x"', '{"content":[],"content":1}']) {
       expect(scanEventPage(other), other).toBeUndefined();
     }
+  });
+});
+
+describe("each event's id and occurredAt are read as JSON.parse reads them: top-level strings, the last of a repeated key", () => {
+  /** The members JSON.parse finds, when they are strings. */
+  const keysOf = (text: string) => {
+    const value = JSON.parse(text) as { id?: unknown; occurredAt?: unknown } | null;
+    const string = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { id: string(value.id), occurredAt: string(value.occurredAt) }
+      : { id: undefined, occurredAt: undefined };
+  };
+  const key = fc.constantFrom(
+    '"id"',
+    '"occurredAt"',
+    '"\\u0069d"',
+    '"occurred\\u0041t"',
+    '"x"',
+    '"ID"',
+    '"occurredAtX"',
+  );
+  const value = fc.oneof(
+    fc.string().map((v) => JSON.stringify(v)),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+  );
+  const member = fc.tuple(key, value).map(([k, v]) => `${k}:${v}`);
+  const event = fc.oneof(
+    { weight: 5, arbitrary: fc.array(member, { maxLength: 6 }).map((members) => `{${members.join(',')}}`) },
+    { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
+  );
+
+  it('in a page and in a line of the export, repeated, escaped and nested keys included', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 6 }), (events) => {
+        const text = `{"content":[${events.join(',')}],"nextCursor":null}`;
+        const scanned = scanEventPage(text);
+        expect(scanned?.events.map(({ id, occurredAt }) => ({ id, occurredAt }))).toEqual(events.map(keysOf));
+        for (const line of events) expect(scanEventLine(Buffer.from(line))).toEqual(keysOf(line));
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+  });
+
+  it('a line that is not one JSON value is undefined', () => {
+    for (const bad of ['', '{', '{"id":"a"} x', '{"id":"a"}{}', 'nul'])
+      expect(scanEventLine(Buffer.from(bad))).toBeUndefined();
   });
 });
 
@@ -186,7 +234,7 @@ describe('the export path keeps each event byte for byte', () => {
       transport: { request: async () => ({ status: 200, headers: {}, body }) },
     });
     const out = join(mkdtempSync(join(tmpdir(), 'svc-raw-')), 'out.ndjson');
-    await client.audit.exportEvents({
+    await exportAuditEvents(client.audit, {
       from: '2026-01-01T00:00:00Z',
       to: '2026-01-02T00:00:00Z',
       output: out,

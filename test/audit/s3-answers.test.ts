@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openArchiveStore } from '../../src/audit/store/open-store.js';
-import { ArchiveFileError } from '../../src/audit/store/regular-files.js';
-import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
+import { openArchiveStore } from '../../src/node/audit-store/open-store.js';
+import { ArchiveFileError } from '../../src/node/audit-store/regular-files.js';
+import type { S3StoreSettings } from '../../src/node/audit-store/s3-settings.js';
 import { runSvc } from '../helpers/cli.js';
 import { type S3Fixture, s3Fixture } from '../helpers/s3-faults.js';
 

@@ -4,11 +4,12 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import { acknowledgeAuditGap, listAuditGaps } from '../../src/audit/archive-functions.js';
-import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
-import type { SyncOptions, SyncResult } from '../../src/audit/sync/options.js';
 import { SvcClient } from '../../src/client.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../src/node/audit-archive/functions.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import type { S3StoreSettings } from '../../src/node/audit-store/s3-settings.js';
+import type { SyncOptions, SyncResult } from '../../src/node/audit-sync/options.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { startS3FaultProxy } from '../helpers/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
@@ -57,7 +58,7 @@ const add = (count: number, from: number, to: number) =>
   server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });
 const url = (prefix = 'audit') => `s3://${bucket}/${prefix}`;
 const syncS3 = (options: Partial<SyncOptions> = {}, c: SvcClient = client) =>
-  c.audit.sync({ dir: url(), s3: settings(), workDir: freshWork(), ...options });
+  syncAuditArchive(c.audit, { dir: url(), s3: settings(), workDir: freshWork(), ...options });
 const put = (key: string, body: Buffer | string) =>
   s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
 
@@ -84,7 +85,7 @@ async function threeNights(
   for (let night = 0; night < 3; night++) {
     await beforeNight(night);
     runs.bucket.push(await syncS3({ since }));
-    runs.folder.push(await client.audit.sync({ dir, since }));
+    runs.folder.push(await syncAuditArchive(client.audit, { dir, since }));
     server().admin.advanceClock(24 * HOUR);
   }
   return runs;
@@ -119,7 +120,9 @@ describe('a bucket archive holds what a folder archive holds: same layout, chain
 
   it('a bucket name S3 refuses or a prefix with .. is a config error before any request', async () => {
     for (const bad of ['s3://A_B/x', 's3://ab/../x', 's3:///x', 's3://bucket/a//b']) {
-      const error = await client.audit.sync({ dir: bad, s3: settings() }).catch((e: unknown) => e);
+      const error = await syncAuditArchive(client.audit, { dir: bad, s3: settings() }).catch(
+        (e: unknown) => e,
+      );
       expect((error as { code?: string }).code, bad).toBe('config');
     }
   });
@@ -143,7 +146,7 @@ describe("faults of a real store: 503 SlowDown and resets are carried through by
         let folder: SyncResult | undefined;
         for (let night = 0; night < 3; night++) {
           last = await syncS3({ since, s3: settings({ endpoint: proxy.endpoint }) });
-          folder = await client.audit.sync({ dir, since });
+          folder = await syncAuditArchive(client.audit, { dir, since });
           server().admin.advanceClock(24 * HOUR);
         }
         expect(last?.head).toEqual(folder?.head);
@@ -235,7 +238,7 @@ describe('verify --require-retention fails where an object has no Object Lock re
   it('on a store without Object Lock every manifest and file is named; on a folder too', async () => {
     add(20, T0 - 2 * HOUR, T0 - HOUR);
     await syncS3();
-    await client.audit.sync({ dir });
+    await syncAuditArchive(client.audit, { dir });
     for (const [where, options] of [
       [url(), { s3: settings() }],
       [dir, {}],
@@ -328,7 +331,7 @@ describe('gaps, gaps ack and --backfill on a bucket: the same runs as on a folde
     const MIN = 60_000;
     const both = async (options: Partial<SyncOptions> = {}) => {
       const bucketRun = await syncS3(options);
-      const folderRun = await client.audit.sync({ dir, ...options });
+      const folderRun = await syncAuditArchive(client.audit, { dir, ...options });
       expect(bucketRun.head).toEqual(folderRun.head);
       return bucketRun;
     };
@@ -450,7 +453,7 @@ describe('two syncs started together on an empty state: one archive run, the oth
       const s3Loose = { endpoint: loose.endpoint, region: loose.region, credentials: loose.credentials };
       const other = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
       const go = (c: SvcClient) =>
-        c.audit.sync({
+        syncAuditArchive(c.audit, {
           dir: url(),
           workDir: freshWork(),
           s3: { ...s3Loose, onWarning: (line) => warnings.push(line) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openArchiveStore } from '../../src/audit/store/open-store.js';
-import { s3Fault } from '../../src/audit/store/s3-faults.js';
+import { openArchiveStore } from '../../src/node/audit-store/open-store.js';
+import { s3Fault } from '../../src/node/audit-store/s3-faults.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 
 // #41 item 2: a failed S3 request on the network path (TLS, proxy, DNS) is one line with the

@@ -1,7 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openArchiveStore } from '../../src/audit/store/open-store.js';
-import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
+import { openArchiveStore } from '../../src/node/audit-store/open-store.js';
+import type { S3StoreSettings } from '../../src/node/audit-store/s3-settings.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 
 const MINUTE = 60_000;

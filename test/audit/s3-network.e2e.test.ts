@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { runBin } from '../helpers/run-bin.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
@@ -117,7 +118,7 @@ describe.skipIf(!haveProxy)(
       const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
       const since = new Date(T0 - 3 * HOUR).toISOString();
       try {
-        const viaClient = await client.audit.sync({
+        const viaClient = await syncAuditArchive(client.audit, {
           dir: await bucket(),
           since,
           lagMs: 0,
@@ -128,7 +129,7 @@ describe.skipIf(!haveProxy)(
         const through = connectsTo(proxy, s3Port()).length;
         expect(through).toBeGreaterThan(0);
         // `s3.proxy: false` is the bucket's own choice: direct, the proxy sees nothing more.
-        const own = await client.audit.sync({
+        const own = await syncAuditArchive(client.audit, {
           dir: await bucket(),
           since,
           lagMs: 0,

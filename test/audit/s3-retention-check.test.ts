@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectRetentionCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retentionShortfall } from '../../src/audit/store/s3-retention.js';
+import { retentionShortfall } from '../../src/node/audit-store/s3-retention.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { runBin } from '../helpers/run-bin.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';

@@ -34,7 +34,7 @@ const ask = (child: ChildProcess, message: object) =>
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'svc-lock-race-'));
   await build({
-    entryPoints: [join(ROOT, 'src/audit/store/folder-lock.ts')],
+    entryPoints: [join(ROOT, 'src/node/audit-store/folder-lock.ts')],
     outfile: join(root, 'sync-lock.mjs'),
     bundle: true,
     platform: 'node',

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, assert, beforeEach, describe, expect, it } from 'vitest';
-import { type ProjectSyncResult, syncAuditProjects } from '../../src/audit/sync-projects.js';
 import { SvcClient } from '../../src/client.js';
+import { type ProjectSyncResult, syncAuditProjects } from '../../src/node/audit-sync/projects.js';
 import { runSvc } from '../helpers/cli.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SyncStateSchema } from '../../src/audit/archive/state.js';
-import { contentKey, EventWindow, idKey, WindowBuilder } from '../../src/audit/archive/window.js';
+import { SyncStateSchema } from '../../src/node/audit-archive/state.js';
+import { contentKey, EventWindow, idKey, WindowBuilder } from '../../src/node/audit-archive/window.js';
 
 describe('bounded state: the overlap window of 1,000,000 events keeps the sync state under 20 MB', () => {
   it('encodes 1,000,000 events in under 20 MB of state and finds each id with its content', {

@@ -3,9 +3,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SyncOptions } from '../../src/audit/sync/options.js';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError, SvcError } from '../../src/core/errors/index.js';
+import type { SyncOptions } from '../../src/node/audit-sync/options.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, DAY, dropScratch, HOUR, isNewestFirst, readAll, type WireEvent } from './helpers.js';
@@ -25,7 +26,7 @@ afterEach(() => dropScratch(dir, client));
 const add = (count: number, from: number, to: number) =>
   server().admin.addAuditEvents({ count, scope: 'project', from: iso(from), to: iso(to) });
 
-const sync = (options: Partial<SyncOptions> = {}) => client.audit.sync({ dir, ...options });
+const sync = (options: Partial<SyncOptions> = {}) => syncAuditArchive(client.audit, { dir, ...options });
 
 /** Events of a run's file, in file order. */
 function fileEvents(name: string): WireEvent[] {
@@ -201,7 +202,7 @@ describe('a folder the sync creates is as private as its files: 0700 by default,
     async (fileMode, expected) => {
       add(5, T0 - 2 * HOUR, T0 - HOUR);
       const fresh = join(dir, 'new', 'archive');
-      await client.audit.sync({
+      await syncAuditArchive(client.audit, {
         dir: fresh,
         since: iso(T0 - 3 * HOUR),
         ...(fileMode === undefined ? {} : { fileMode }),

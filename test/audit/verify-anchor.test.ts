@@ -14,9 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/audit/archive/files.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
+import { sha256 } from '../../src/node/audit-archive/files.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -55,7 +56,7 @@ async function threeRuns(): Promise<string[]> {
   });
   const heads: string[] = [];
   for (let run = 1; run <= 3; run++) {
-    const result = await client.audit.sync({ dir, since: iso(T0 - 3 * HOUR), signKey });
+    const result = await syncAuditArchive(client.audit, { dir, since: iso(T0 - 3 * HOUR), signKey });
     heads.push(result.head?.sha256 ?? '');
     server().admin.advanceClock(HOUR);
   }

@@ -2,8 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
 import type { SvcClient } from '../../src/client.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { forgeManifest } from '../security/archive-forgery.js';
@@ -32,7 +33,12 @@ async function threeRuns(between?: (run: number) => void): Promise<void> {
     to: iso(T0 + 1.8 * HOUR),
   });
   for (let run = 1; run <= 3; run++) {
-    await client.audit.sync({ dir, since: iso(T0 - 3 * HOUR), gzip: run === 2, signKey: signer.privateKey });
+    await syncAuditArchive(client.audit, {
+      dir,
+      since: iso(T0 - 3 * HOUR),
+      gzip: run === 2,
+      signKey: signer.privateKey,
+    });
     server().admin.advanceClock(HOUR);
     between?.(run);
   }

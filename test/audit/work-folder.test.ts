@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError, OutputPathError } from '../../src/core/errors/index.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR } from './helpers.js';
@@ -37,7 +38,7 @@ beforeEach(() => {
 });
 afterEach(() => dropScratch(dir, client));
 
-const sync = () => client.audit.sync({ dir, since: iso(T0 - 3 * HOUR) });
+const sync = () => syncAuditArchive(client.audit, { dir, since: iso(T0 - 3 * HOUR) });
 
 describe('a part no state file names is never written into: removed, then created exclusively 0600', () => {
   it('a leftover part hard-linked to a file outside: the outside file keeps its bytes, the run its events', async () => {
@@ -56,7 +57,7 @@ describe('a part no state file names is never written into: removed, then create
 
   it('the part is created 0600 and the work folder is gone after the run', async () => {
     const modes: number[] = [];
-    const result = await client.audit.sync({
+    const result = await syncAuditArchive(client.audit, {
       dir,
       since: iso(T0 - 3 * HOUR),
       pageSize: 10,
@@ -105,7 +106,7 @@ describe('the default work folder of a bucket is the user cache folder, and a ki
       process.env.XDG_CACHE_HOME = cache;
       const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
       const controller = new AbortController();
-      const first = client.audit.sync({
+      const first = syncAuditArchive(client.audit, {
         dir: 's3://resume/a',
         s3: s3Settings,
         since: iso(T0 - 3 * HOUR),
@@ -122,7 +123,7 @@ describe('the default work folder of a bucket is the user cache folder, and a ki
       expect(work).toMatch(/^svc-sync-[0-9a-f]{16}$/);
       expect(statSync(join(root, work as string)).mode & 0o777).toBe(0o700);
       const pages: number[] = [];
-      const second = await client.audit.sync({
+      const second = await syncAuditArchive(client.audit, {
         dir: 's3://resume/a',
         s3: s3Settings,
         onProgress: (progress) => pages.push(progress.pages),

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import type { S3StoreSettings } from '../../src/audit/store/s3-settings.js';
 import type { SvcClient } from '../../src/client.js';
 import { AbortError } from '../../src/core/errors/index.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import type { S3StoreSettings } from '../../src/node/audit-store/s3-settings.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -336,7 +337,7 @@ describe.each(STORES)('the next run, interrupted, is still taken over and finish
     await archiveOf(archive, 2);
     const before = await digests(archive);
     const controller = new AbortController();
-    const stopped = client.audit.sync({
+    const stopped = syncAuditArchive(client.audit, {
       dir: archive.location,
       pageSize: 2,
       ...(archive.settings && { s3: archive.settings, workDir: archive.flags()[1] }),

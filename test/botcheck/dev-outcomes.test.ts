@@ -7,8 +7,8 @@ import {
   DUMMY_TOKENS,
   DUMMY_VERIFICATION_IDS,
   dummyOutcomeOf,
-  isDummyVerificationId,
 } from '../../src/botcheck/dev-outcomes.js';
+import { isDummyVerificationId } from '../../src/botcheck/dummy-id.js';
 import {
   VerificationNotFinishedError,
   VerificationNotFoundError,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellText } from '../../src/tax/batch-file/xlsx/read.js';
+import { cellText } from '../../src/node/batch-file/xlsx/read.js';
 import { validDe } from '../helpers/batch-data.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { lines, runBin } from '../helpers/run-bin.js';

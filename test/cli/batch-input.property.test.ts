@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BatchInputError } from '../../src/node/batch-file/errors.js';
+import { mapColumns, metadataKey, recordToRequest } from '../../src/node/batch-file/input/columns.js';
+import { detectDelimiter, openCsv } from '../../src/node/batch-file/input/csv.js';
 import { isRowReject } from '../../src/tax/batch/types.js';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
-import { mapColumns, metadataKey, recordToRequest } from '../../src/tax/batch-file/input/columns.js';
-import { detectDelimiter, openCsv } from '../../src/tax/batch-file/input/csv.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 

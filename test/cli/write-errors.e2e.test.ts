@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { BIN, ensureBuilt } from '../helpers/built-cli.js';
 import { commandsOf, quietProgram } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -104,7 +105,7 @@ beforeAll(async () => {
       frequency: 'MONTHLY',
     });
     scheduleId = schedule.scheduleId;
-    await client.audit.sync({ dir: archive });
+    await syncAuditArchive(client.audit, { dir: archive });
   } finally {
     await client.close();
   }

@@ -8,11 +8,11 @@ import {
   ATTEMPT_ABORTER,
   type AttemptAbortAware,
 } from '../../src/core/transport/attempt-abort.js';
-import { createDefaultTransport } from '../../src/core/transport/default.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
 import type { Transport, TransportRequest } from '../../src/core/transport/types.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
-import { UndiciAbort } from '../../src/core/transport/undici-abort.js';
+import { createDefaultTransport } from '../../src/node/transport/default.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
+import { UndiciAbort } from '../../src/node/transport/undici-abort.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -11,7 +11,7 @@ import {
   TimeoutError,
 } from '../../src/core/errors/error-classes.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
-import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
+import { createNodeHttpTransport } from '../../src/node/transport/node-http.js';
 import { failure } from '../helpers/client.js';
 import { bomb, endless, pump } from './hostile-servers.js';
 import { type LocalServer, sendJson, useLocalServers } from './local-servers.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createUrlSplitter } from '../../src/core/transport/plain-url.js';
+import { createUrlSplitter } from '../../src/node/transport/plain-url.js';
 
 /** What undici's `request(url)` sends: the URL's origin, and its pathname plus search. */
 function parsed(url: string): { origin: string; path: string } {

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { clientNetwork } from '../../src/client-network.js';
 import { ConnectionError, SvcError, TransportError } from '../../src/core/errors/error-classes.js';
+import { exportAuditEvents } from '../../src/node/index.js';
+import { createWebhookForwarder } from '../../src/node/webhooks/forwarder.js';
 import { DEMO } from '../../src/server/fixtures.js';
-import { createWebhookForwarder } from '../../src/tax/webhooks/forwarder.js';
 import { ROOT } from '../helpers/build.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -55,7 +56,10 @@ describe.skipIf(tinyproxyMissing)('a client with the proxy option sends every re
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-export-'));
     const client = new SvcClient({ baseUrl: server().url, apiKey: DEMO.agencyKey, proxy: proxy.url });
     try {
-      await client.audit.exportEvents({ from: '2020-01-01T00:00:00Z', output: join(dir, 'events.ndjson') });
+      await exportAuditEvents(client.audit, {
+        from: '2020-01-01T00:00:00Z',
+        output: join(dir, 'events.ndjson'),
+      });
     } finally {
       await client.close();
       rmSync(dir, { recursive: true, force: true });

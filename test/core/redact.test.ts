@@ -7,7 +7,7 @@ import type { RequestEvent, ResponseEvent } from '../../src/core/logger.js';
 import { maskKey, redact, redactHeaders } from '../../src/core/redact.js';
 import { RETRY_SAFE } from '../../src/core/retry.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { type LocalServer, sendJson, startServer } from './local-servers.js';

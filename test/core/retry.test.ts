@@ -20,7 +20,7 @@ import {
   RETRY_UNSENT_ONLY,
 } from '../../src/core/retry.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
 import { seededRandom } from '../../src/server/random.js';
 import { failure } from '../helpers/client.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { TransportError } from '../../src/core/errors/error-classes.js';
 import { tlsFailureLine } from '../../src/core/transport/network-errors.js';
-import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
+import { createNodeHttpTransport } from '../../src/node/transport/node-http.js';
 import { DEMO } from '../../src/server/fixtures.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -18,11 +18,11 @@ import {
 } from '../../src/core/errors/index.js';
 import type { CallSpec } from '../../src/core/http.js';
 import { RETRY_SAFE, RETRY_UNSENT_ONLY } from '../../src/core/retry.js';
-import { createDefaultTransport } from '../../src/core/transport/default.js';
 import { createFetchTransport } from '../../src/core/transport/fetch.js';
-import { createNodeHttpTransport } from '../../src/core/transport/node-http.js';
 import type { Transport } from '../../src/core/transport/types.js';
-import { createUndiciTransport } from '../../src/core/transport/undici.js';
+import { createDefaultTransport } from '../../src/node/transport/default.js';
+import { createNodeHttpTransport } from '../../src/node/transport/node-http.js';
+import { createUndiciTransport } from '../../src/node/transport/undici.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { failure } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as botcheck from '../../src/botcheck/index.js';
 import * as core from '../../src/core/public.js';
 import * as root from '../../src/index.js';
-import * as node from '../../src/node-entry.js';
+import * as node from '../../src/node/index.js';
 import * as testing from '../../src/testing/index.js';
 
 const names = (module: object) => Object.keys(module).sort();

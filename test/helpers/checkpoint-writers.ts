@@ -21,12 +21,12 @@ export function writerStates(pad: number) {
 }
 
 /**
- * Puts the real checkpoint module (src/node/checkpoint.ts, bundled as `checkpoint.mjs`) and a
+ * Puts the real checkpoint module (src/node/fs/checkpoint.ts, bundled as `checkpoint.mjs`) and a
  * child script `child.mjs` that imports it into `dir`, for processes of another Node to run.
  */
 export async function writeCheckpointChild(dir: string, child: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'src/node/checkpoint.ts')],
+    entryPoints: [join(ROOT, 'src/node/fs/checkpoint.ts')],
     outfile: join(dir, 'checkpoint.mjs'),
     bundle: true,
     platform: 'node',

@@ -17,7 +17,7 @@ import {
   type AtomicFileSystem,
   RENAME_RETRY,
   replaceFileAtomic,
-} from '../../src/node/atomic-file.js';
+} from '../../src/node/fs/atomic-file.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'svc-atomic-'));
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeStateFile } from '../../src/node/checkpoint.js';
+import { writeStateFile } from '../../src/node/fs/checkpoint.js';
 import { ROUNDS, WRITERS, writeCheckpointChild, writerStates } from '../helpers/checkpoint-writers.js';
 
 /**

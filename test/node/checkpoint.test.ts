@@ -9,7 +9,7 @@ import {
   DurableOutput,
   readStateFile,
   replaceFileAtomic,
-} from '../../src/node/checkpoint.js';
+} from '../../src/node/fs/checkpoint.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'svc-checkpoint-'));
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OutputPathError } from '../../src/core/errors/index.js';
-import { checkDistinctPaths } from '../../src/node/distinct-paths.js';
+import { checkDistinctPaths } from '../../src/node/fs/distinct-paths.js';
 
 let dir: string;
 beforeEach(() => {

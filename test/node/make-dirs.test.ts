@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDirs, makeDirsSync } from '../../src/node/make-dirs.js';
-import { ensurePrivateDir } from '../../src/node/private-dir.js';
+import { makeDirs, makeDirsSync } from '../../src/node/fs/make-dirs.js';
+import { ensurePrivateDir } from '../../src/node/fs/private-dir.js';
 
 // Issue 41 item 7: Node's recursive mkdir never returns under /proc (ENOENT for the child, EEXIST
 // for the parent, again and again), so the config folder, an archive folder (`audit sync --dir`)
-// and the sync work folder are made by src/node/make-dirs.ts, one level at a time. The cases
+// and the sync work folder are made by src/node/fs/make-dirs.ts, one level at a time. The cases
 // under /proc run only on Linux.
 
 const onLinux = process.platform === 'linux';

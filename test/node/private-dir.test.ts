@@ -20,7 +20,7 @@ import {
   openWorkFile,
   readWorkFile,
   userWorkRoot,
-} from '../../src/node/private-dir.js';
+} from '../../src/node/fs/private-dir.js';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-private-dir-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -128,22 +128,32 @@ describe('importing the root entry builds no schema (schemas are built on first 
 const carrying = (files: string[], source: string) =>
   files.filter((f) => readFileSync(f, 'utf8').includes(`// ${source}\n`));
 
-describe('importing the root entry does not load code a call loads later', () => {
-  // listenForWebhooks is async: its server (node:http, host guard, connection bounds) loads when called;
-  // so does the page scanner and prefetcher of `client.audit.exportEvents`, with the exporter.
-  const LATER = [
-    'src/tax/webhooks/node-server.ts',
-    'src/audit/export/pages.ts',
-    'src/audit/export/raw-page.ts',
-    'src/audit/export/page-prefetch.ts',
+describe('the root entry reaches no Node job; svc-sdk/node loads each job at its call', () => {
+  // The jobs' code: the webhook listener's server (node:http, host guard, connection bounds), the
+  // exporter's page scanner and prefetcher, the batch-file job's CSV reader.
+  const JOBS = [
+    'src/node/webhooks/server.ts',
+    'src/node/audit-export/pages.ts',
+    'src/node/audit-export/raw-page.ts',
+    'src/node/audit-export/page-prefetch.ts',
+    'src/node/batch-file/input/csv.ts',
   ];
-  it.each(['dist/index.js', 'dist/index.cjs'])('%s', (file) => {
+  it.each(['dist/index.js', 'dist/index.cjs'])(
+    '%s reaches none of them, not even through import()',
+    (file) => {
+      ensureBuilt();
+      const all = importGraph(join(ROOT, file)).files;
+      for (const source of JOBS) expect(carrying(all, source)).toEqual([]);
+    },
+  );
+
+  it.each(['dist/node.js', 'dist/node.cjs'])('%s loads them only when called', (file) => {
     ensureBuilt();
     const { files } = importGraph(join(ROOT, file), { staticOnly: true });
-    for (const source of LATER) expect(carrying(files, source)).toEqual([]);
-    // (control) the walk through dynamic imports does find it.
+    for (const source of JOBS) expect(carrying(files, source)).toEqual([]);
+    // (control) the walk through dynamic imports does find each.
     const all = importGraph(join(ROOT, file)).files;
-    for (const source of LATER) expect(carrying(all, source).length).toBeGreaterThan(0);
+    for (const source of JOBS) expect(carrying(all, source).length).toBeGreaterThan(0);
   });
 });
 
@@ -168,6 +178,26 @@ describe('importing the root entry loads no classic zod, and buildOpenApiDocumen
     expect(probe(`${load} console.log(JSON.stringify(m.buildOpenApiDocument()));`, file)).toEqual(
       JSON.parse(readFileSync(join(ROOT, 'dist/openapi.json'), 'utf8')),
     );
+  });
+});
+
+// Issue 42: esbuild puts a bundled file in the chunk of every entry that reaches it through any
+// import, used or not. A name zod/mini's index re-exports itself (`z.globalRegistry`,
+// `z.ZodMiniISODateTime`, `z.iso`, `z.config`) reaches that index, which also re-exports the JSON
+// Schema generator, so the bot-check entry loaded the generator the root's buildOpenApiDocument uses.
+describe('importing svc-sdk/botcheck loads no JSON Schema generator (only buildOpenApiDocument uses it)', () => {
+  const generator = (files: string[]) =>
+    files.filter((f) =>
+      /^\/\/ (?:\S*\/)?node_modules\/zod\/v4\/core\/(?:to-json-schema|json-schema-processors)\.js$/m.test(
+        readFileSync(f, 'utf8'),
+      ),
+    );
+  it.each(['dist/botcheck.js', 'dist/botcheck.cjs'])('%s', (file) => {
+    ensureBuilt();
+    expect(generator(importGraph(join(ROOT, file), { staticOnly: true }).files)).toEqual([]);
+    // (control) the root entry does load it.
+    const root = file.replace('botcheck', 'index');
+    expect(generator(importGraph(join(ROOT, root), { staticOnly: true }).files).length).toBeGreaterThan(0);
   });
 });
 
@@ -233,10 +263,10 @@ describe('bundlers building for Workers, edge routes and browsers get dist/web, 
     expect(await resolveAs(specifier, [])).toBe(join(ROOT, 'dist', `${name}.js`));
   });
 
-  it('dist/web/botcheck.js names zod/mini as an import and carries none of it', () => {
+  it("dist/web/botcheck.js names zod's entries (zod/mini, zod/v4/core) as imports and carries none of zod", () => {
     ensureBuilt();
     const { files, packages } = importGraph(join(ROOT, 'dist/web/botcheck.js'), { staticOnly: true });
-    expect(packages).toEqual(['zod/mini']);
+    expect(packages.sort()).toEqual(['zod/mini', 'zod/v4/core']);
     expect(bundledFrom(files, 'zod')).toEqual([]);
   });
 });

@@ -5,35 +5,14 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/build.js';
 
-// The tree says what runs where: code that needs Node (files, sockets, listeners, CLI, the
-// reference server) lives in the folders below; everything else in src/ must load on any runtime
-// with fetch (Workers, edge routes, Deno, Bun, browsers). A Web-safe module reaches Node-only code
-// only through a `#...-node-only` import, which package.json's `imports` resolves to a variant
-// that rejects with `unsupported_runtime` outside Node.
+// The tree says what runs where: code that needs Node lives in three folders, the Node wing
+// (src/node: files, checkpoints, listeners, undici, the batch-file and audit jobs), the CLI and
+// the reference server. Everything else in src/ must load on any runtime with fetch (Workers, edge
+// routes, Deno, Bun, browsers): it imports no Node built-in, no Node package and nothing of those
+// three folders, and does not reach Node through `process.getBuiltinModule` either.
 
-/** Node-only: folders (ending in /) and files, relative to the project root. */
-const NODE_ONLY = [
-  'src/node/',
-  'src/node-entry.ts',
-  'src/cli/',
-  'src/server/',
-  'src/audit/export/',
-  'src/audit/sync/',
-  'src/audit/archive/',
-  'src/audit/store/',
-  // The batch-file job; its options, errors and result columns stay Web-safe (the root entry
-  // exports the error classes).
-  'src/tax/batch-file/run.ts',
-  'src/tax/batch-file/input/',
-  'src/tax/batch-file/output/',
-  'src/tax/batch-file/phases/',
-  'src/tax/batch-file/state/',
-  'src/tax/batch-file/wait/',
-  'src/tax/batch-file/xlsx/',
-  'src/tax/webhooks/node-server.ts',
-];
-/** The Node variants of the `#...-node-only` switches: Node-only, reached through package.json alone. */
-const SWITCH = /\/node-only\.ts$/;
+/** The folders of Node-only code: the one list of the rule, and it is the tree's top level. */
+const NODE_FOLDERS = ['src/node/', 'src/cli/', 'src/server/'];
 
 /** Packages only Node-only code may load (they need Node's streams, files or terminal). */
 const NODE_PACKAGES = new Set([
@@ -52,8 +31,7 @@ const NODE_PACKAGES = new Set([
   '@aws-sdk/lib-storage',
 ]);
 
-const isNodeOnly = (file: string): boolean =>
-  SWITCH.test(file) || NODE_ONLY.some((p) => (p.endsWith('/') ? file.startsWith(p) : file === p));
+const isNodeOnly = (file: string): boolean => NODE_FOLDERS.some((folder) => file.startsWith(folder));
 
 /** Every import of a module that stays at run time: static value imports, re-exports, `import()`. */
 function valueImports(source: string, fileName: string): string[] {
@@ -99,8 +77,13 @@ function valueImports(source: string, fileName: string): string[] {
 /** What a Web-safe file at `file` (relative to the root) may not import, as one line each. */
 function webSafeViolations(file: string, source: string): string[] {
   const problems: string[] = [];
+  if (/\bgetBuiltinModule\b/.test(source))
+    problems.push(`${file} reaches Node through process.getBuiltinModule`);
   for (const spec of valueImports(source, file)) {
-    if (spec.startsWith('#')) continue;
+    if (spec.startsWith('#')) {
+      problems.push(`${file} imports ${spec}: a package import that may resolve to Node-only code`);
+      continue;
+    }
     if (spec.startsWith('.')) {
       const target = relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, '.ts');
       if (isNodeOnly(target)) problems.push(`${file} imports the Node-only ${target}`);
@@ -129,28 +112,34 @@ describe('Web-safe folders load no Node built-in and no Node-only module (what r
 
   it('the folders are what they say: both kinds have files', () => {
     expect(webSafe).toEqual(expect.arrayContaining(['src/botcheck/verify.ts', 'src/core/http.ts']));
-    expect(all.filter(isNodeOnly)).toEqual(expect.arrayContaining(['src/node/checkpoint.ts']));
+    expect(all.filter(isNodeOnly)).toEqual(expect.arrayContaining(['src/node/fs/checkpoint.ts']));
   });
 
-  it('no Web-safe module imports node:*, undici, a Node package or a Node-only module (but through #...-node-only)', () => {
+  it('no Web-safe module imports node:*, undici, a Node package, the Node folders, or calls getBuiltinModule', () => {
     const problems = webSafe.flatMap((file) =>
       webSafeViolations(file, readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(problems).toEqual([]);
   });
 
-  it('the rule catches each kind of import it forbids, and lets types and switches through', () => {
+  it('the rule catches each kind of import it forbids, and lets types through', () => {
     const file = 'src/botcheck/example.ts';
     expect(webSafeViolations(file, "import { readFile } from 'node:fs/promises';")).toHaveLength(1);
     expect(webSafeViolations(file, "import { createHash } from 'crypto';")).toHaveLength(1);
     expect(webSafeViolations(file, "const u = await import('undici');")).toHaveLength(1);
-    expect(webSafeViolations(file, "export { writeFileAtomic } from '../node/atomic-file.js';")).toHaveLength(
+    expect(
+      webSafeViolations(file, "export { writeFileAtomic } from '../node/fs/atomic-file.js';"),
+    ).toHaveLength(1);
+    expect(
+      webSafeViolations(file, "import { runExport } from '../node/audit-export/export.js';"),
+    ).toHaveLength(1);
+    expect(webSafeViolations(file, "const m = await import('../cli/main.js');")).toHaveLength(1);
+    expect(webSafeViolations(file, "const { hash } = process.getBuiltinModule('node:crypto');")).toHaveLength(
       1,
     );
-    expect(webSafeViolations(file, "import { runExport } from '../audit/export/export.js';")).toHaveLength(1);
     expect(webSafeViolations(file, "import type { Agent } from 'undici';")).toEqual([]);
     expect(webSafeViolations(file, "import { type Agent } from 'undici';")).toEqual([]);
-    expect(webSafeViolations(file, "import { loadBatchFile } from '#tax-node-only';")).toEqual([]);
+    expect(webSafeViolations(file, "import { loadBatchFile } from '#tax-node-only';")).toHaveLength(1);
     expect(webSafeViolations(file, "import { verify } from './verify.js';")).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@
  * @property {Record<string, string>} tokens Tokens of fresh verifications: accept, reject,
  *   replay, failOpenOutage, webRequest, multipart.
  * @property {string} notFoundId A well-formed id the service does not know (404).
+ * @property {object[]} batchRows Rows for `client.tax.runBatch` (root entry only).
  */
 
 const codes = (outcome) => outcome.reasons.map((reason) => reason.code);
@@ -87,6 +88,15 @@ export async function runConformance(lib, config) {
         ...observe(check.outcome),
         handlerSees: typeof file === 'string' ? 'text' : [...new Uint8Array(await file.arrayBuffer())],
       };
+    },
+    // The root entry's batch runner: its idempotency keys must be the same bytes on every runtime.
+    batchKeys: async () => {
+      if (lib.SvcClient === undefined) return { skipped: 'not in the botcheck entry' };
+      const client = new lib.SvcClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, maxRetries: 0 });
+      const rows = [];
+      for await (const r of client.tax.runBatch(config.batchRows, { runId: 'conformance' }))
+        rows.push({ row: r.row, status: r.status, key: r.idempotencyKey });
+      return rows;
     },
   };
   const results = {};

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -90,7 +91,14 @@ const RUNTIMES: Runtime[] = [
     '--no-prompt',
     '--node-modules-dir=manual',
   ]),
+  direct('Deno (--allow-net only), root entry', 'index', join(BIN, 'deno'), [
+    'run',
+    '--allow-net',
+    '--no-prompt',
+    '--node-modules-dir=manual',
+  ]),
   direct('Bun', 'botcheck', join(BIN, 'bun')),
+  direct('Bun, root entry', 'index', join(BIN, 'bun')),
   hosted('edge-runtime', 'botcheck', 'edge-runtime'),
   hosted('workerd, nodejs_compat off', 'botcheck', 'workerd'),
   hosted('workerd, nodejs_compat on, root entry', 'index', 'workerd', ['nodejs_compat']),
@@ -147,6 +155,20 @@ beforeAll(async () => {
   await gone.close();
 }, 600_000);
 
+/** runBatch's rows, each object's keys in sorted order: its canonical text is JSON.stringify's. */
+const BATCH_ROWS = [
+  { countryCode: 'DE', rawValue: 'DE136695976' },
+  { companyName: 'Müller "GmbH"', countryCode: 'DE', rawValue: '136695976' },
+];
+
+/** A row's key as node:crypto derives it: SHA-256 of `run id + row + canonical JSON`, UUID-shaped. */
+function nodeKey(runId: string, row: number, request: object): string {
+  const hex = createHash('sha256')
+    .update(`${runId}\n${row}\n${JSON.stringify(request)}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 type Observed = { decision?: string; reasons?: string[]; error?: string; status?: number } & Record<
   string,
   unknown
@@ -173,6 +195,7 @@ describe.each(RUNTIMES)('verify conformance in $name', (runtime) => {
       downUrl,
       apiKey: DEMO.projectKey,
       notFoundId: '3f2b8c1e-5d4a-4b6c-9e8f-0a1b2c3d4e5f',
+      batchRows: BATCH_ROWS,
       tokens: {
         accept: fresh(),
         reject: admin.createVerification({ passed: false }).token,
@@ -226,6 +249,16 @@ describe.each(RUNTIMES)('verify conformance in $name', (runtime) => {
   });
   check('verifyRequest with a Web Request; the handler still reads the form', () => {
     expect(results.webRequest).toMatchObject({ status: 200, decision: 'accept', handlerSees: 'hi' });
+  });
+  const rootEntry = available && runtime.entry === 'index' ? it : it.skip;
+  rootEntry("runBatch's idempotency keys are node:crypto's SHA-256 keys, byte for byte", () => {
+    expect(results.batchKeys).toEqual(
+      BATCH_ROWS.map((request, i) => ({
+        row: i + 1,
+        status: 'submitted',
+        key: nodeKey('conformance', i + 1, request),
+      })),
+    );
   });
   check('a multipart form verifies; the handler still reads the file', () => {
     expect(results.multipartForm).toMatchObject({

@@ -69,26 +69,23 @@ describe('the root entry for Workers, edge runtimes and browsers leaves Node-onl
     120_000,
   );
 
-  it("the web build names only zod, and takes the `#...-node-only` loaders that throw, not Node's", () => {
+  it('the web build names only zod and compiles no module of the Node wing (src/node)', () => {
     const all = importGraph(join(ROOT, 'dist', 'web', 'index.js'));
-    // zod/v4/locales/en.js: the English messages the wire schemas set on first use.
-    expect(all.packages.filter((p) => !/^zod(\/mini|\/v4\/locales\/en\.js)?$/.test(p))).toEqual([]);
+    // zod/v4/locales/en.js: the English messages the wire schemas set on first use; zod/v4/core:
+    // what the bot-check schemas take from zod's core (issue 42, src/botcheck/schemas.ts).
+    expect(all.packages.filter((p) => !/^zod(\/mini|\/v4\/core|\/v4\/locales\/en\.js)?$/.test(p))).toEqual([]);
     // esbuild names each source module it compiles into a chunk: `// src/<path>`.
-    const carrying = (source: string) =>
-      all.files.filter((f) => readFileSync(f, 'utf8').includes(`// src/${source}\n`));
-    for (const folder of ['audit', 'tax', 'tax/webhooks', 'core/transport']) {
-      expect(carrying(`${folder}/node-only-web.ts`)).toHaveLength(1);
-      expect(carrying(`${folder}/node-only.ts`)).toEqual([]);
-    }
+    const wing = all.files.flatMap((f) => readFileSync(f, 'utf8').match(/^\/\/ src\/node\/\S+/gm) ?? []);
+    expect(wing).toEqual([]);
   });
 });
 
 describe('Node and bundlers targeting Node still get the full build, with undici', () => {
-  it('esbuild for Node picks dist/index.js and keeps undici and the batch-file packages', async () => {
+  it('esbuild for Node picks dist/index.js, with undici; the batch-file packages are svc-sdk/node alone', async () => {
     const bundled = await bundleFor({ platform: 'node' });
     expect(bundled.entry).toMatch(/dist\/index\.js$/);
     // zod is compiled into dist/*.js itself (one file to load instead of ~40), so it is no package here.
-    expect(bundled.packages).toEqual(expect.arrayContaining(['undici', 'csv-parse']));
+    expect(bundled.packages).toEqual(['undici']);
   }, 120_000);
 
   it("Node's own resolution picks dist/index.js (import) and dist/index.cjs (require)", async () => {
@@ -100,37 +97,34 @@ describe('Node and bundlers targeting Node still get the full build, with undici
   });
 });
 
-describe('a Node-only feature called in the web build throws unsupported_runtime naming feature and runtime', () => {
-  it.each([
-    [
-      'client.tax.runBatchFile',
-      (c: Client) => c.tax.runBatchFile({ input: { path: 'in.csv' }, output: { path: 'out.ndjson' } }),
-    ],
-    [
-      'client.audit.exportEvents',
-      (c: Client) =>
-        c.audit.exportEvents({ from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', output: 'a' }),
-    ],
-    ['client.audit.sync', (c: Client) => c.audit.sync({ dir: 'archive' } as never)],
-  ])('%s', async (feature, call) => {
+describe('the Node jobs are svc-sdk/node alone; the web build of the root has no Node job and no Node transport', () => {
+  it('no batch-file, export, sync or archive function, and no client method reaching one', async () => {
     const web = await import(join(ROOT, 'dist', 'web', 'index.js'));
+    const jobs = [
+      'runBatchFile',
+      'exportAuditEvents',
+      'syncAuditArchive',
+      'verifyAuditArchive',
+      'copyAuditArchive',
+    ];
+    expect(jobs.filter((name) => name in web)).toEqual([]);
     const client = new web.SvcClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'ak_demo_project' });
-    const error = await call(client).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(web.SvcError);
-    expect(error).toMatchObject({ code: 'unsupported_runtime' });
-    expect((error as Error).message).toContain(`${feature} needs Node`);
-    expect((error as Error).message).toContain('(this runtime: node)');
+    expect(['runBatchFile', 'watchCompletions'].filter((m) => m in client.tax)).toEqual([]);
+    expect(['exportEvents', 'sync'].filter((m) => m in client.audit)).toEqual([]);
   });
 
-  it('the archive functions are svc-sdk/node alone: the web build of the root has none of them', async () => {
+  it('its client on Node uses fetch, so a proxy or ca option is refused in one line, not ignored', async () => {
     const web = await import(join(ROOT, 'dist', 'web', 'index.js'));
-    expect(['verifyAuditArchive', 'copyAuditArchive', 'listAuditGaps'].filter((name) => name in web)).toEqual(
-      [],
-    );
+    const make = () =>
+      new web.SvcClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'ak_demo_project',
+        proxy: 'http://127.0.0.1:9',
+      });
+    expect(make).toThrow(web.SvcError);
+    expect(make).toThrow(/the proxy option need Node's HTTP client/);
   });
 });
-
-type Client = import('../../src/client.js').SvcClient;
 
 /**
  * The Worker the bundle-size bench measures (bench/workers/botcheck-worker.js: `BotCheckClient` and

@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SvcClient } from '../../src/client.js';
 import {
   MAX_EVENT_LINE_BYTES,
   MIN_GZIP_INFLATED_BYTES,
   maxInflatedBytes,
-} from '../../src/audit/archive/data-lines.js';
-import { MAX_STATE_BYTES } from '../../src/audit/archive/state.js';
-import { verifyAuditArchive } from '../../src/audit/archive/verify.js';
-import type { SyncOptions } from '../../src/audit/sync/options.js';
-import { SvcClient } from '../../src/client.js';
+} from '../../src/node/audit-archive/data-lines.js';
+import { MAX_STATE_BYTES } from '../../src/node/audit-archive/state.js';
+import { verifyAuditArchive } from '../../src/node/audit-archive/verify.js';
+import type { SyncOptions } from '../../src/node/audit-sync/options.js';
+import { syncAuditArchive } from '../../src/node/index.js';
 import { ensureBuilt, type MeasuredRun, runSvcMeasured } from '../helpers/built-cli.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -64,7 +65,7 @@ afterEach(async () => {
 });
 
 const sync = (options: Partial<SyncOptions> = {}) =>
-  client.audit.sync({ dir, since: iso(T0 - 2 * HOUR), gzip: true, ...options });
+  syncAuditArchive(client.audit, { dir, since: iso(T0 - 2 * HOUR), gzip: true, ...options });
 
 /** The built CLI on `args`, measured; the case's peak is kept for the report. */
 async function svc(name: string, args: string[], env: Record<string, string> = {}): Promise<MeasuredRun> {
@@ -200,7 +201,7 @@ describe('a listed object is read up to its listed size plus one byte: a longer 
     const settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
     const url = `s3://${bucket}/audit`;
     const work = mkdtempSync(join(root, 'work-'));
-    const result = await client.audit.sync({
+    const result = await syncAuditArchive(client.audit, {
       dir: url,
       s3: settings,
       workDir: work,

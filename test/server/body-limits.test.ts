@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { listenForWebhooks } from '../../src/node/webhooks/listen.js';
 import { BODY_LIMITS } from '../../src/server/http-io.js';
-import { listenForWebhooks } from '../../src/tax/webhooks/listen.js';
 import { rawStream } from '../helpers/raw-http.js';
 import { useReferenceServer } from '../helpers/server.js';
 

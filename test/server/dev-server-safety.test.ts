@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { listenForWebhooks, type WebhookListener } from '../../src/node/webhooks/listen.js';
 import { type ListeningServer, listen } from '../../src/server/app.js';
 import type { ServerModule } from '../../src/server/module.js';
 import { ServerState } from '../../src/server/state.js';
-import { listenForWebhooks, type WebhookListener } from '../../src/tax/webhooks/listen.js';
 import { type RawAnswer, rawHttp } from '../helpers/raw-http.js';
 import { useReferenceServer } from '../helpers/server.js';
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeHttp, listenHttp } from '../../src/node/listen.js';
+import { closeHttp, listenHttp } from '../../src/node/http/listen.js';
 import { TEST_KEY } from '../../src/server/fixtures.js';
 import { rawRequest, useReferenceServer } from '../helpers/server.js';
 

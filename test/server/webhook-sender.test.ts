@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { closeHttp, listenHttp } from '../../src/node/listen.js';
+import { closeHttp, listenHttp } from '../../src/node/http/listen.js';
 import { ServerState } from '../../src/server/state.js';
 import { DEFAULT_RETRY_DELAYS_MS, WebhookSender } from '../../src/server/tax/webhook-sender.js';
 

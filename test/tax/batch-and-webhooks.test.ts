@@ -4,7 +4,7 @@ import {
   LocalValidationError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
-import { listenForWebhooks } from '../../src/tax/webhooks/listen.js';
+import { listenForWebhooks } from '../../src/node/webhooks/listen.js';
 import {
   parseWebhookEvent,
   type TaxWebhookEvent,

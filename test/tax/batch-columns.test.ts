@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
-import { countryOfPrefix, headerKey, mapColumns } from '../../src/tax/batch-file/input/columns.js';
+import { BatchInputError } from '../../src/node/batch-file/errors.js';
+import { countryOfPrefix, headerKey, mapColumns } from '../../src/node/batch-file/input/columns.js';
+import { runBatchFile } from '../../src/node/index.js';
 import { validDe } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { failure, useTestClients } from '../helpers/client.js';
@@ -72,7 +73,7 @@ describe('header names are recognised case-, accent- and punctuation-insensitive
   it('a German list is validated with its company name and address sent', async () => {
     const de = validDe(7919);
     writeFileSync(file('kunden.csv'), `Land;USt-IdNr;Firma;Ort\nDE;DE${de};Müller GmbH;Köln\n`);
-    const result = await client().tax.runBatchFile({
+    const result = await runBatchFile(client().tax, {
       input: { path: file('kunden.csv') },
       output: { path: file('out.ndjson') },
       send: { strategy: 'single' },
@@ -155,7 +156,7 @@ describe('a list with only a prefixed VAT ID column takes the country from the p
 
   it('rows are sent with that country; a number without a prefix is rejected naming the column', async () => {
     writeFileSync(file('in.csv'), `USt-IdNr\nDE${validDe(5)}\nEL094259216\n${validDe(6)}\n`);
-    const result = await client().tax.runBatchFile({
+    const result = await runBatchFile(client().tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
       send: { strategy: 'single' },
@@ -180,7 +181,7 @@ describe('a list with only a prefixed VAT ID column takes the country from the p
 describe('when the columns cannot be mapped, the error lists the columns found and the names accepted', () => {
   it('no VAT ID column', async () => {
     writeFileSync(file('in.csv'), 'Kunde;Betrag\nA;1\n');
-    const error = await failure(client().tax.runBatchFile({ input: { path: file('in.csv') } }));
+    const error = await failure(runBatchFile(client().tax, { input: { path: file('in.csv') } }));
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error.message).toMatch(/columns found: 'Kunde', 'Betrag'/);
     expect(error.message).toMatch(/accepted names: countryCode: country, .*land.*; rawValue: .*ustidnr/);

@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RowOutput } from '../../src/tax/batch-file/output/format.js';
-import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
+import { RowOutput } from '../../src/node/batch-file/output/format.js';
+import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
 import { HEADER, hostileRow, inputCells, resultOf, wellFormed } from '../helpers/hostile-cells.js';
 
 const TRIGGERS = '=+-@\t\r';

@@ -10,6 +10,7 @@ import { collectOutput } from '../helpers/built-cli.js';
 
 /** The built package, as an application imports it. */
 const LIBRARY = pathToFileURL(join(ROOT, 'dist/index.js')).href;
+const NODE_JOBS = pathToFileURL(join(ROOT, 'dist/node.js')).href;
 const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
 
 /**
@@ -18,9 +19,10 @@ const SERVER = pathToFileURL(join(ROOT, 'dist/server/index.js')).href;
  */
 const SCRIPT = `
 import { SvcClient } from ${JSON.stringify(LIBRARY)};
+import { runBatchFile } from ${JSON.stringify(NODE_JOBS)};
 const [baseUrl, input, output, resume] = process.argv.slice(1);
 const client = new SvcClient({ baseUrl, apiKey: 'ak_demo_project' });
-const result = await client.tax.runBatchFile({
+const result = await runBatchFile(client.tax, {
   input: { path: input },
   output: { path: output },
   resume: { continue: resume === 'resume' },

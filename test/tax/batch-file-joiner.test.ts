@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { RowOutcome } from '../../src/tax/batch-file/state/journal.js';
+import type { RowOutcome } from '../../src/node/batch-file/state/journal.js';
 import {
   CompletionJoiner,
   MAX_CONFIRMATIONS,
   MAX_QUEUED_CONFIRMATIONS,
-} from '../../src/tax/batch-file/wait/joiner.js';
+} from '../../src/node/batch-file/wait/joiner.js';
 import type { ValidationResult } from '../../src/tax/response-schemas.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { OutputPathError } from '../../src/core/errors/index.js';
+import { type BatchFileOptions, runBatchFile } from '../../src/node/index.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -19,9 +20,9 @@ afterEach(() => client.close());
 const file = (name: string) => join(dir, name);
 const processed = () => server().admin.stats().validationsProcessed;
 
-async function refused(options: Parameters<SvcClient['tax']['runBatchFile']>[0]): Promise<string> {
+async function refused(options: BatchFileOptions): Promise<string> {
   const input = readFileSync(file('in.csv'));
-  const error = await client.tax.runBatchFile(options).catch((e: unknown) => e);
+  const error = await runBatchFile(client.tax, options).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(OutputPathError);
   expect(processed()).toBe(0);
   expect(readFileSync(file('in.csv')).equals(input)).toBe(true);
@@ -62,7 +63,7 @@ describe('runBatchFile replaces no file that is not its own unless force', () =>
       output: { path: file('new.ndjson'), rejects: file('rejects.csv') },
     });
     expect(existsSync(file('new.ndjson'))).toBe(false);
-    const result = await client.tax.runBatchFile({
+    const result = await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
       resume: { force: true },
@@ -72,12 +73,12 @@ describe('runBatchFile replaces no file that is not its own unless force', () =>
   });
 
   it('a second run over an existing state is refused, pointing to resume and force', async () => {
-    await client.tax.runBatchFile({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     const first = readFileSync(file('out.ndjson'), 'utf8');
     server().admin.reset();
     const message = await refused({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     expect(message).toMatch(/state file .*out\.ndjson\.state\.json exists from an earlier run: use --resume/);
-    const resumed = await client.tax.runBatchFile({
+    const resumed = await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
       resume: { continue: true },
@@ -89,13 +90,13 @@ describe('runBatchFile replaces no file that is not its own unless force', () =>
 
 describe('runBatchFile creates its files 0600 unless fileMode says otherwise', () => {
   it('results, rejects and state are 0600 by default; fileMode sets results and rejects', async () => {
-    await client.tax.runBatchFile({
+    await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('a.ndjson'), rejects: file('a.csv') },
     });
     for (const name of ['a.ndjson', 'a.csv', 'a.ndjson.state.json'])
       expect(statSync(file(name)).mode & 0o777).toBe(0o600);
-    await client.tax.runBatchFile({
+    await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('b.ndjson'), rejects: file('b.csv'), fileMode: 0o640 },
     });
@@ -106,7 +107,7 @@ describe('runBatchFile creates its files 0600 unless fileMode says otherwise', (
 
 describe('a device output is a stream: no state file, no resume', () => {
   it('writes /dev/null without a state; a state or resume with it is refused', async () => {
-    const result = await client.tax.runBatchFile({
+    const result = await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: '/dev/null' },
     });
@@ -126,9 +127,11 @@ describe('an output that cannot be written ends the run with its own one-line re
   it('/dev/full during the run: "cannot write ... (ENOSPC)", whenever the checkpoint falls', async () => {
     // A checkpoint at every segment puts the failing write inside the run, not after it.
     for (const sync of [{ everySteps: 1 }, { everySteps: Number.POSITIVE_INFINITY, everyMs: 3_600_000 }]) {
-      const error = await client.tax
-        .runBatchFile({ input: { path: file('in.csv') }, output: { path: '/dev/full' }, resume: { sync } })
-        .catch((e: unknown) => e);
+      const error = await runBatchFile(client.tax, {
+        input: { path: file('in.csv') },
+        output: { path: '/dev/full' },
+        resume: { sync },
+      }).catch((e: unknown) => e);
       expect((error as Error).message).toBe('cannot write /dev/full: no space left on device (ENOSPC)');
       server().admin.reset();
     }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 // The shape of the batch file run, as issue 34 set it: phases of small functions, one writer for
 // every output, types that need no patching. Read from the source, so a regression shows here.
-const DIR = join(import.meta.dirname, '../../src/tax/batch-file');
+const DIR = join(import.meta.dirname, '../../src/node/batch-file');
 const FILES = readdirSync(DIR, { recursive: true, encoding: 'utf8' })
   .filter((name) => name.endsWith('.ts'))
   .map((name) => name.split(sep).join('/'));
@@ -35,7 +35,7 @@ function functionLengths(name: string): Array<{ name: string; lines: number }> {
 }
 
 describe('No function of the batch file run is over 80 lines', () => {
-  it('every function in src/tax/batch-file (and its folders) fits in 80 lines', () => {
+  it('every function in src/node/batch-file (and its folders) fits in 80 lines', () => {
     const long = FILES.flatMap(functionLengths).filter((f) => f.lines > 80);
     expect(long).toEqual([]);
   });

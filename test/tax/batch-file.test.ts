@@ -8,8 +8,9 @@ import {
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
-} from '../../src/tax/batch-file/errors.js';
-import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
+} from '../../src/node/batch-file/errors.js';
+import type { BatchFileEvent } from '../../src/node/batch-file/options.js';
+import { runBatchFile } from '../../src/node/index.js';
 import {
   registerWebhookEndpoint,
   WebhookRegistrationError,
@@ -34,7 +35,7 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
     const { text, kinds } = makeCsv(200);
     writeFileSync(file('in.csv'), text);
     const events: BatchFileEvent[] = [];
-    const result = await client.tax.runBatchFile({
+    const result = await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson'), rejects: file('rejects.csv') },
       onProgress: (e) => events.push(e),
@@ -51,14 +52,14 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
 
   it('CSV results when the output name ends in .csv; a stream output in the format asked for', async () => {
     writeFileSync(file('in.csv'), makeCsv(10).text);
-    await client.tax.runBatchFile({ input: { path: file('in.csv') }, output: { path: file('out.csv') } });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.csv') } });
     expect(lines(file('out.csv'))[0]).toBe(
       'countryCode,vatId,metadata.customerId,companyName,row,line,status,outcome,provider,registryCompanyName,companyNameMatch,addressMatch,validationResultId,checkedAt,validationRequestId,code,message',
     );
     const stream = new PassThrough();
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
-    await client.tax.runBatchFile({
+    await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: stream, format: 'csv' },
     });
@@ -68,9 +69,9 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
   it('a stream input is read like a file (copied aside, hashed for the run id)', async () => {
     const { text } = makeCsv(30);
     writeFileSync(file('in.csv'), text);
-    await client.tax.runBatchFile({ input: { path: file('in.csv') }, output: { path: file('a.ndjson') } });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('a.ndjson') } });
     const before = processed();
-    const result = await client.tax.runBatchFile({
+    const result = await runBatchFile(client.tax, {
       input: { path: Readable.from([text]) },
       output: { path: file('b.ndjson') },
     });
@@ -82,9 +83,10 @@ describe('runBatchFile writes results, rejects and a state file, file to file', 
 
   it('bad input is a BatchInputError and nothing is sent', async () => {
     writeFileSync(file('in.csv'), 'name,city\nx,y\n');
-    const error = await client.tax
-      .runBatchFile({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } })
-      .catch((e: unknown) => e);
+    const error = await runBatchFile(client.tax, {
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error).toMatchObject({ code: 'config' });
     expect(processed()).toBe(0);
@@ -97,16 +99,14 @@ describe('an interrupted run resumes where its state file says, processing no ro
     writeFileSync(file('in.csv'), text);
     const controller = new AbortController();
     const options = { input: { path: file('in.csv') }, send: { chunkSize: 50, concurrency: 2 } };
-    const error = await client.tax
-      .runBatchFile({
-        ...options,
-        output: { path: file('out.ndjson') },
-        signal: controller.signal,
-        onProgress: (e) => {
-          if (e.type === 'row' && e.rowsDone >= 300) controller.abort();
-        },
-      })
-      .catch((e: unknown) => e);
+    const error = await runBatchFile(client.tax, {
+      ...options,
+      output: { path: file('out.ndjson') },
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.type === 'row' && e.rowsDone >= 300) controller.abort();
+      },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BatchInterruptedError);
     const { rowsDone, statePath } = error as BatchInterruptedError;
     expect(statePath).toBe(file('out.ndjson.state.json'));
@@ -114,23 +114,23 @@ describe('an interrupted run resumes where its state file says, processing no ro
     expect(rowsDone).toBeLessThan(1200);
     expect(lines(file('out.ndjson'))).toHaveLength(rowsDone);
 
-    const resumed = await client.tax.runBatchFile({
+    const resumed = await runBatchFile(client.tax, {
       ...options,
       output: { path: file('out.ndjson') },
       resume: { continue: true },
     });
     expect(resumed).toMatchObject({ rowsDone: 1200, resumed: true });
     expect(processed()).toBe(kinds.filter((k) => k !== 'structural').length);
-    await client.tax.runBatchFile({ ...options, output: { path: file('clean.ndjson') } });
+    await runBatchFile(client.tax, { ...options, output: { path: file('clean.ndjson') } });
     expect(readFileSync(file('out.ndjson'), 'utf8')).toBe(readFileSync(file('clean.ndjson'), 'utf8'));
   });
 
   it('resume refuses a state file of another input', async () => {
     writeFileSync(file('in.csv'), makeCsv(20).text);
-    await client.tax.runBatchFile({ input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
+    await runBatchFile(client.tax, { input: { path: file('in.csv') }, output: { path: file('out.ndjson') } });
     writeFileSync(file('in.csv'), makeCsv(21).text);
     await expect(
-      client.tax.runBatchFile({
+      runBatchFile(client.tax, {
         input: { path: file('in.csv') },
         output: { path: file('out.ndjson') },
         resume: { continue: true },
@@ -141,13 +141,11 @@ describe('an interrupted run resumes where its state file says, processing no ro
   it('a plan limit stops it with BatchFileStoppedError; the state records why', async () => {
     writeFileSync(file('in.csv'), makeCsv(60).text);
     const basic = new SvcClient({ baseUrl: server().url, apiKey: 'ak_basic_project' });
-    const error = await basic.tax
-      .runBatchFile({
-        input: { path: file('in.csv') },
-        output: { path: file('out.ndjson') },
-        send: { chunkSize: 10, concurrency: 1 },
-      })
-      .catch((e: unknown) => e);
+    const error = await runBatchFile(basic.tax, {
+      input: { path: file('in.csv') },
+      output: { path: file('out.ndjson') },
+      send: { chunkSize: 10, concurrency: 1 },
+    }).catch((e: unknown) => e);
     await basic.close();
     expect(error).toBeInstanceOf(BatchFileStoppedError);
     const { rowsDone, statePath } = error as BatchFileStoppedError;
@@ -165,7 +163,7 @@ describe('an interrupted run resumes where its state file says, processing no ro
 describe('wait joins webhook outcomes to rows; registerWebhookEndpoint registers a listener', () => {
   it('every submitted row gets its outcome; the results file is rewritten with them', async () => {
     writeFileSync(file('in.csv'), makeCsv(60).text);
-    const result = await client.tax.runBatchFile({
+    const result = await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
       wait: { register: server().url, timeoutMs: 20_000 },

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { runBatchFile } from '../../src/node/index.js';
 import { validDe } from '../helpers/batch-data.js';
 import { useTestClients } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -42,7 +43,7 @@ const SHEET = [
 describe('every result and reject carries line: the row number a spreadsheet shows', () => {
   it('header = 1, blank lines and blank rows counted, a multi-line cell is one row', async () => {
     writeFileSync(file('in.csv'), `${SHEET.join('\r\n')}\r\n`);
-    const result = await client().tax.runBatchFile({
+    const result = await runBatchFile(client().tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson'), rejects: file('rejects.csv') },
     });
@@ -70,7 +71,7 @@ describe('every result and reject carries line: the row number a spreadsheet sho
 describe("reasons name the user's own column, never an internal field name or a schema message", () => {
   it('empty cells, a short number, an over-long name', async () => {
     writeFileSync(file('in.csv'), `${SHEET.join('\n')}\n`);
-    await client().tax.runBatchFile({
+    await runBatchFile(client().tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
     });

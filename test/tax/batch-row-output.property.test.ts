@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RowOutput } from '../../src/node/batch-file/output/format.js';
+import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
 import type { BatchRowResult } from '../../src/tax/batch/types.js';
-import { RowOutput } from '../../src/tax/batch-file/output/format.js';
-import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
 
 /** The NDJSON line as documented: the outcome fields that are set, then `input` by header name. */
 function documentedLine(header: string[], result: BatchRowResult, cells: string[]): string {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CompletionJoiner } from '../../src/tax/batch-file/wait/joiner.js';
-import { type RowRequest, reconcile } from '../../src/tax/batch-file/wait/reconcile.js';
-import { waitForOutcomes } from '../../src/tax/batch-file/wait/until-done.js';
+import { CompletionJoiner } from '../../src/node/batch-file/wait/joiner.js';
+import { type RowRequest, reconcile } from '../../src/node/batch-file/wait/reconcile.js';
+import { waitForOutcomes } from '../../src/node/batch-file/wait/until-done.js';
 import type { ValidationResult } from '../../src/tax/response-schemas.js';
 
 const ROWS = 200;

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RowOutput } from '../../src/tax/batch-file/output/format.js';
-import { OUTPUT_COLUMNS } from '../../src/tax/batch-file/result-columns.js';
-import { cellText, openWorkbook } from '../../src/tax/batch-file/xlsx/read.js';
-import { writeWorkbook } from '../../src/tax/batch-file/xlsx/write.js';
+import { RowOutput } from '../../src/node/batch-file/output/format.js';
+import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
+import { cellText, openWorkbook } from '../../src/node/batch-file/xlsx/read.js';
+import { writeWorkbook } from '../../src/node/batch-file/xlsx/write.js';
 import { HEADER, hostileRow, inputCells, resultOf, wellFormed } from '../helpers/hostile-cells.js';
 import { readTestWorkbook } from '../helpers/workbooks.js';
 

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { BatchInputError, BatchInterruptedError } from '../../src/tax/batch-file/errors.js';
-import { cellText } from '../../src/tax/batch-file/xlsx/read.js';
-import { OUTCOME_FILLS } from '../../src/tax/batch-file/xlsx/write.js';
+import { BatchInputError, BatchInterruptedError } from '../../src/node/batch-file/errors.js';
+import { cellText } from '../../src/node/batch-file/xlsx/read.js';
+import { OUTCOME_FILLS } from '../../src/node/batch-file/xlsx/write.js';
+import { runBatchFile } from '../../src/node/index.js';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { failure, useTestClients } from '../helpers/client.js';
@@ -55,7 +56,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
       ],
       Other: [['nothing']],
     });
-    const result = await client().tax.runBatchFile({
+    const result = await runBatchFile(client().tax, {
       input: { path: file('kunden.xlsx') },
       output: { path: file('ergebnis.xlsx') },
       send: { strategy: 'single' },
@@ -119,7 +120,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
 
   it('CSV in, workbook out; workbook in, CSV out', async () => {
     writeFileSync(file('in.csv'), `Land;USt-IdNr\nDE;${validDe(3)}\n`);
-    await client().tax.runBatchFile({ input: { path: file('in.csv') }, output: { path: file('out.xlsx') } });
+    await runBatchFile(client().tax, { input: { path: file('in.csv') }, output: { path: file('out.xlsx') } });
     expect((await sheetRows(file('out.xlsx'))).rows[1]?.slice(0, 5)).toEqual([
       'DE',
       validDe(3),
@@ -133,7 +134,7 @@ describe('Excel in and out: the first sheet is read, a workbook is written', () 
         ['DE', validDe(4)],
       ],
     });
-    await client().tax.runBatchFile({ input: { path: file('in.xlsx') }, output: { path: file('out.csv') } });
+    await runBatchFile(client().tax, { input: { path: file('in.xlsx') }, output: { path: file('out.csv') } });
     // A workbook's CSV results get a BOM, so Excel reads them as UTF-8.
     expect(readFileSync(file('out.csv'), 'utf8')).toMatch(
       new RegExp(`^\uFEFFLand,USt-IdNr,row,line,.*\nDE,${validDe(4)},1,2,submitted,`),
@@ -167,7 +168,7 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
       },
       { merge: 'E4:E5', dateColumn: 3 },
     );
-    await client().tax.runBatchFile({
+    await runBatchFile(client().tax, {
       input: { path: file('in.xlsx') },
       output: { path: file('out.ndjson') },
     });
@@ -194,7 +195,7 @@ describe('workbook cells become text as a spreadsheet shows them', () => {
 describe('hostile workbooks are one clear error, before any row is sent', () => {
   const refused = async (path: string, message: RegExp, sheet?: string) => {
     const error = await failure(
-      client().tax.runBatchFile({ input: { path, sheet }, output: { path: file('out.ndjson') } }),
+      runBatchFile(client().tax, { input: { path, sheet }, output: { path: file('out.ndjson') } }),
     );
     expect(error).toBeInstanceOf(BatchInputError);
     expect(error.message).toMatch(message);
@@ -273,7 +274,7 @@ describe('a workbook output resumes through its rows file', () => {
       send: { chunkSize: 50, concurrency: 2 },
     };
     const error = await failure(
-      client().tax.runBatchFile({
+      runBatchFile(client().tax, {
         ...options,
         signal: controller.signal,
         onProgress: (e) => {
@@ -285,7 +286,7 @@ describe('a workbook output resumes through its rows file', () => {
     expect((error as BatchInterruptedError).statePath).toBe(file('out.xlsx.state.json'));
     expect(existsSync(file('out.xlsx'))).toBe(false);
     expect(existsSync(file('out.xlsx.rows.ndjson'))).toBe(true);
-    const resumed = await client().tax.runBatchFile({ ...options, resume: { continue: true } });
+    const resumed = await runBatchFile(client().tax, { ...options, resume: { continue: true } });
     expect(resumed).toMatchObject({ rowsDone: 600, resumed: true });
     expect(processed()).toBe(600);
     const out = (await sheetRows(file('out.xlsx'))).rows;

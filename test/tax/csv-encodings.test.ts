@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
-import { detectEncoding, encodingName, inspectInput } from '../../src/tax/batch-file/input/encoding.js';
-import type { BatchFileEvent } from '../../src/tax/batch-file/options.js';
+import { BatchInputError } from '../../src/node/batch-file/errors.js';
+import { detectEncoding, encodingName, inspectInput } from '../../src/node/batch-file/input/encoding.js';
+import type { BatchFileEvent } from '../../src/node/batch-file/options.js';
+import { runBatchFile } from '../../src/node/index.js';
 import { validDe } from '../helpers/batch-data.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -46,7 +47,7 @@ function utf16be(text: string): Buffer {
 async function namesStored(bytes: Buffer, options: { encoding?: string } = {}) {
   writeFileSync(file('in.csv'), bytes);
   const events: BatchFileEvent[] = [];
-  const result = await client.tax.runBatchFile({
+  const result = await runBatchFile(client.tax, {
     input: { path: file('in.csv'), encoding: options.encoding },
     output: { path: file('out.ndjson') },
     send: { strategy: 'single' },
@@ -113,7 +114,7 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
   it('an unknown label stops the run before anything is sent; latin1 reads a Windows-1252 file', async () => {
     writeFileSync(file('in.csv'), windows1252(csvText(',')));
     await expect(
-      client.tax.runBatchFile({
+      runBatchFile(client.tax, {
         input: { path: file('in.csv'), encoding: 'nope' },
         output: { path: file('out.ndjson') },
       }),
@@ -128,7 +129,7 @@ describe('encoding: a label names the encoding; an unknown label is a BatchInput
     const { createHash } = await import('node:crypto');
     writeFileSync(file('in.csv'), bytes);
     const state = file('state.json');
-    await client.tax.runBatchFile({
+    await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       output: { path: file('out.ndjson') },
       resume: { state },
@@ -158,7 +159,7 @@ describe('the progress total is the number of CSV records, counted in the same p
   it('each row event of a run carries the total', async () => {
     writeFileSync(file('in.csv'), csvText(';'));
     const totals = new Set<number | undefined>();
-    await client.tax.runBatchFile({
+    await runBatchFile(client.tax, {
       input: { path: file('in.csv') },
       onProgress: (e) => {
         if (e.type === 'row') totals.add(e.rowsTotal);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestIndex } from '../../src/tax/batch-file/state/request-index.js';
+import { RequestIndex } from '../../src/node/batch-file/state/request-index.js';
 
 const id = (i: number) =>
   `valreq_${i.toString(16).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;

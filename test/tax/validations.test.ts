@@ -5,6 +5,7 @@ import {
   PaymentRequiredError,
   UnprocessableEntityError,
 } from '../../src/core/errors/index.js';
+import { watchCompletions } from '../../src/node/index.js';
 import { failure, testClient, useTestClients } from '../helpers/client.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -408,7 +409,7 @@ describe('values pasted from documents are sent in their canonical form', () => 
 describe('validate with wait: a PENDING answer is awaited on a completion watch', () => {
   it('async provider: returns the completed result, fetched from the result endpoint', async () => {
     server().admin.setProviderMode('VIES', 'async');
-    const watch = await client().tax.watchCompletions();
+    const watch = await watchCompletions(client().tax);
     try {
       server().admin.addWebhookEndpoint(watch.url);
       const outcome = await client().tax.validate(
@@ -431,7 +432,7 @@ describe('validate with wait: a PENDING answer is awaited on a completion watch'
   });
 
   it('sync provider: the 201 result comes back without waiting', async () => {
-    const watch = await client().tax.watchCompletions();
+    const watch = await watchCompletions(client().tax);
     try {
       const outcome = await client().tax.validate(
         { countryCode: 'DE', rawValue: '136695976' },
@@ -445,7 +446,7 @@ describe('validate with wait: a PENDING answer is awaited on a completion watch'
 
   it('no completion within the timeout: the pending outcome, marked timedOut', async () => {
     server().admin.setProviderMode('VIES', 'async');
-    const watch = await client().tax.watchCompletions();
+    const watch = await watchCompletions(client().tax);
     try {
       // The watch is not registered, so no event can arrive; timeout 0 returns at once.
       const outcome = await client().tax.validate(

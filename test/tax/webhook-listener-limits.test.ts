@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenForWebhooks } from '../../src/tax/webhooks/listen.js';
+import { listenForWebhooks } from '../../src/node/webhooks/listen.js';
 
 /** Opens a TCP connection and resolves once it is established. */
 function open(url: URL): Promise<Socket> {

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { InputTable } from '../../src/tax/batch-file/table.js';
-import { openWorkbook } from '../../src/tax/batch-file/xlsx/read.js';
+import type { InputTable } from '../../src/node/batch-file/table.js';
+import { openWorkbook } from '../../src/node/batch-file/xlsx/read.js';
 import { reordered, twoSheetWorkbook, writeTestWorkbook, writeZip } from '../helpers/workbooks.js';
 
 // Issue 36: exceljs' streaming reader names a sheet from workbook.xml and its relationships, and

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BatchInputError } from '../../src/tax/batch-file/errors.js';
-import { openWorkbook } from '../../src/tax/batch-file/xlsx/read.js';
+import { BatchInputError } from '../../src/node/batch-file/errors.js';
+import { openWorkbook } from '../../src/node/batch-file/xlsx/read.js';
 import {
   checkWorkbookArchive,
   WORKBOOK_LIMITS,
   type WorkbookLimits,
-} from '../../src/tax/batch-file/xlsx/zip/limits.js';
+} from '../../src/node/batch-file/xlsx/zip/limits.js';
 import { failure } from '../helpers/client.js';
 import {
   minimalWorkbook,

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellText } from '../../src/tax/batch-file/xlsx/read.js';
+import { cellText } from '../../src/node/batch-file/xlsx/read.js';
 import { validDe } from '../helpers/batch-data.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { libreOfficeCsv, SOFFICE } from '../helpers/libreoffice.js';

@@ -1,7 +1,7 @@
-import { copyAuditArchive } from '../../audit/archive/copy.js';
+import { copyAuditArchive } from '../../node/audit-archive/copy.js';
 import type { CommandContext } from '../context.js';
-import type { AuditCopyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditCopyOptions } from '../options/audit-copy-options.js';
 import { bucketSettings } from './bucket-settings.js';
 
 /**

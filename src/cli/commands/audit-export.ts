@@ -1,11 +1,12 @@
 import { rm } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { ExportProgress, ExportResult } from '../../audit/export/export.js';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { isStreamPath } from '../../node/output-file.js';
+import type { ExportProgress, ExportResult } from '../../node/audit-export/export.js';
+import { exportAuditEvents } from '../../node/audit-export/job.js';
+import { isStreamPath } from '../../node/fs/output-file.js';
 import type { CommandContext } from '../context.js';
-import type { AuditExportOptions } from '../definitions/audit.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditExportOptions } from '../options/audit-export-options.js';
 import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags, retryForFlag } from './audit.js';
@@ -63,7 +64,7 @@ export async function auditExport(
   let result: ExportResult;
   let events = 0;
   try {
-    result = await client.audit.exportEvents({
+    result = await exportAuditEvents(client.audit, {
       ...range,
       ...(pageSize !== undefined && { pageSize }),
       output: toStdout ? ctx.out.dataOut : outFlag,

@@ -1,7 +1,7 @@
-import { acknowledgeAuditGap, listAuditGaps } from '../../audit/archive-functions.js';
+import { acknowledgeAuditGap, listAuditGaps } from '../../node/audit-archive/functions.js';
 import type { CommandContext } from '../context.js';
-import type { AuditGapsAckOptions, AuditGapsOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditGapsAckOptions, AuditGapsOptions } from '../options/audit-gaps-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { UsageError } from '../usage-error.js';
 import { bucketSettings } from './bucket-settings.js';

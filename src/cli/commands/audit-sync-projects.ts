@@ -1,13 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { isBucketLocation, localPath } from '../../audit/store/open-store.js';
-import type { SyncOptions } from '../../audit/sync/options.js';
-import { type AuditProject, DEFAULT_PROJECT_PARALLEL, syncAuditProjects } from '../../audit/sync-projects.js';
 import { toIssues } from '../../core/zod-issues.js';
-import { checkDistinctPaths } from '../../node/distinct-paths.js';
+import { isBucketLocation, localPath } from '../../node/audit-store/open-store.js';
+import type { SyncOptions } from '../../node/audit-sync/options.js';
+import {
+  type AuditProject,
+  DEFAULT_PROJECT_PARALLEL,
+  syncAuditProjects,
+} from '../../node/audit-sync/projects.js';
+import { checkDistinctPaths } from '../../node/fs/distinct-paths.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { loadSvcClient } from '../load-client.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
 
@@ -122,7 +127,7 @@ export async function auditSyncProjects(
     ]);
   }
   const { apiKey: _key, auditApiKey: _audit, ...clientOptions } = await ctx.client.options();
-  const { SvcClient } = await import('../../client.js');
+  const SvcClient = await loadSvcClient();
   const codes: number[] = [];
   const heads: Array<Promise<void>> = [];
   const total = await syncAuditProjects(projects, {

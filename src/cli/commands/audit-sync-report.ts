@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises';
-import type { SyncResult } from '../../audit/sync/options.js';
+import type { SyncResult } from '../../node/audit-sync/options.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import { localPath } from '../../audit/store/open-store.js';
-import type { SyncOptions, SyncResult } from '../../audit/sync/options.js';
 import { AbortError } from '../../core/errors/error-classes.js';
-import { checkDistinctPaths } from '../../node/distinct-paths.js';
+import { localPath } from '../../node/audit-store/open-store.js';
+import { syncAuditArchive } from '../../node/audit-sync/job.js';
+import type { SyncOptions, SyncResult } from '../../node/audit-sync/options.js';
+import { checkDistinctPaths } from '../../node/fs/distinct-paths.js';
 import type { CommandContext } from '../context.js';
-import type { AuditSyncOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditSyncOptions } from '../options/audit-sync-options.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
 import { retryForFlag } from './audit.js';
 import { announceHead, runCode, runLine } from './audit-sync-report.js';
@@ -83,7 +84,7 @@ export async function auditSync(
   const client = await ctx.client.get();
   let result: SyncResult;
   try {
-    result = await client.audit.sync({ ...shared, dir, ...ctx.signals.abortable });
+    result = await syncAuditArchive(client.audit, { ...shared, dir, ...ctx.signals.abortable });
   } catch (error) {
     if (error instanceof AbortError && ctx.signals.signal?.aborted) {
       ctx.out.info(`interrupted: the run is saved in ${dir}; run the same command again to resume it`);

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { verifyAuditArchive } from '../../audit/archive/verify.js';
-import type { VerifyArchiveResult } from '../../audit/archive/verify-result.js';
+import { verifyAuditArchive } from '../../node/audit-archive/verify.js';
+import type { VerifyArchiveResult } from '../../node/audit-archive/verify-result.js';
 import type { CommandContext } from '../context.js';
-import type { AuditVerifyOptions } from '../definitions/audit-archive.js';
 import { EXIT } from '../exit-codes.js';
+import type { AuditVerifyOptions } from '../options/audit-verify-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { bucketSettings } from './bucket-settings.js';

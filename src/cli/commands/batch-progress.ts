@@ -1,4 +1,4 @@
-import type { BatchFileEvent } from '../../tax/batch-file/options.js';
+import type { BatchFileEvent } from '../../node/batch-file/options.js';
 import type { CommandContext } from '../context.js';
 import type { Progress } from '../progress.js';
 

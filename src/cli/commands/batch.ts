@@ -3,17 +3,18 @@ import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInterruptedError,
-} from '../../tax/batch-file/errors.js';
+} from '../../node/batch-file/errors.js';
+import { runBatchFile } from '../../node/batch-file/job.js';
 import type {
   BatchFileInputOptions,
   BatchFileOptions,
   BatchFileResult,
-} from '../../tax/batch-file/options.js';
+} from '../../node/batch-file/options.js';
 import { keepOldGenerationTight } from '../bulk-memory.js';
 import type { CommandContext } from '../context.js';
 import { parseDelimiter } from '../csv-options.js';
-import type { BatchOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
+import type { BatchOptions } from '../options/batch-options.js';
 import { startProgress } from '../progress.js';
 import { parseDurationOption, parseIntOption, UsageError } from '../usage-error.js';
 import { batchProgress } from './batch-progress.js';
@@ -73,7 +74,7 @@ function runOptions(flags: BatchOptions) {
   return { options, listen, waitTimeoutMs, quietMs };
 }
 
-/** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`client.tax.runBatchFile`). */
+/** `svc batch <file.csv | ->`: validates every row of a CSV, resumably, exactly once (`runBatchFile`). */
 export async function batch(
   ctx: CommandContext,
   file: string,
@@ -96,7 +97,7 @@ export async function batch(
   const progress = await startProgress(ctx.io, ctx.settings, 'batch: starting');
   let result: BatchFileResult;
   try {
-    result = await client.tax.runBatchFile({
+    result = await runBatchFile(client.tax, {
       ...options,
       input: { ...options.input, path: file === '-' ? ctx.io.stdin : String(file) },
       output: {

@@ -1,9 +1,9 @@
-import type { RetainMode, S3StoreSettings } from '../../audit/store/s3-settings.js';
+import type { RetainMode, S3StoreSettings } from '../../node/audit-store/s3-settings.js';
 import type { CommandContext } from '../context.js';
 import { readCaFile } from '../network-settings.js';
 import { parseIntOption } from '../usage-error.js';
 
-/** The bucket flags a command may have (see definitions/bucket-options.ts). */
+/** The bucket flags a command may have (see options/bucket-options.ts). */
 export interface BucketFlags {
   s3Endpoint?: string;
   s3Region?: string;

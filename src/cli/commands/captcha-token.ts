@@ -1,7 +1,7 @@
 import { DEV_OUTCOME_DESCRIPTIONS } from '../../botcheck/dev-outcomes.js';
 import { createDevVerification } from '../../botcheck/dev-verification.js';
 import type { CommandContext } from '../context.js';
-import type { CaptchaTokenOptions } from '../definitions/captcha.js';
+import type { CaptchaTokenOptions } from '../options/captcha-token-options.js';
 import { fieldsView } from '../output.js';
 
 /**

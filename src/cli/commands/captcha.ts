@@ -8,8 +8,8 @@ import { isVerificationId } from '../../botcheck/schemas.js';
 import { assertWellFormed, decodeVerificationToken } from '../../botcheck/token.js';
 import { choiceRefusal, FAILOVER_DECISIONS } from '../choices.js';
 import type { CommandContext } from '../context.js';
-import type { CaptchaLegacyOptions, CaptchaOptions } from '../definitions/captcha.js';
 import { EXIT } from '../exit-codes.js';
+import type { CaptchaLegacyOptions, CaptchaOptions } from '../options/captcha-options.js';
 import { fieldsView } from '../output.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 

@@ -1,5 +1,5 @@
 import { defineCommand } from '../command.js';
-import { serveOptions } from './serve-options.js';
+import { serveOptions } from '../options/serve-options.js';
 
 /** `svc serve`: its handler (serve.ts, and the server behind it) loads when it runs. */
 export const serveCommand = defineCommand({

@@ -1,8 +1,8 @@
 import { DEMO, TEST_KEY } from '../../server/fixtures.js';
 import { createReferenceServer } from '../../server/reference-server.js';
 import type { CommandContext } from '../context.js';
+import type { ServeOptions } from '../options/serve-options.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-import type { ServeOptions } from './serve-options.js';
 
 /** `svc serve`: the reference server until SIGINT/SIGTERM. First stdout line is the contract. */
 export async function serve(ctx: CommandContext, opts: ServeOptions): Promise<number> {

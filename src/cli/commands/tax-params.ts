@@ -1,6 +1,6 @@
 import type { ValidateParams } from '../../tax/client.js';
 import type { PrecheckMode } from '../../tax/precheck-mode.js';
-import type { MatchingOptions } from '../definitions/tax.js';
+import type { MatchingOptions } from '../options/matching-options.js';
 import { UsageError } from '../usage-error.js';
 
 /** `--metadata k=v` pairs as an object; a pair without `=` or a repeated key is a usage error. */

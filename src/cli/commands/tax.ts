@@ -1,9 +1,11 @@
+import { watchCompletions } from '../../node/webhooks/completion-watch.js';
 import type { ValidateOutcome, ValidateParams } from '../../tax/client.js';
 import { precheck } from '../../tax/precheck/index.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
 import type { CommandContext } from '../context.js';
-import type { SchedulesCreateOptions, ValidateOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
+import type { SchedulesCreateOptions } from '../options/schedules-create-options.js';
+import type { ValidateOptions } from '../options/validate-options.js';
 import { fieldsView } from '../output.js';
 import {
   countryArg,
@@ -29,7 +31,7 @@ function outcomeExitCode(outcome: ValidateOutcome): number {
 /** Starts the completion listener of `--wait` and registers it (sandbox, `--register`, or by hand). */
 async function startWait(ctx: CommandContext, flags: ValidateOptions, timeoutMs: number) {
   const client = await ctx.client.get();
-  const watch = await client.tax.watchCompletions(listenArg(flags.listen));
+  const watch = await watchCompletions(client.tax, listenArg(flags.listen));
   ctx.onClose(() => watch.close());
   const sandbox = await ctx.client.sandbox();
   const register = flags.register;
@@ -135,5 +137,3 @@ export async function schedulesDelete(ctx: CommandContext, id: string): Promise<
   );
   return EXIT.OK;
 }
-
-export { webhooksListen } from './webhooks-listen.js';

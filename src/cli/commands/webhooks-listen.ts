@@ -1,11 +1,11 @@
-import { openAppendOutput } from '../../node/output-file.js';
-import { createWebhookForwarder, type WebhookForwarder } from '../../tax/webhooks/forwarder.js';
-import { listenForWebhooks } from '../../tax/webhooks/listen.js';
+import { openAppendOutput } from '../../node/fs/output-file.js';
+import { createWebhookForwarder, type WebhookForwarder } from '../../node/webhooks/forwarder.js';
+import { listenForWebhooks } from '../../node/webhooks/listen.js';
+import { WebhookRejection } from '../../node/webhooks/rejection.js';
 import { registerWebhookEndpoint, unregisterWebhookEndpoint } from '../../tax/webhooks/register-endpoint.js';
-import { WebhookRejection } from '../../tax/webhooks/rejection.js';
 import type { CommandContext } from '../context.js';
-import type { WebhooksListenOptions } from '../definitions/tax.js';
 import { EXIT } from '../exit-codes.js';
+import type { WebhooksListenOptions } from '../options/webhooks-listen-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';

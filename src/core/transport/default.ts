@@ -1,58 +1,55 @@
 import { SvcError } from '../errors/error-classes.js';
+import type { ProxyOption } from '../proxy-rules.js';
 import { currentRuntime, type RuntimeName } from '../runtime.js';
-import { ATTEMPT_ABORTER, type AttemptAbortAware } from './attempt-abort.js';
 import { createFetchTransport, globalFetch } from './fetch.js';
-import { createNodeHttpTransport } from './node-http.js';
-import type { Transport, TransportRequest } from './types.js';
-import { createUndiciTransport, type UndiciTransportOptions } from './undici.js';
+import type { Transport } from './types.js';
+
+/** What a client hands the transport it makes when given none: its pool size and network settings. */
+export interface DefaultTransportOptions {
+  /** Sockets per origin (Node's transports). Default 64. */
+  connections?: number | undefined;
+  /** The proxy of each request, as `SvcClientOptions.proxy` takes it. Default: none. */
+  proxy?: ProxyOption | undefined;
+  /** PEM text of CA certificates trusted besides the runtime's own. Default: none. */
+  ca?: string | readonly string[] | undefined;
+}
+
+/** Makes a client's transport on Node; the package's Node builds provide it (src/node/transport/provide.ts). */
+export type NodeTransportFactory = (options: DefaultTransportOptions) => Transport;
+
+let nodeTransports: NodeTransportFactory | undefined;
 
 /**
- * The transport a client uses when given none, chosen once from the runtime (like openai-node's
- * shims):
- * - Node: undici for API calls (about 2x the requests per second of the global `fetch` there),
- *   and Node's native `http` client for bulk page reads, the requests that hand in a reusable
- *   `bodyBuffer` (audit export pages), where it reads the body with less CPU and memory. Each is
- *   loaded on its first use, so an export never loads undici. With `proxy`, every request goes
- *   through undici (its `ProxyAgent` for the proxied origins).
- * - Bun, Deno, workerd, Vercel's edge-runtime, browsers and anything else: the global `fetch`.
- *   undici is never loaded there (in Deno it reads an environment variable when it loads, which
- *   `--allow-net` alone refuses; Bun's shim of it cannot close an Agent).
+ * Gives clients made without a transport Node's transports (undici, node:http) when they run on
+ * Node. The Node build of the `svc-sdk` entry and the CLI call it when they load; the builds for
+ * other runtimes never do, so their clients use the global `fetch` and never reach Node's modules.
+ */
+export function provideNodeTransports(factory: NodeTransportFactory): void {
+  nodeTransports = factory;
+}
+
+/** Whether a client made here on `runtime` without a transport gets Node's transports (proxy and CA need them). */
+export function hasNodeTransports(runtime: RuntimeName = currentRuntime().name): boolean {
+  return runtime === 'node' && nodeTransports !== undefined;
+}
+
+/**
+ * The transport of a client given none: Node's transports on Node where a Node build provided
+ * them ({@link provideNodeTransports}), else the global `fetch` (Bun, Deno, workerd, edge
+ * runtimes, browsers).
  *
  * @throws {SvcError} code `config` when the runtime has no global `fetch` (pass `fetch` or `transport`).
  */
-export function createDefaultTransport(
-  options: UndiciTransportOptions = {},
+export function createClientTransport(
+  options: DefaultTransportOptions = {},
   runtime: RuntimeName = currentRuntime().name,
 ): Transport {
-  if (runtime !== 'node') {
-    if (typeof globalThis.fetch !== 'function') {
-      throw new SvcError(
-        `This runtime (${runtime}) has no global fetch: pass the fetch or transport option`,
-        'config',
-      );
-    }
-    return createFetchTransport(globalFetch);
+  if (runtime === 'node' && nodeTransports) return nodeTransports(options);
+  if (typeof globalThis.fetch !== 'function') {
+    throw new SvcError(
+      `This runtime (${runtime}) has no global fetch: pass the fetch or transport option`,
+      'config',
+    );
   }
-  const calls: Transport & AttemptAbortAware = createUndiciTransport(options);
-  let bulk: Transport | undefined;
-  // With a proxy setting, bulk reads go through undici too: one proxy client (undici's
-  // ProxyAgent), one NO_PROXY rule and one set of proxy errors for every request.
-  const viaUndici = options.proxy ? () => true : (req: TransportRequest) => req.bodyBuffer === undefined;
-  const transport: Transport & AttemptAbortAware = {
-    request(req) {
-      if (viaUndici(req)) return calls.request(req);
-      bulk ??= createNodeHttpTransport({
-        connections: options.connections,
-        keepAliveTimeoutMs: options.keepAliveTimeoutMs,
-        ca: options.ca,
-      });
-      return bulk.request(req);
-    },
-    // undici's requests end through its own abort; node:http gets a real AbortSignal.
-    [ATTEMPT_ABORTER]: (req) => (viaUndici(req) ? calls[ATTEMPT_ABORTER]?.(req) : undefined),
-    close: async () => {
-      await Promise.all([calls.close?.(), bulk?.close?.()]);
-    },
-  };
-  return transport;
+  return createFetchTransport(globalFetch);
 }

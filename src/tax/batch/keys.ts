@@ -1,6 +1,4 @@
-import { nodeBuiltin } from '../../core/node-builtin.js';
-
-let hash: typeof import('node:crypto').hash | undefined;
+import { sha256Hexes } from '../../core/sha256.js';
 
 /**
  * JSON with sorted keys (members whose value is undefined left out), so the same row content
@@ -45,10 +43,31 @@ function sortSmall(keys: string[]): void {
   }
 }
 
-/** The idempotency key of a row: `run id + row number + row content`, hashed, shaped like a UUID. */
-export function rowIdempotencyKey(runId: string, row: number, request: unknown): string {
-  // One-shot hash: a third of the time of createHash().update().digest(), once per row.
-  hash ??= nodeBuiltin('node:crypto', 'batch idempotency keys').hash;
-  const hex = hash('sha256', `${runId}\n${row}\n${canonical(request)}`, 'hex');
+/**
+ * What a row's idempotency key hashes: `run id + row number + row content` (the content as
+ * {@link canonical} writes it). Taken when the row is checked, before its request is completed.
+ */
+export function rowKeyText(runId: string, row: number, request: unknown): string {
+  return `${runId}\n${row}\n${canonical(request)}`;
+}
+
+/** A SHA-256 digest's first 16 bytes (32 hex digits) shaped like a UUID (8-4-4-4-12). */
+function uuidShape(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The idempotency keys of the texts of {@link rowKeyText}, in their order: each text's SHA-256,
+ * shaped like a UUID. A chunk of rows at a time, and asynchronous, so the digest can be any
+ * runtime's (core/sha256.ts: node:crypto where the Node build provides it, Web Crypto elsewhere).
+ */
+export async function idempotencyKeys(texts: readonly string[]): Promise<string[]> {
+  const digests = await sha256Hexes(texts);
+  return digests.map(uuidShape);
+}
+
+/** The idempotency key of one row: `run id + row number + row content`, hashed, shaped like a UUID. */
+export async function rowIdempotencyKey(runId: string, row: number, request: unknown): Promise<string> {
+  const [key] = await idempotencyKeys([rowKeyText(runId, row, request)]);
+  return key as string;
 }

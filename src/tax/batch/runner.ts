@@ -2,7 +2,7 @@ import { AbortError, ApiError, SvcError, UnprocessableEntityError } from '../../
 import { precheckDecision } from '../precheck-mode.js';
 import { type ValidationRequest, ValidationRequestSchema } from '../request-schemas.js';
 import { BatchStoppedError } from './batch-stopped-error.js';
-import { rowIdempotencyKey } from './keys.js';
+import { idempotencyKeys, rowKeyText } from './keys.js';
 import { pacedSender } from './paced-sender.js';
 import { schemaReason } from './row-reason.js';
 import {
@@ -20,7 +20,21 @@ export interface Pending {
   request: ValidationRequest & { idempotencyKey: string };
 }
 
+/**
+ * A row that passed the local checks, its request complete but for the idempotency key when the
+ * row brought none: `keyText` is then what the key hashes ({@link keyRows} derives it, a chunk of
+ * rows at a time).
+ */
+export interface Checked {
+  row: number;
+  request: ValidationRequest;
+  /** Undefined once keyed, and for a row that brought its own key. */
+  keyText?: string | undefined;
+}
+
 type Slot = BatchRowResult | Pending;
+/** A row as checked: a result (rejected), or a request to send, keyed or not yet. */
+export type CheckedSlot = BatchRowResult | Checked;
 
 function errorCode(error: unknown): string {
   if (error instanceof ApiError) return `HTTP_${error.status}`;
@@ -48,10 +62,11 @@ function failingIndexes(error: UnprocessableEntityError): Map<number, string> {
 }
 
 /**
- * Checks one input row locally; a result when it is rejected, the keyed request otherwise. The
- * same row, options and run id always give the same request (reconciliation resends it).
+ * Checks one input row locally; a result when it is rejected, the request otherwise (to be keyed
+ * with {@link keyRows}). The same row, options and run id always give the same request and key
+ * (reconciliation resends it).
  */
-export function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): Slot {
+export function checkRow(row: number, input: unknown, options: RunBatchOptions, runId: string): CheckedSlot {
   if (isRowReject(input)) return { row, status: 'rejected', ...input.rowReject };
   const parsed = ValidationRequestSchema().safeParse(input);
   if (!parsed.success) {
@@ -71,11 +86,32 @@ export function checkRow(row: number, input: unknown, options: RunBatchOptions, 
     const field = options.fieldName?.('rawValue') ?? 'rawValue';
     return { row, status: 'rejected', code: decision.code, message: `${field} ${decision.message}` };
   }
+  // The key hashes the row as it came in (before the pre-check's canonical rawValue): taken now.
+  const keyText = parsed.data.idempotencyKey === undefined ? rowKeyText(runId, row, parsed.data) : undefined;
   // The parsed object is zod's own copy: completed in place (same keys, same order as a spread).
-  const request = parsed.data as ValidationRequest & { idempotencyKey: string };
-  request.idempotencyKey = parsed.data.idempotencyKey ?? rowIdempotencyKey(runId, row, parsed.data);
+  const request = parsed.data;
   request.rawValue = decision.rawValue;
-  return { row, request };
+  // One shape for every checked row (keyText undefined when it brought its own key).
+  return { row, request, keyText };
+}
+
+/**
+ * The rows with their idempotency keys: those checked without one get theirs, all digests of the
+ * slots at once (Web Crypto's digest is asynchronous). Completes the requests in place (the key
+ * last, as a spread would add it) and returns the same slots.
+ */
+export async function keyRows(slots: readonly CheckedSlot[]): Promise<Slot[]> {
+  const unkeyed: Checked[] = [];
+  for (const slot of slots) if ('request' in slot && slot.keyText !== undefined) unkeyed.push(slot);
+  if (unkeyed.length > 0) {
+    const keys = await idempotencyKeys(unkeyed.map((slot) => slot.keyText as string));
+    for (let i = 0; i < unkeyed.length; i++) {
+      const slot = unkeyed[i] as Checked;
+      slot.request.idempotencyKey = keys[i];
+      slot.keyText = undefined;
+    }
+  }
+  return slots as Slot[];
 }
 
 /**
@@ -197,15 +233,16 @@ function isStopping(error: unknown): boolean {
 }
 
 /**
- * Runs one segment (rows in row order: consecutive ones, or a resumed run's failed rows); failures
- * become `failed` rows unless the run must stop (an abort, 401, 402, 403: thrown).
+ * Runs one segment (rows in row order: consecutive ones, or a resumed run's failed rows), its rows
+ * keyed first ({@link keyRows}); failures become `failed` rows unless the run must stop (an abort, 401, 402, 403: thrown).
  */
 export async function runSegment(
   tax: BatchSender,
-  slots: Slot[],
+  checked: readonly CheckedSlot[],
   options: RunBatchOptions,
   single: boolean,
 ): Promise<SentRowResult[]> {
+  const slots = await keyRows(checked);
   const pending = slots.filter((s): s is Pending => 'request' in s);
   let sent: SentRowResult[] = [];
   if (pending.length > 0) {
@@ -264,7 +301,7 @@ export async function* runBatchSegments(
   const runId = options.runId ?? crypto.randomUUID();
   const skip = options.skipRows ?? 0;
   const window: Array<{ firstRow: number; done: Promise<SentRowResult[]> }> = [];
-  let segment: Slot[] = [];
+  let segment: CheckedSlot[] = [];
   let segmentSends = 0;
   let row = 0;
 

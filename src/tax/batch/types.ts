@@ -128,6 +128,11 @@ export interface BatchSender {
   _retryDefaults?(): RetryDefaults;
 }
 
+/** What the batch jobs need of a tax client: a {@link BatchSender} that also fetches results by id. */
+export interface TaxBatchAccess extends BatchSender {
+  getResult(validationResultId: string): Promise<ValidationResult>;
+}
+
 /** The registry details of a result that a row reports (company name, match results, checked at). */
 export function resultDetails(
   result: ValidationResult,

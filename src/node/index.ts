@@ -1,0 +1,87 @@
+// The `svc-sdk/node` entry: the jobs that need Node (files, sockets, listeners, undici), as
+// functions taking a client or its options: the audit archive's functions, the webhook listener,
+// forwarder and registration, completion watches, the Node transports, and the errors
+// only these jobs raise. The clients and the errors every call can raise are `svc-sdk`.
+
+export { CheckpointError } from '../core/errors/error-classes.js';
+export type { CompletionWatchOptions } from '../tax/completion-watch.js';
+export {
+  type RegisterWebhookEndpointOptions,
+  registerWebhookEndpoint,
+  unregisterWebhookEndpoint,
+  WebhookRegistrationError,
+} from '../tax/webhooks/register-endpoint.js';
+export type {
+  CopiedObject,
+  CopyArchiveOptions,
+  CopyArchiveResult,
+  LeftOutObject,
+} from './audit-archive/copy.js';
+export {
+  type ArchiveGaps,
+  acknowledgeAuditGap,
+  copyAuditArchive,
+  listAuditGaps,
+  verifyAuditArchive,
+} from './audit-archive/functions.js';
+export type { ArchiveGap, GapCause } from './audit-archive/gaps.js';
+export type { Manifest, ManifestFile } from './audit-archive/manifest.js';
+export type { ArchiveHole } from './audit-archive/state.js';
+export type {
+  ArchiveProblem,
+  ArchiveProblemKind,
+  ArchiveRunCoverage,
+  VerifyArchiveOptions,
+  VerifyArchiveResult,
+} from './audit-archive/verify-result.js';
+export type { ExportOptions, ExportProgress, ExportResult } from './audit-export/export.js';
+export { exportAuditEvents } from './audit-export/job.js';
+export type { ExportedEvent, ExportHeld, ExportSink } from './audit-export/sink.js';
+export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit-store/s3-settings.js';
+export { syncAuditArchive } from './audit-sync/job.js';
+export type { SyncOptions, SyncResult } from './audit-sync/options.js';
+export {
+  type AuditProject,
+  type ProjectOutcome,
+  type ProjectSyncClient,
+  type ProjectSyncResult,
+  type SyncProjectsOptions,
+  type SyncProjectsSummary,
+  syncAuditProjects,
+} from './audit-sync/projects.js';
+export {
+  BatchFileFailedError,
+  BatchFileStoppedError,
+  BatchInputError,
+  BatchInterruptedError,
+} from './batch-file/errors.js';
+export { runBatchFile } from './batch-file/job.js';
+export type {
+  BatchFileEvent,
+  BatchFileInputOptions,
+  BatchFileOptions,
+  BatchFileOutputOptions,
+  BatchFileResult,
+  BatchFileResumeOptions,
+  BatchFileSendOptions,
+  BatchFileWaitOptions,
+} from './batch-file/options.js';
+export type { BatchFileClient } from './batch-file/phases/context.js';
+export type { SyncPolicy } from './fs/checkpoint.js';
+export { createDefaultTransport } from './transport/default.js';
+export { createNodeHttpTransport, type NodeHttpTransportOptions } from './transport/node-http.js';
+export { createUndiciTransport, type UndiciTransportOptions } from './transport/undici.js';
+export { watchCompletions } from './webhooks/completion-watch.js';
+export {
+  createWebhookForwarder,
+  WebhookForwardError,
+  type WebhookForwarder,
+  type WebhookForwarderOptions,
+} from './webhooks/forwarder.js';
+export {
+  listenForWebhooks,
+  type WebhookDelivery,
+  type WebhookListener,
+  type WebhookListenerOptions,
+} from './webhooks/listen.js';
+export { WebhookRejection } from './webhooks/rejection.js';
