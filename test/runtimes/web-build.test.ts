@@ -73,7 +73,9 @@ describe('the root entry for Workers, edge runtimes and browsers leaves Node-onl
     const all = importGraph(join(ROOT, 'dist', 'web', 'index.js'));
     // zod/v4/locales/en.js: the English messages the wire schemas set on first use; zod/v4/core:
     // what the bot-check schemas take from zod's core (issue 42, src/botcheck/schemas.ts).
-    expect(all.packages.filter((p) => !/^zod(\/mini|\/v4\/core|\/v4\/locales\/en\.js)?$/.test(p))).toEqual([]);
+    expect(all.packages.filter((p) => !/^zod(\/mini|\/v4\/core|\/v4\/locales\/en\.js)?$/.test(p))).toEqual(
+      [],
+    );
     // esbuild names each source module it compiles into a chunk: `// src/<path>`.
     const wing = all.files.flatMap((f) => readFileSync(f, 'utf8').match(/^\/\/ src\/node\/\S+/gm) ?? []);
     expect(wing).toEqual([]);
