@@ -2,8 +2,9 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { CommandContext } from './context.js';
 import type { OutputFormat } from './output-format.js';
 
-// One command as one module (issue #42): its path, help, flags, output formats, examples and
-// handler together, as citty's defineCommand holds them. The registry (registry.ts) lists the
+// One command as one module (issue #42, commands/<path>.ts): its path, help, flags, output
+// formats, examples and handler loader together, as citty's defineCommand holds them; what a
+// command does when it runs is its handler, in handlers/. The registry (registry.ts) lists the
 // modules in order and derives the program, the output contract and the help examples from them.
 // This file imports types only, so a command module loads nothing of the run machinery.
 // A handler whose options are typed takes them from options/ (`OptionsOf<typeof validateOptions>`),

@@ -1,18 +1,18 @@
 import type { Command, CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { CommandModule, RegistryEntry, Runner } from './command.js';
-import { auditCopyCommand } from './commands/audit-copy-command.js';
-import { auditExportCommand } from './commands/audit-export-command.js';
-import { auditGapsAckCommand } from './commands/audit-gaps-ack-command.js';
-import { auditGapsCommand } from './commands/audit-gaps-command.js';
-import { auditListCommand } from './commands/audit-list-command.js';
-import { auditSyncCommand } from './commands/audit-sync-command.js';
-import { auditTailCommand } from './commands/audit-tail-command.js';
-import { auditVerifyCommand } from './commands/audit-verify-command.js';
-import { batchCommand } from './commands/batch-command.js';
-import { captchaLegacyCommand } from './commands/captcha-legacy-command.js';
-import { captchaResultCommand } from './commands/captcha-result-command.js';
-import { captchaTokenCommand } from './commands/captcha-token-command.js';
-import { completionCommand } from './commands/completion-command.js';
+import { auditCopyCommand } from './commands/audit-copy.js';
+import { auditExportCommand } from './commands/audit-export.js';
+import { auditGapsCommand } from './commands/audit-gaps.js';
+import { auditGapsAckCommand } from './commands/audit-gaps-ack.js';
+import { auditListCommand } from './commands/audit-list.js';
+import { auditSyncCommand } from './commands/audit-sync.js';
+import { auditTailCommand } from './commands/audit-tail.js';
+import { auditVerifyCommand } from './commands/audit-verify.js';
+import { batchCommand } from './commands/batch.js';
+import { captchaLegacyCommand } from './commands/captcha-legacy.js';
+import { captchaResultCommand } from './commands/captcha-result.js';
+import { captchaTokenCommand } from './commands/captcha-token.js';
+import { completionCommand } from './commands/completion.js';
 import {
   configGetCommand,
   configGroup,
@@ -20,8 +20,8 @@ import {
   configPathCommand,
   configSetCommand,
   configUnsetCommand,
-} from './commands/config-commands.js';
-import { doctorCommand } from './commands/doctor-command.js';
+} from './commands/config.js';
+import { doctorCommand } from './commands/doctor.js';
 import {
   auditGroup,
   captchaGroup,
@@ -31,15 +31,15 @@ import {
   webhooksGroup,
 } from './commands/groups.js';
 import { openApiCommand } from './commands/openapi.js';
-import { precheckCommand } from './commands/precheck-command.js';
-import { resultsGetCommand } from './commands/results-get-command.js';
-import { schedulesCreateCommand } from './commands/schedules-create-command.js';
-import { schedulesDeleteCommand } from './commands/schedules-delete-command.js';
-import { serveCommand } from './commands/serve-command.js';
-import { tokenDecodeCommand } from './commands/token-decode-command.js';
-import { validateCommand } from './commands/validate-command.js';
+import { precheckCommand } from './commands/precheck.js';
+import { resultsGetCommand } from './commands/results-get.js';
+import { schedulesCreateCommand } from './commands/schedules-create.js';
+import { schedulesDeleteCommand } from './commands/schedules-delete.js';
+import { serveCommand } from './commands/serve.js';
+import { tokenDecodeCommand } from './commands/token-decode.js';
+import { validateCommand } from './commands/validate.js';
 import { versionCommand } from './commands/version.js';
-import { webhooksListenCommand } from './commands/webhooks-listen-command.js';
+import { webhooksListenCommand } from './commands/webhooks-listen.js';
 import { addCsvOptions } from './csv-options.js';
 import { chooseOutputFormat, type FormatRequest } from './output-contract.js';
 import type { OutputFormat } from './output-format.js';

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { progressText } from '../../src/cli/commands/batch-progress.js';
+import { progressText } from '../../src/cli/handlers/batch-progress.js';
 import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
 import { DurableOutput } from '../../src/node/fs/checkpoint.js';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';

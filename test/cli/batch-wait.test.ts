@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { waitingText } from '../../src/cli/commands/batch-progress.js';
+import { waitingText } from '../../src/cli/handlers/batch-progress.js';
 import { makeCsv } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

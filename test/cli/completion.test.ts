@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_SHELLS } from '../../src/cli/choices.js';
-import { commandTree } from '../../src/cli/commands/completion.js';
+import { commandTree } from '../../src/cli/handlers/completion.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
 

@@ -1,7 +1,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { describe, expect, it } from 'vitest';
-import { continueCommand, shellWord } from '../../src/cli/commands/continue-command.js';
 import { addGlobalOptions } from '../../src/cli/global-options.js';
+import { continueCommand, shellWord } from '../../src/cli/handlers/continue-line.js';
 
 function parsed(args: string[]) {
   const program = addGlobalOptions(new Command('svc').exitOverride());

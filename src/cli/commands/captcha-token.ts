@@ -1,34 +1,17 @@
-import { DEV_OUTCOME_DESCRIPTIONS } from '../../botcheck/dev-outcomes.js';
-import { createDevVerification } from '../../botcheck/dev-verification.js';
-import type { CommandContext } from '../context.js';
-import type { CaptchaTokenOptions } from '../options/captcha-token-options.js';
-import { fieldsView } from '../output.js';
+import { defineCommand } from '../command.js';
+import { captchaTokenOptions } from '../options/captcha-token-options.js';
 
-/**
- * `svc captcha token [--outcome O]`: a fresh verification on a dev server. Without `-o` stdout
- * holds the token alone, for `$(svc captcha token)`; `-o json|ndjson` prints `{verificationId,
- * token, outcome}`. The deprecated access token is a secret and never printed.
- */
-export async function captchaToken(ctx: CommandContext, flags: CaptchaTokenOptions): Promise<number> {
-  const client = await ctx.client.get();
-  const created = await createDevVerification(client, {
-    outcome: flags.outcome,
-    ...ctx.signals.abortable,
-  });
-  const shown = { verificationId: created.verificationId, token: created.token, outcome: flags.outcome };
-  if (ctx.settings.flags.output === undefined) {
-    ctx.out.line(shown.token);
-    ctx.out.info(
-      `verification ${shown.verificationId}, outcome ${flags.outcome}: ${DEV_OUTCOME_DESCRIPTIONS[flags.outcome]}`,
-    );
-    return 0;
-  }
-  await ctx.out.print(shown, () =>
-    fieldsView([
-      ['verificationId', shown.verificationId],
-      ['token', shown.token],
-      ['outcome', shown.outcome],
-    ]),
-  );
-  return 0;
-}
+/** `svc captcha token`: its handler (captcha-token.ts) loads when it runs. */
+export const captchaTokenCommand = defineCommand({
+  path: 'captcha token',
+  summary:
+    'dev server only (svc serve, --sandbox): mint a fresh verification token; prints the token alone (-o json: id and token)',
+  configure: captchaTokenOptions,
+  // Without -o: the token alone on stdout, for $(svc captcha token).
+  outputs: ['json', 'ndjson'],
+  examples: [
+    'TOKEN=$(svc captcha token --base-url http://127.0.0.1:4010)',
+    'svc captcha token --outcome challenge -o json --base-url "$URL"',
+  ],
+  load: async () => (await import('../handlers/captcha-token.js')).captchaToken,
+});

@@ -1,6 +1,6 @@
 import { defineGroup } from '../command.js';
 
-// The groups of `svc` whose commands are modules of their own (config's group is in config-commands.ts).
+// The groups of `svc` whose commands are modules of their own (config's group is in config.ts).
 
 /** `svc results`. */
 export const resultsGroup = defineGroup({ path: 'results', summary: 'stored validation results' });

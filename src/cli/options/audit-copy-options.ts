@@ -8,7 +8,7 @@ import {
   s3RegionOption,
 } from './bucket-options.js';
 
-/** The arguments and options of `svc audit copy SRC DST` (audit-copy-command.ts registers it). */
+/** The arguments and options of `svc audit copy SRC DST` (commands/audit-copy.ts registers it). */
 export const auditCopyOptions = (command: Command) =>
   command
     .argument('<src>', 'archive to copy: a directory or s3://BUCKET/PREFIX')

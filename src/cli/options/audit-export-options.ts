@@ -4,7 +4,7 @@ import { fromOption, toOption } from './audit-range-options.js';
 import { fileModeOption, forceOption } from './output-options.js';
 import { retryForOption } from './retry-for-option.js';
 
-/** The options of `svc audit export` (audit-export-command.ts registers it). */
+/** The options of `svc audit export` (commands/audit-export.ts registers it). */
 export const auditExportOptions = (command: Command) =>
   command
     .addOption(fromOption())

@@ -4,7 +4,7 @@ import { s3EndpointOption, s3PathStyleOption, s3RegionOption } from './bucket-op
 
 // `svc audit gaps` and `svc audit gaps ack`: one handler file (audit-gaps.ts) takes both.
 
-/** The options of `svc audit gaps` (audit-gaps-command.ts registers it). */
+/** The options of `svc audit gaps` (commands/audit-gaps.ts registers it). */
 export const auditGapsOptions = (command: Command) =>
   command
     .addOption(
@@ -20,7 +20,7 @@ export const auditGapsOptions = (command: Command) =>
 /** The options of `svc audit gaps`, as its handler takes them. */
 export type AuditGapsOptions = OptionsOf<typeof auditGapsOptions>;
 
-/** The argument and options of `svc audit gaps ack GAP` (audit-gaps-ack-command.ts registers it). */
+/** The argument and options of `svc audit gaps ack GAP` (commands/audit-gaps-ack.ts registers it). */
 export const auditGapsAckOptions = (command: Command) =>
   command
     .argument('<gap>', 'the gap, as svc audit gaps lists it (e.g. run3.late1)')

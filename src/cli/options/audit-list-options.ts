@@ -3,7 +3,7 @@ import type { OptionsOf } from '../command.js';
 import { fromOption, toOption } from './audit-range-options.js';
 import { retryForOption } from './retry-for-option.js';
 
-/** The options of `svc audit list` (audit-list-command.ts registers it). */
+/** The options of `svc audit list` (commands/audit-list.ts registers it). */
 export const auditListOptions = (command: Command) =>
   command
     .addOption(fromOption())

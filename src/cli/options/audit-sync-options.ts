@@ -11,7 +11,7 @@ import {
 import { fileModeOption, forceOption } from './output-options.js';
 import { retryForOption } from './retry-for-option.js';
 
-/** The options of `svc audit sync` (audit-sync-command.ts registers it). */
+/** The options of `svc audit sync` (commands/audit-sync.ts registers it). */
 export const auditSyncOptions = (command: Command) =>
   command
     .addOption(

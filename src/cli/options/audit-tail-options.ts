@@ -2,7 +2,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../command.js';
 import { retryForOption } from './retry-for-option.js';
 
-/** The options of `svc audit tail` (audit-tail-command.ts registers it). */
+/** The options of `svc audit tail` (commands/audit-tail.ts registers it). */
 export const auditTailOptions = (command: Command) =>
   command
     .addOption(new Option('--interval <seconds>', 'pause between polls').default('5'))

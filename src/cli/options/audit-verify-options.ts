@@ -7,7 +7,7 @@ import {
   s3RegionOption,
 } from './bucket-options.js';
 
-/** The argument and options of `svc audit verify DIR` (audit-verify-command.ts registers it). */
+/** The argument and options of `svc audit verify DIR` (commands/audit-verify.ts registers it). */
 export const auditVerifyOptions = (command: Command) =>
   command
     .argument('<dir>', 'archive written by `svc audit sync`: a directory or s3://BUCKET/PREFIX')

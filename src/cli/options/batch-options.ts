@@ -5,7 +5,7 @@ import { fileModeOption, forceOption } from './output-options.js';
 import { precheckOption } from './precheck-option.js';
 import { retryForOption } from './retry-for-option.js';
 
-/** The argument and options of `svc batch`, in the order help shows them (batch-command.ts registers it). */
+/** The argument and options of `svc batch`, in the order help shows them (commands/batch.ts registers it). */
 export const batchOptions = (command: Command) =>
   command
     .argument(

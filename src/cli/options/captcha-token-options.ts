@@ -3,7 +3,7 @@ import { DEV_OUTCOMES } from '../../botcheck/dev-outcomes.js';
 import { choiceOption } from '../choices.js';
 import type { OptionsOf } from '../command.js';
 
-/** The options of `svc captcha token` (captcha-token-command.ts registers it). */
+/** The options of `svc captcha token` (commands/captcha-token.ts registers it). */
 export const captchaTokenOptions = (command: Command) =>
   command.addOption(
     choiceOption(

@@ -3,7 +3,7 @@ import type { OptionsOf } from '../command.js';
 import { frequencyOption } from './frequency-option.js';
 import { matchingOptions } from './matching-options.js';
 
-/** The arguments and options of `svc schedules create` (schedules-create-command.ts registers it). */
+/** The arguments and options of `svc schedules create` (commands/schedules-create.ts registers it). */
 export const schedulesCreateOptions = (command: Command) =>
   matchingOptions(
     command

@@ -1,7 +1,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../command.js';
 
-/** The options of `svc serve`, on the bare command (serve-command.ts registers it). */
+/** The options of `svc serve`, on the bare command (commands/serve.ts registers it). */
 export const serveOptions = (command: Command) =>
   command
     .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))

@@ -6,7 +6,7 @@ import { precheckOption } from './precheck-option.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** The arguments and options of `svc validate` (validate-command.ts registers it). */
+/** The arguments and options of `svc validate` (commands/validate.ts registers it). */
 export const validateOptions = (command: Command) =>
   matchingOptions(
     command

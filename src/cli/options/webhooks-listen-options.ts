@@ -2,7 +2,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../command.js';
 import { fileModeOption } from './output-options.js';
 
-/** The options of `svc webhooks listen` (webhooks-listen-command.ts registers it). */
+/** The options of `svc webhooks listen` (commands/webhooks-listen.ts registers it). */
 export const webhooksListenOptions = (command: Command) =>
   command
     .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))

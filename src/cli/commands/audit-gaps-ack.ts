@@ -11,5 +11,5 @@ export const auditGapsAckCommand = defineCommand({
     'svc audit gaps ack run3.late1 --reason "expired" --dir audit/',
     'svc audit gaps ack run5.conflicts --reason "checked by hand" --dir audit/',
   ],
-  load: async () => (await import('./audit-gaps.js')).auditGapsAck,
+  load: async () => (await import('../handlers/audit-gaps.js')).auditGapsAck,
 });

@@ -11,5 +11,5 @@ export const schedulesCreateCommand = defineCommand({
     'svc schedules create DE 136695976 --frequency MONTHLY',
     'svc schedules create FR 40303265045 --frequency YEARLY --disabled -o json',
   ],
-  load: async () => (await import('./tax.js')).schedulesCreate,
+  load: async () => (await import('../handlers/tax.js')).schedulesCreate,
 });

@@ -12,5 +12,5 @@ export const validateCommand = defineCommand({
     'svc validate GB 136695976 --company-name "Example Ltd" -o json',
     'svc validate CH CHE-123.456.788 --schedule MONTHLY --idempotency-key o-42',
   ],
-  load: async () => (await import('./tax.js')).validate,
+  load: async () => (await import('../handlers/tax.js')).validate,
 });

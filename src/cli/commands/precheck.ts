@@ -8,5 +8,5 @@ export const precheckCommand = defineCommand({
   configure: (command: Command) => command.argument('<countryCode>').argument('<rawValue>'),
   outputs: ['table', 'json', 'ndjson', 'csv'],
   examples: ['svc precheck DE 136695976', 'svc precheck NL 123456789B01 -o json   # exit 2: checksum'],
-  load: async () => (await import('./tax.js')).precheckCommand,
+  load: async () => (await import('../handlers/tax.js')).precheckCommand,
 });

@@ -8,5 +8,5 @@ export const captchaLegacyCommand = defineCommand({
   configure: captchaLegacyOptions,
   outputs: ['table', 'json', 'ndjson', 'csv'],
   examples: ['svc captcha legacy "$TOKEN"', 'svc captcha legacy "$ID" --on-failover reject -o json'],
-  load: async () => (await import('./captcha.js')).captchaLegacy,
+  load: async () => (await import('../handlers/captcha.js')).captchaLegacy,
 });

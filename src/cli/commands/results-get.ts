@@ -11,5 +11,5 @@ export const resultsGetCommand = defineCommand({
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001',
     'svc results get 3f2b1c9e-0000-4000-8000-000000000001 -o json',
   ],
-  load: async () => (await import('./tax.js')).resultsGet,
+  load: async () => (await import('../handlers/tax.js')).resultsGet,
 });

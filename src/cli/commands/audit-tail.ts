@@ -8,5 +8,5 @@ export const auditTailCommand = defineCommand({
   configure: auditTailOptions,
   outputs: ['ndjson'],
   examples: ['svc audit tail', 'svc audit tail --interval 30 --since 2026-01-31T00:00:00Z'],
-  load: async () => (await import('./audit.js')).auditTail,
+  load: async () => (await import('../handlers/audit.js')).auditTail,
 });

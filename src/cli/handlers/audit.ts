@@ -7,7 +7,7 @@ import type { AuditListOptions } from '../options/audit-list-options.js';
 import type { AuditTailOptions } from '../options/audit-tail-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseDurationOption, parseIntOption, parseTimestampOption, UsageError } from '../usage-error.js';
-import { continueCommand } from './continue-command.js';
+import { continueCommand } from './continue-line.js';
 import { withWayOn } from './gave-up.js';
 
 /** Parses a duration in seconds (fractions allowed) into milliseconds. */

@@ -8,5 +8,5 @@ export const tokenDecodeCommand = defineCommand({
   configure: (command: Command) => command.argument('<token>', "the token, or '-' to read it from stdin"),
   outputs: ['table', 'json', 'ndjson', 'csv'],
   examples: ['svc token decode "$TOKEN"', 'pbpaste | svc token decode -'],
-  load: async () => (await import('./token.js')).tokenDecode,
+  load: async () => (await import('../handlers/token.js')).tokenDecode,
 });

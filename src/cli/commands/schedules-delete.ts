@@ -11,5 +11,5 @@ export const schedulesDeleteCommand = defineCommand({
     'svc schedules delete 7c1e0a52-0000-4000-8000-000000000002',
     'svc --profile staging schedules delete 7c1e0a52-0000-4000-8000-000000000002',
   ],
-  load: async () => (await import('./tax.js')).schedulesDelete,
+  load: async () => (await import('../handlers/tax.js')).schedulesDelete,
 });

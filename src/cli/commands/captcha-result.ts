@@ -12,5 +12,5 @@ export const captchaResultCommand = defineCommand({
     'svc captcha result "$VERIFICATION_ID" --policy threshold:0.3',
     'svc captcha result "$TOKEN" --policy multi-stage:0.4,0.8 --wait 3000',
   ],
-  load: async () => (await import('./captcha.js')).captchaResult,
+  load: async () => (await import('../handlers/captcha.js')).captchaResult,
 });

@@ -11,5 +11,5 @@ export const auditListCommand = defineCommand({
     'svc audit list --from 2026-01-01 --to 2026-01-31',
     'svc audit list --page-size 500 --cursor CURSOR -o json',
   ],
-  load: async () => (await import('./audit.js')).auditList,
+  load: async () => (await import('../handlers/audit.js')).auditList,
 });
