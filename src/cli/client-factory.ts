@@ -4,7 +4,7 @@ import type { ApiInterface } from '../core/credentials.js';
 import type { ReferenceServer } from '../server/reference-server.js';
 import type { CommandOutput } from './command-output.js';
 import type { ConfigKey } from './config-store.js';
-import { loadSvcClient, useNodePlatformOnce } from './load-client.js';
+import { loadSvcClient, provideNodePlatform } from './load-client.js';
 import type { Settings } from './settings.js';
 import { UsageError } from './usage-error.js';
 import { withKeyCheck } from './with-key-check.js';
@@ -52,7 +52,7 @@ export class ClientFactory {
    */
   async options(): Promise<SvcClientOptions> {
     // Options are for a client or `diagnose`: both need the Node platform (the proxy rules ask it).
-    const [options] = await Promise.all([this.resolveOptions(), useNodePlatformOnce()]);
+    const [options] = await Promise.all([this.resolveOptions(), provideNodePlatform()]);
     this.settings.warnBrokenConfig();
     return options;
   }

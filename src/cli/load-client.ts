@@ -3,13 +3,13 @@
  * Node's transports as its clients' default, node:crypto's digest. Before any client is made or
  * `diagnose` runs; loaded on first use, so `svc --help` reads none of it.
  */
-export async function useNodePlatformOnce(): Promise<void> {
+export async function provideNodePlatform(): Promise<void> {
   const { useNodePlatform } = await import('../node/platform.js');
   useNodePlatform();
 }
 
 /** The library's `SvcClient` class as the CLI makes its clients with it: on the Node platform. */
 export async function loadSvcClient(): Promise<typeof import('../client.js').SvcClient> {
-  const [{ SvcClient }] = await Promise.all([import('../client.js'), useNodePlatformOnce()]);
+  const [{ SvcClient }] = await Promise.all([import('../client.js'), provideNodePlatform()]);
   return SvcClient;
 }

@@ -1,7 +1,6 @@
-import { SvcError } from '../../core/errors/error-classes.js';
 import { currentRuntime, type RuntimeName } from '../../core/runtime.js';
 import { ATTEMPT_ABORTER, type AttemptAbortAware } from '../../core/transport/attempt-abort.js';
-import { createFetchTransport, globalFetch } from '../../core/transport/fetch.js';
+import { createClientTransport } from '../../core/transport/default.js';
 import type { Transport, TransportRequest } from '../../core/transport/types.js';
 import { createNodeHttpTransport } from './node-http.js';
 import { createUndiciTransport, type UndiciTransportOptions } from './undici.js';
@@ -24,15 +23,8 @@ export function createDefaultTransport(
   options: UndiciTransportOptions = {},
   runtime: RuntimeName = currentRuntime().name,
 ): Transport {
-  if (runtime !== 'node') {
-    if (typeof globalThis.fetch !== 'function') {
-      throw new SvcError(
-        `This runtime (${runtime}) has no global fetch: pass the fetch or transport option`,
-        'config',
-      );
-    }
-    return createFetchTransport(globalFetch);
-  }
+  // Elsewhere the Web-safe choice: the global fetch (it never calls back here off Node).
+  if (runtime !== 'node') return createClientTransport(options, runtime);
   const calls: Transport & AttemptAbortAware = createUndiciTransport(options);
   let bulk: Transport | undefined;
   // With a proxy setting, bulk reads go through undici too: one proxy client (undici's
