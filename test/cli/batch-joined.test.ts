@@ -7,7 +7,7 @@ import iconv from 'iconv-lite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { progressText } from '../../src/cli/handlers/batch-progress.js';
 import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
-import { DurableOutput } from '../../src/node/fs/checkpoint.js';
+import { DurableOutput } from '../../src/node/fs/output-file.js';
 import { validDe, wrongCheckDigit } from '../helpers/batch-data.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import {
   CheckpointError,
   Checkpointer,
-  DurableOutput,
   readStateFile,
   replaceFileAtomic,
 } from '../../src/node/fs/checkpoint.js';
+import { DurableOutput } from '../../src/node/fs/output-file.js';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'svc-checkpoint-'));
 

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OutputPathError, SvcError } from '../../src/core/errors/index.js';
-import { DurableOutput } from '../../src/node/fs/checkpoint.js';
 import {
   checkStatePath,
   DEFAULT_FILE_MODE,
+  DurableOutput,
   openAppendOutput,
   openOutput,
 } from '../../src/node/fs/output-file.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InputTable } from '../../src/node/batch-file/table.js';
-import { openWorkbook } from '../../src/node/batch-file/xlsx/read.js';
+import { openWorkbook } from '../../src/node/batch-file/xlsx/open.js';
 import { reordered, twoSheetWorkbook, writeTestWorkbook, writeZip } from '../helpers/workbooks.js';
 
 // Issue 36: exceljs' streaming reader names a sheet from workbook.xml and its relationships, and

@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BatchInputError } from '../../src/node/batch-file/errors.js';
-import { openWorkbook } from '../../src/node/batch-file/xlsx/read.js';
-import {
-  checkWorkbookArchive,
-  WORKBOOK_LIMITS,
-  type WorkbookLimits,
-} from '../../src/node/batch-file/xlsx/zip/limits.js';
+import { openWorkbook } from '../../src/node/batch-file/xlsx/open.js';
+import { checkWorkbookArchive } from '../../src/node/batch-file/xlsx/zip/check.js';
+import { WORKBOOK_LIMITS, type WorkbookLimits } from '../../src/node/batch-file/xlsx/zip/limits.js';
 import { failure } from '../helpers/client.js';
 import {
   minimalWorkbook,

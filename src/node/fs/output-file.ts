@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, lstat, open, stat } from 'node:fs/promises';
-import { OutputPathError, SvcError } from '../../core/errors/error-classes.js';
+import { CheckpointError, OutputPathError, SvcError } from '../../core/errors/error-classes.js';
 import { fileFault } from '../../core/file-faults.js';
 
 /**
@@ -181,4 +181,154 @@ export async function openAppendOutput(path: string, mode = DEFAULT_FILE_MODE): 
 /** A failed write or sync as one line naming the file, e.g. `cannot write /dev/full: no space left on device (ENOSPC)`. Code `io`. */
 export function writeFailure(path: string, error: unknown): SvcError {
   return new SvcError(`cannot write ${path}: ${fileFault(error)}`, 'io', { cause: error });
+}
+
+/** Chunks smaller than this are gathered in memory and written together. */
+const GATHER_BYTES = 64 * 1024;
+
+/**
+ * An append-only output file. Appends are written in order (small ones gathered first);
+ * {@link DurableOutput.sync} writes what is gathered and fsyncs, after which `size` bytes are on
+ * disk. Nothing is synced on append: the caller decides when, through a {@link SyncSchedule}.
+ */
+export class DurableOutput {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private written: number;
+  /** Writes finished so far, and how many of them the last fsync covered. */
+  private writes = 0;
+  private syncedWrites = 0;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    start: number,
+    /** False for a device or FIFO: written in order, never synced, truncated or resumed. */
+    readonly seekable: boolean,
+  ) {
+    this.written = start;
+  }
+
+  /**
+   * Opens an output (through {@link openOutput}: never through a symbolic link
+   * to a file, created exclusively with `options.mode`, default 0600). Without `resumeAt` the file
+   * is created, or emptied when it is empty already or `options.force` is set (a file with data
+   * is an `OutputPathError` otherwise); with it, the file must exist and hold at least that many
+   * bytes, and is cut back to exactly that many (dropping what a crash left after the last
+   * checkpoint); those errors are {@link CheckpointError} `resume_failed`. A device or FIFO
+   * (`/dev/stdout`) is a stream: written in order, never synced, truncated or resumed
+   * (`seekable` false).
+   */
+  static async open(
+    path: string,
+    resumeAt?: number,
+    options: { force?: boolean; mode?: number } = {},
+  ): Promise<DurableOutput> {
+    if (resumeAt === undefined) {
+      const { handle, seekable } = await openOutput(path, { ...options, resume: false });
+      return new DurableOutput(path, handle, 0, seekable);
+    }
+    let handle: FileHandle;
+    try {
+      ({ handle } = await openOutput(path, { resume: true }));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new CheckpointError(
+          `Cannot resume: the output ${path} is missing; delete the state file to start over`,
+          'resume_failed',
+        );
+      }
+      throw error;
+    }
+    const { size } = await handle.stat();
+    if (size < resumeAt) {
+      await handle.close();
+      throw new CheckpointError(
+        `Cannot resume: ${path} holds ${size} bytes but the state file records ${resumeAt}; delete the state file to start over`,
+        'resume_failed',
+      );
+    }
+    await handle.truncate(resumeAt);
+    await handle.sync();
+    return new DurableOutput(path, handle, resumeAt, true);
+  }
+
+  /** Bytes appended so far, durable or not. */
+  get size(): number {
+    return this.written + this.pendingBytes;
+  }
+
+  /** Appends a chunk; the caller may reuse a `Uint8Array` chunk once the promise settles. */
+  async append(chunk: string | Uint8Array): Promise<void> {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (bytes.length < GATHER_BYTES) {
+      this.pending.push(typeof chunk === 'string' ? (bytes as Buffer) : Buffer.from(bytes));
+      this.pendingBytes += bytes.length;
+      if (this.pendingBytes >= GATHER_BYTES) await this.flush();
+      return;
+    }
+    await this.flush();
+    await this.writeAll(bytes);
+  }
+
+  /** Writes what is gathered (no fsync). */
+  async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const data = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.writeAll(data);
+  }
+
+  private async writeAll(data: Uint8Array): Promise<void> {
+    let done = 0;
+    try {
+      while (done < data.length) {
+        const at = this.seekable ? this.written + done : null;
+        const { bytesWritten } = await this.handle.write(data, done, data.length - done, at);
+        done += bytesWritten;
+      }
+    } catch (error) {
+      throw writeFailure(this.path, error);
+    }
+    this.written += data.length;
+    this.writes += 1;
+  }
+
+  /** Writes what is gathered and fsyncs; returns the size now durable. */
+  async sync(): Promise<number> {
+    await this.flush();
+    return this.syncWritten();
+  }
+
+  /**
+   * Fsyncs the bytes written so far (not those still gathered: {@link DurableOutput.flush} them
+   * first) and returns how many that is. Only reads the size and the handle, so appends may go on
+   * while it runs: a later write lands past the returned size, and the fsync may cover it too.
+   */
+  async syncWritten(): Promise<number> {
+    const size = this.written;
+    const writes = this.writes;
+    if (writes !== this.syncedWrites && this.seekable) {
+      try {
+        await this.handle.datasync();
+      } catch (error) {
+        throw writeFailure(this.path, error);
+      }
+    }
+    this.syncedWrites = Math.max(this.syncedWrites, writes);
+    return size;
+  }
+
+  /** Syncs and closes; closing again does nothing. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
 }

@@ -52,7 +52,7 @@ export async function openInputTable(
   if (startsWith(head, ZIP) || named) {
     if (!startsWith(head, ZIP))
       throw new BatchInputError(`${label} is not an Excel workbook (.xlsx): not a zip archive`);
-    const { openWorkbook } = await import('../xlsx/read.js');
+    const { openWorkbook } = await import('../xlsx/open.js');
     return {
       table: await openWorkbook(path, label, options.sheet),
       rowsTotal: undefined,

@@ -117,3 +117,17 @@ export function rejectLine(
     style.delimiter,
   );
 }
+
+/**
+ * The style of CSV results and rejects: as `output` asks, else as the CSV came in (its delimiter,
+ * and a BOM when it had one or was not UTF-8); for a workbook input (no dialect), `,` with a BOM.
+ */
+export function resultsStyle(
+  output: { delimiter?: string; bom?: boolean },
+  dialect: CsvStyle | undefined,
+): CsvStyle {
+  return {
+    delimiter: output.delimiter ?? dialect?.delimiter ?? ',',
+    bom: output.bom ?? dialect?.bom ?? dialect === undefined,
+  };
+}

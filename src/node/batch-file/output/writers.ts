@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { DurableOutput, replaceFileAtomic } from '../../fs/checkpoint.js';
+import { replaceFileAtomic } from '../../fs/atomic-file.js';
+import { DurableOutput } from '../../fs/output-file.js';
 import type { Scratch } from '../state/journal.js';
 import { writeWorkbook } from '../xlsx/write.js';
 import type { RowOutput } from './format.js';
@@ -187,18 +188,18 @@ export interface ResultsTarget {
 }
 
 /**
- * Opens the results of a run as its plan says: a workbook, a file (continued at `resumeAt` bytes
- * when resuming), a stream, or none.
+ * The results writer of a run as its plan says: to `file` (the plan's `outPath`, opened by the
+ * caller, continued when resuming), a workbook written from that file at the end, a stream, or
+ * none. `mode` is that of the files it creates (a workbook, a rewritten results file).
  */
-export async function openRowWriter(
+export function rowWriter(
   plan: ResultsTarget,
   encoder: RowOutput,
-  resumeAt: number | undefined,
-  opening: { force?: boolean; mode: number },
-): Promise<RowWriter> {
-  if (!plan.outPath) return new StreamRowWriter(encoder, plan.stream);
-  const file = await DurableOutput.open(plan.outPath, resumeAt, opening);
+  file: DurableOutput | undefined,
+  mode: number,
+): RowWriter {
+  if (!file) return new StreamRowWriter(encoder, plan.stream);
   return plan.workbookPath
-    ? new WorkbookRowWriter(encoder, file, opening.mode, plan.workbookPath)
-    : new FileRowWriter(encoder, file, opening.mode);
+    ? new WorkbookRowWriter(encoder, file, mode, plan.workbookPath)
+    : new FileRowWriter(encoder, file, mode);
 }

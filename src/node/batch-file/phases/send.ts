@@ -2,14 +2,15 @@ import { AbortError, SvcError } from '../../../core/errors/error-classes.js';
 import { BatchStoppedError } from '../../../tax/batch/batch-stopped-error.js';
 import { runBatchSegments } from '../../../tax/batch/runner.js';
 import type { BatchSender, RunBatchOptions, SentRowResult } from '../../../tax/batch/types.js';
-import type { Checkpointer, DurableOutput } from '../../fs/checkpoint.js';
+import type { Checkpointer } from '../../fs/checkpoint.js';
+import type { DurableOutput } from '../../fs/output-file.js';
 import {
   BatchFileFailedError,
   BatchFileStoppedError,
   BatchInputError,
   BatchInterruptedError,
 } from '../errors.js';
-import type { BatchFileOptions } from '../options.js';
+import type { BatchFileOptions, BatchFileSendOptions } from '../options.js';
 import { rejectLine } from '../output/format.js';
 import type { RowWriter } from '../output/writers.js';
 import type { BatchFileState } from '../state/state-file.js';
@@ -132,4 +133,30 @@ async function stopped(p: SendPhase, error: unknown): Promise<unknown> {
   // An output that cannot be written, with no state file to resume from: its own message.
   if (!keptState && error instanceof SvcError && error.code === 'io') return error;
   return new BatchFileFailedError(error, ledger.rowsDone, keptState);
+}
+
+/** The runner's options for a run: the `send` group with what the run adds (the input's field name, the run id, the rows done before). */
+export function runnerOptions(
+  send: BatchFileSendOptions,
+  run: {
+    signal: AbortSignal | undefined;
+    fieldName: RunBatchOptions['fieldName'];
+    runId: string;
+    skipRows: number;
+  },
+): RunBatchOptions {
+  return {
+    strategy: send.strategy,
+    chunkSize: send.chunkSize,
+    concurrency: send.concurrency,
+    precheck: send.precheck,
+    fieldName: run.fieldName,
+    timeoutMs: send.timeoutMs,
+    maxRetries: send.maxRetries,
+    deadlineMs: send.deadlineMs,
+    ...(send.retryForMs !== undefined && { retryForMs: send.retryForMs }),
+    runId: run.runId,
+    skipRows: run.skipRows,
+    signal: run.signal,
+  };
 }

@@ -1,7 +1,6 @@
 import { BatchInputError } from '../errors.js';
 import { batchesOf, type InputTable, isBlank, type TableRow } from '../table.js';
-import { checkWorkbookArchive } from './zip/limits.js';
-import { type OrderedWorkbook, orderedWorkbook } from './zip/reorder.js';
+import type { OrderedWorkbook } from './zip/reorder.js';
 
 /** Rows and columns of the largest sheet Excel opens; more is not a spreadsheet. */
 const MAX_ROWS = 1_048_576;
@@ -192,13 +191,16 @@ async function readHeader(
 }
 
 /**
- * Opens a sheet of an `.xlsx` workbook (the first, or the one named `sheet`) with exceljs'
- * streaming reader, its entries in the order that reader needs ({@link orderedWorkbook}): the first row with content is the header, trailing empty header cells are
- * dropped, each row's `line` is its sheet row number. The archive is checked first
- * ({@link checkWorkbookArchive}); every cell becomes text ({@link cellText}).
+ * Reads a sheet of a checked workbook (the first, or the one named `sheet`) with exceljs'
+ * streaming reader, its entries in the order that reader needs ({@link OrderedWorkbook}): the
+ * first row with content is the header, trailing empty header cells are dropped, each row's
+ * `line` is its sheet row number; every cell becomes text ({@link cellText}).
  */
-export async function openWorkbook(path: string, label: string, sheet?: string): Promise<InputTable> {
-  const workbook = orderedWorkbook(path, await checkWorkbookArchive(path, label));
+export async function readWorkbook(
+  workbook: OrderedWorkbook,
+  label: string,
+  sheet?: string,
+): Promise<InputTable> {
   const reader = await workbookReader(workbook);
   const sheets = workbook.taking((reader as unknown as AsyncIterable<SheetReader>)[Symbol.asyncIterator]());
   const { chosen, name } = await chooseSheet(sheets, label, sheet).catch((error: unknown) => {

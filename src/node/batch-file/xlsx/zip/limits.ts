@@ -1,7 +1,5 @@
-import { open } from 'node:fs/promises';
 import { BatchInputError } from '../../errors.js';
-import { readZipDirectory, type ZipEntry } from './directory.js';
-import { readEntryData, unpackEntry } from './entry-data.js';
+import type { ZipEntry } from './directory.js';
 import { markerGaps } from './marker-gaps.js';
 
 /** Limits a workbook must keep, on its declared and on its real (unpacked) bytes. */
@@ -87,7 +85,7 @@ function judgeSize(
 }
 
 /** The cheap first filter: the sizes the central directory declares, before a byte is inflated. */
-function judgeDeclared(entries: ZipEntry[], limits: WorkbookLimits, label: string): void {
+export function judgeDeclared(entries: ZipEntry[], limits: WorkbookLimits, label: string): void {
   let total = 0;
   const names = new Set<string>();
   for (const entry of entries) {
@@ -102,75 +100,28 @@ function judgeDeclared(entries: ZipEntry[], limits: WorkbookLimits, label: strin
     throw new BatchInputError(`${label} is a zip archive but not an Excel workbook (.xlsx)`);
 }
 
-/** One entry of a checked workbook and the bytes it spans: local header, data, descriptor. */
-export interface WorkbookPart {
-  name: string;
-  /** Where its local header starts. */
-  start: number;
-  /** Where the next entry starts. */
-  end: number;
-}
-
-/** A checked workbook's entries in file order; they lie back to back from offset 0. */
-export interface WorkbookLayout {
-  parts: WorkbookPart[];
-}
-
 /**
- * Refuses a workbook that would take unbounded memory or time to read. First from its zip central
- * directory: not a zip, too many entries, declared sizes over the {@link WORKBOOK_LIMITS}, an entry
- * packed more tightly than real spreadsheets are. Then by unpacking every entry as a stream and
- * counting what really comes out (nothing is kept), stopping the moment a limit is passed: the
- * entries must lie one after the other as the directory places them (exceljs reads them in file
- * order), unpack to exactly their declared sizes and checksums, and a sheet's rows must stay under
- * `rowBytes`. Costs one extra unpacking of the file (about 1 s per 200 MB unpacked). Returns where
- * each entry lies, so that a reader can take them in the order it needs.
+ * The judge of one entry as it is unpacked: called with each chunk that comes out, the bytes of
+ * the entry so far and of the archive so far (this entry included); throws at the first limit
+ * passed (sizes and ratio as {@link judgeDeclared} judges them, a sheet's row bytes, the shared
+ * strings' rich text runs).
  */
-export async function checkWorkbookArchive(
-  path: string,
+export function entryJudge(
+  entry: ZipEntry,
+  limits: WorkbookLimits,
   label: string,
-  limits: WorkbookLimits = WORKBOOK_LIMITS,
-): Promise<WorkbookLayout> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const { entries, dirOffset } = await readZipDirectory(handle, size, label, limits.entries);
-    judgeDeclared(entries, limits, label);
-    const inFileOrder = [...entries].sort((a, b) => a.offset - b.offset);
-    let expected = 0;
-    let total = 0;
-    const parts: WorkbookPart[] = [];
-    for (const entry of inFileOrder) {
-      // A gap or an overlap could hide an entry a sequential reader would find.
-      if (entry.offset !== expected)
-        throw new BatchInputError(
-          `${label} is damaged or forged: ${entry.name} does not start where the entry before it ends`,
-        );
-      const data = await readEntryData(handle, entry, dirOffset, label);
-      const rows = SHEET.test(entry.name) ? markerGaps(ROW_END) : undefined;
-      const runs = SHARED_STRINGS.test(entry.name) ? RUN_STARTS.map(markerGaps) : [];
-      const before = total;
-      await unpackEntry(handle, entry, data, label, (chunk, unpacked) => {
-        total = before + unpacked;
-        judgeSize(entry, unpacked, total, limits, label);
-        if (rows && rows(chunk).longest > limits.rowBytes)
-          throw new BatchInputError(
-            `${label}: ${entry.name} has a row of more than ${mb(limits.rowBytes)}: save it as CSV`,
-          );
-        if (runs.length > 0 && runs.reduce((n, seen) => n + seen(chunk).count, 0) > limits.sharedStringRuns)
-          throw new BatchInputError(
-            `${label} has more than ${limits.sharedStringRuns} rich text runs in its shared strings: save it as CSV`,
-          );
-      });
-      parts.push({ name: entry.name, start: entry.offset, end: data.next });
-      expected = data.next;
-    }
-    if (expected !== dirOffset)
+): (chunk: Buffer, unpacked: number, total: number) => void {
+  const rows = SHEET.test(entry.name) ? markerGaps(ROW_END) : undefined;
+  const runs = SHARED_STRINGS.test(entry.name) ? RUN_STARTS.map(markerGaps) : [];
+  return (chunk, unpacked, total) => {
+    judgeSize(entry, unpacked, total, limits, label);
+    if (rows && rows(chunk).longest > limits.rowBytes)
       throw new BatchInputError(
-        `${label} is damaged or forged: bytes between its last entry and its directory`,
+        `${label}: ${entry.name} has a row of more than ${mb(limits.rowBytes)}: save it as CSV`,
       );
-    return { parts };
-  } finally {
-    await handle.close();
-  }
+    if (runs.length > 0 && runs.reduce((n, seen) => n + seen(chunk).count, 0) > limits.sharedStringRuns)
+      throw new BatchInputError(
+        `${label} has more than ${limits.sharedStringRuns} rich text runs in its shared strings: save it as CSV`,
+      );
+  };
 }

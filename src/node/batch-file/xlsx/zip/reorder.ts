@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
+import type { WorkbookLayout, WorkbookPart } from './check.js';
 import { fileRange } from './file-range.js';
-import type { WorkbookLayout, WorkbookPart } from './limits.js';
 
 /**
  * A checked workbook as the stream exceljs' `WorkbookReader` reads, its entries in the order that
