@@ -329,6 +329,11 @@ export class Settings {
     };
   }
 
+  /** `--timeout` (or `SVC_TIMEOUT`, profile `timeout`), checked; undefined when not set. */
+  timeoutMs(): number | undefined {
+    return this.limits().timeoutMs;
+  }
+
   /** `--timeout`, `--deadline` and `--max-retries` (or their env and profile settings), checked. */
   private limits(): Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'deadlineMs'> {
     const timeout = this.pick(this.flags.timeout, 'SVC_TIMEOUT', 'timeout');

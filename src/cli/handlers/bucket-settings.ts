@@ -21,7 +21,8 @@ export interface BucketFlags {
  * `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`, profile `proxy`); the trusted CAs, added to Node's roots,
  * are `--ca-file` (`SVC_CA_FILE`, profile `ca-file`) and the AWS CLI's `AWS_CA_BUNDLE`, each file
  * read and checked now (a usage error, exit 2, when it cannot be read or holds no PEM
- * certificate). Credentials are left to the SDK's chain. Warnings go to stderr, S3 requests to
+ * certificate). A store request may stay silent for `--timeout` (`SVC_TIMEOUT`, profile
+ * `timeout`; default 30 s), as an API request may. Credentials are left to the SDK's chain. Warnings go to stderr, S3 requests to
  * `--debug`.
  */
 export function bucketSettings(ctx: CommandContext, flags: BucketFlags): S3StoreSettings {
@@ -31,7 +32,9 @@ export function bucketSettings(ctx: CommandContext, flags: BucketFlags): S3Store
   const retainDays =
     flags.retainDays === undefined ? undefined : parseIntOption(flags.retainDays, '--retain-days', 1, 36_500);
   const proxy = ctx.settings.proxySettings().settings;
+  const timeoutMs = ctx.settings.timeoutMs();
   const settings: S3StoreSettings = {
+    ...(timeoutMs !== undefined && { timeoutMs }),
     ...(endpoint !== undefined && { endpoint }),
     ...(proxy && { proxy }),
     ...(region !== undefined && { region }),

@@ -14,7 +14,7 @@ import { proxiedFailure, proxyAnswer } from '../../core/transport/proxy-errors.j
 interface S3ErrorShape {
   name?: string;
   Code?: string;
-  $metadata?: { httpStatusCode?: number };
+  $metadata?: { httpStatusCode?: number; attempts?: number };
 }
 
 const shape = (error: unknown): S3ErrorShape => (typeof error === 'object' && error !== null ? error : {});
@@ -63,6 +63,8 @@ export interface S3Route {
   host: string;
   /** The proxy the requests go through; undefined when they go direct. */
   proxy: URL | undefined;
+  /** How long a request may stay silent, ms (`S3StoreSettings.timeoutMs`). */
+  timeoutMs?: number;
 }
 
 /** The fix of an untrusted certificate for a bucket: the AWS CLI's variable works too. */
@@ -133,6 +135,14 @@ export function s3Fault(error: unknown, what: string, route?: S3Route): Error {
     return line(
       'the bucket has no Object Lock, so --retain-days cannot be kept: use a bucket created with Object Lock',
     );
+  // The SDK handler's connectionTimeout / socketTimeout (s3-network.ts), after its retries.
+  if (shape(error).name === 'TimeoutError') {
+    const silent = route?.timeoutMs === undefined ? '' : ` for ${route.timeoutMs} ms`;
+    const tries = shape(error).$metadata?.attempts;
+    return line(
+      `the store at ${route?.host ?? 'its endpoint'} sent nothing${silent}${tries ? ` (${tries} tries)` : ''}: a slow store or link may need a larger --timeout`,
+    );
+  }
   const network = (error as { code?: unknown }).code;
   if (typeof network === 'string' && NETWORK.has(network))
     return line(`cannot reach the store (${network}): check the endpoint (--s3-endpoint) and the network`);

@@ -5,7 +5,7 @@ import { proxyFor, proxyRoutes, proxySettingsOf } from '../../core/proxy-rules.j
 import { redact } from '../../core/redact.js';
 import { trustedCertificates } from '../transport/trust.js';
 import type { S3Route } from './s3-faults.js';
-import type { S3StoreSettings } from './s3-settings.js';
+import { DEFAULT_S3_TIMEOUT_MS, type S3StoreSettings } from './s3-settings.js';
 
 // How a bucket archive's requests reach the store: through the proxy the rules of
 // core/proxy-rules.ts give for the store's URL (hpagent's agents in the SDK's NodeHttpHandler,
@@ -18,8 +18,13 @@ const MAX_SOCKETS = 50;
 /** The `requestHandler` of the S3 client (NodeHttpHandler constructor options) and the route it takes. */
 export interface S3Network {
   route: S3Route;
-  /** Undefined: the SDK's default handler, untouched. */
-  requestHandler: { httpAgent?: unknown; httpsAgent?: unknown } | undefined;
+  /** The SDK's NodeHttpHandler options: the silence bounds, and the agents of a proxy or CA (else the SDK's own). */
+  requestHandler: {
+    connectionTimeout: number;
+    socketTimeout: number;
+    httpAgent?: unknown;
+    httpsAgent?: unknown;
+  };
 }
 
 /**
@@ -47,12 +52,16 @@ export function storeUrl(settings: S3StoreSettings, bucket: string): URL {
  * The request handler of a bucket archive's S3 client: with a proxy for the store's URL
  * (`settings.proxy`, NO_PROXY applied), hpagent's `HttpProxyAgent` / `HttpsProxyAgent` (keep-alive,
  * the user's CA for the store's TLS and an https proxy's); else, with `settings.ca`, an https
- * agent trusting it besides Node's roots; else none (the SDK's default).
+ * agent trusting it besides Node's roots; else the SDK's own agents. Every request may stay
+ * silent for at most `settings.timeoutMs` (default 30 s): to connect, for its answer, between
+ * bytes of its body.
  */
 export function s3Network(settings: S3StoreSettings, bucket: string): S3Network {
   const url = storeUrl(settings, bucket);
   const proxy = proxyFor(url, proxyRoutes(proxySettingsOf(settings.proxy)));
-  const route: S3Route = { host: url.host, proxy };
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
+  const route: S3Route = { host: url.host, proxy, timeoutMs };
+  const silence = { connectionTimeout: timeoutMs, socketTimeout: timeoutMs };
   const ca = trustedCertificates(settings.ca);
   const tlsOptions: AgentOptions = ca ? { ca } : {};
   if (proxy) {
@@ -65,10 +74,11 @@ export function s3Network(settings: S3StoreSettings, bucket: string): S3Network 
     return {
       route,
       requestHandler: {
+        ...silence,
         httpAgent: new HttpProxyAgent(options),
         httpsAgent: new HttpsProxyAgent({ ...options, ...tlsOptions }),
       },
     };
   }
-  return { route, requestHandler: ca ? { httpsAgent: tlsOptions } : undefined };
+  return { route, requestHandler: { ...silence, ...(ca && { httpsAgent: tlsOptions }) } };
 }

@@ -24,7 +24,7 @@ export function openS3Store(location: string, options: ArchiveStoreOptions): Arc
     forcePathStyle: settings.pathStyle ?? settings.endpoint !== undefined,
     retryMode: 'standard',
     maxAttempts: settings.maxAttempts ?? DEFAULT_S3_MAX_ATTEMPTS,
-    ...(network.requestHandler && { requestHandler: network.requestHandler }),
+    requestHandler: network.requestHandler,
   });
   if (settings.debug) s3Debug(client, settings.debug);
   return new S3Store(location, client, settings, options.workDir, network.route);

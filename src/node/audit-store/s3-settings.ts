@@ -9,6 +9,9 @@ export type RetainMode = 'governance' | 'compliance';
 /** Default {@link S3StoreSettings.maxAttempts}: tries of one S3 request (the SDK's standard retry mode, with backoff). */
 export const DEFAULT_S3_MAX_ATTEMPTS = 8;
 
+/** Default {@link S3StoreSettings.timeoutMs}: 30 seconds of silence, as the API clients' `timeoutMs`. */
+export const DEFAULT_S3_TIMEOUT_MS = 30_000;
+
 /**
  * Default {@link S3StoreSettings.lockTtlMs}: 15 minutes. A running sync renews its lock every 5
  * minutes; one not renewed for 15 (its holder was killed on another machine) may be taken over.
@@ -55,6 +58,15 @@ export interface S3StoreSettings {
    * `syncAuditArchive`, the client's own `ca`; elsewhere none, Node's roots only. The CLI passes `--ca-file` / `SVC_CA_FILE` and `AWS_CA_BUNDLE`.
    */
   ca?: readonly string[];
+  /**
+   * Most milliseconds a store request may stay silent: to connect, for the answer to start, and
+   * between bytes of its body (the SDK handler's `connectionTimeout` and `socketTimeout`), as
+   * `--timeout` bounds an API request. A slow but steady transfer never times out; a store that
+   * announces a byte and never sends it fails the request as a timeout, which is tried again
+   * like any (`maxAttempts`) and then fails the run with one line. Default 30 000; the CLI passes
+   * `--timeout` (`SVC_TIMEOUT`, profile `timeout`).
+   */
+  timeoutMs?: number;
   /** Tries of one request before it fails: 500, 503 SlowDown, resets and timeouts are retried with backoff. Default 8. */
   maxAttempts?: number;
   /**
