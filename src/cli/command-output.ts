@@ -28,6 +28,11 @@ export class CommandOutput {
     this.csvStyle = style;
   }
 
+  /** The delimiter and BOM of CSV output, for a command that streams its CSV itself; undefined: `,` without a BOM. */
+  get csv(): CsvStyle | undefined {
+    return this.csvStyle;
+  }
+
   /** Prints data to stdout in the chosen format. */
   print(data: unknown, view: () => TableView): Promise<void> {
     const { format, color, tableWidth: width } = this.settings;

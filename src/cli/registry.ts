@@ -5,6 +5,7 @@ import { auditExportCommand } from './commands/audit-export.js';
 import { auditGapsCommand } from './commands/audit-gaps.js';
 import { auditGapsAckCommand } from './commands/audit-gaps-ack.js';
 import { auditListCommand } from './commands/audit-list.js';
+import { auditSearchCommand } from './commands/audit-search.js';
 import { auditSyncCommand } from './commands/audit-sync.js';
 import { auditTailCommand } from './commands/audit-tail.js';
 import { auditVerifyCommand } from './commands/audit-verify.js';
@@ -68,6 +69,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   auditGapsCommand,
   auditGapsAckCommand,
   auditCopyCommand,
+  auditSearchCommand,
   captchaGroup,
   captchaResultCommand,
   captchaLegacyCommand,

@@ -1,8 +1,18 @@
 // The `svc-sdk/node` entry: the jobs that need Node (files, sockets, listeners, undici), as
-// functions taking a client or its options: the audit archive's functions, the webhook listener,
+// functions taking a client or its options: the audit archive's functions (search among them,
+// with its query language, which is Web-safe but lives here beside the search), the webhook listener,
 // forwarder and registration, completion watches, the Node transports, and the errors
 // only these jobs raise. The clients and the errors every call can raise are `svc-sdk`.
 
+export { matchesAuditQuery } from '../audit/search/match.js';
+export {
+  type AuditQualifier,
+  type AuditQuery,
+  type AuditQueryTerm,
+  parseAuditQuery,
+  type TextTest,
+  type TimeSpan,
+} from '../audit/search/query.js';
 export { CheckpointError } from '../core/errors/error-classes.js';
 export type { CompletionWatchOptions } from '../tax/completion-watch.js';
 export {
@@ -37,6 +47,13 @@ export type {
 export type { ExportOptions, ExportProgress, ExportResult } from './audit-export/export.js';
 export { exportAuditEvents } from './audit-export/job.js';
 export type { ExportedEvent, ExportHeld, ExportSink } from './audit-export/sink.js';
+export {
+  type ArchiveMatch,
+  type ArchiveReadFooter,
+  type ArchiveSearch,
+  type ArchiveSearchOptions,
+  searchAuditArchive,
+} from './audit-search/job.js';
 export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit-store/s3-settings.js';
 export { syncAuditArchive } from './audit-sync/job.js';
 export type { SyncOptions, SyncResult } from './audit-sync/options.js';

@@ -83,6 +83,10 @@ const COMMANDS: Record<
     args: () => ['audit', 'copy', join(dir, 'archive'), join(dir, 'copy')],
     setup: () => syncArchive(),
   },
+  'audit search': {
+    args: () => ['audit', 'search', '--dir', join(dir, 'archive'), 'actor.type:USER'],
+    setup: () => syncArchive(),
+  },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },
   'captcha legacy': { args: () => ['captcha', 'legacy', IDS.passed], key: TEST_KEY },
   'captcha token': { args: () => ['captcha', 'token', '--outcome', 'bot'] },

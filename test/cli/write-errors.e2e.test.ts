@@ -47,6 +47,7 @@ const RUNS: Record<string, (() => string[]) | { none: string }> = {
   'audit gaps': () => ['audit', 'gaps', '--dir', archive, '-o', 'json'],
   'audit gaps ack': { none: 'answers on stderr only' },
   'audit copy': () => ['audit', 'copy', archive, join(root, `copy-${Date.now()}`)],
+  'audit search': () => ['audit', 'search', '--dir', archive, '-o', 'ndjson'],
   'captcha result': () => ['--sandbox', 'captcha', 'result', TOKEN, '-o', 'json'],
   'captcha legacy': () => [
     '--sandbox',

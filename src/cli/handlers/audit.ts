@@ -1,6 +1,6 @@
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { isOrderedRange } from '../../audit/query.js';
-import type { AuditEvent } from '../../audit/schemas.js';
+import { EVENT_TABLE_COLUMNS, eventTableRow } from '../../audit/search/columns.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { AuditListOptions } from '../options/audit-list-options.js';
@@ -27,15 +27,6 @@ export function rangeFlags(flags: { from?: string; to?: string }): { from?: stri
   return { ...(from && { from }), ...(to && { to }) };
 }
 
-/** How an actor reads in a table: type plus what identifies it. */
-export function actorLabel(actor: AuditEvent['actor']): string {
-  const a = actor as Record<string, unknown>;
-  const automation = a.automation as { kind?: unknown; name?: unknown } | null | undefined;
-  if (a.type === 'AUTOMATION' && automation) return `AUTOMATION ${automation.kind}/${automation.name}`;
-  const id = a.userId ?? a.apiKeyId;
-  return typeof id === 'string' ? `${actor.type} ${id}` : actor.type;
-}
-
 /** `--retry-for`: how long a throttled or failing read is retried past --max-retries, ms. */
 export const retryForFlag = (flags: { retryFor: string }) =>
   parseDurationOption(flags.retryFor, '--retry-for');
@@ -60,14 +51,8 @@ export async function auditList(
       throw withWayOn(error, () => `nothing printed; ask again with: ${continueCommand(command)}`);
     });
   await ctx.out.print(ctx.settings.format === 'ndjson' ? page.content : page, () => ({
-    head: ['id', 'occurredAt', 'type', 'actor', 'subject'],
-    rows: page.content.map((e) => [
-      e.id,
-      e.occurredAt,
-      e.type,
-      actorLabel(e.actor),
-      e.subject?.label ?? e.subject?.id ?? '',
-    ]),
+    head: [...EVENT_TABLE_COLUMNS],
+    rows: page.content.map(eventTableRow),
   }));
   ctx.out.info(
     `page ${page.page}: ${page.content.length} of ${page.totalElements} events from ${page.from} to ${page.to}` +

@@ -150,9 +150,22 @@ export async function countDataLines(
 
 /** Each non-empty line of a listed data file as text, within the same caps as {@link countDataLines}. */
 export async function* dataLines(store: ArchiveStore, file: ListedData): AsyncGenerator<string> {
-  let ready: string[] = [];
-  const splitter = new LineSplitter(true, (line) => ready.push(line.toString('utf8')));
+  for await (const line of dataLineBytes(store, file)) yield line.toString('utf8');
+}
+
+/**
+ * Each non-empty line of a listed data file as its bytes (without the line break), within the
+ * same caps as {@link countDataLines}. Stops with `AbortError` once `signal` fired.
+ */
+export async function* dataLineBytes(
+  store: ArchiveStore,
+  file: ListedData,
+  signal?: AbortSignal,
+): AsyncGenerator<Buffer> {
+  let ready: Buffer[] = [];
+  const splitter = new LineSplitter(true, (line) => ready.push(line));
   for await (const chunk of plainBytes(store, file)) {
+    checkAborted(signal);
     splitter.push(chunk);
     yield* ready;
     ready = [];

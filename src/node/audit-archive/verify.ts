@@ -5,7 +5,7 @@ import type { ArchiveObject, ArchiveStore } from '../audit-store/archive-store.j
 import { isOverRunCap, MAX_RUN, manifestName, manifestRun } from '../audit-store/layout.js';
 import { openArchiveStore } from '../audit-store/open-store.js';
 import type { ArchiveStoreOptions } from '../audit-store/s3-settings.js';
-import { ChainWalk } from './chain-walk.js';
+import { ChainWalk, type WalkMode } from './chain-walk.js';
 import { checkAborted } from './files.js';
 import { loadPublicKey } from './manifest.js';
 import { readSyncState } from './state.js';
@@ -29,10 +29,14 @@ export async function verifyAuditArchive(
   return verifyArchive(await openArchiveStore(dir, options), options);
 }
 
-/** {@link verifyAuditArchive} of an archive's store. */
+/**
+ * {@link verifyAuditArchive} of an archive's store. `mode`: what the walk does besides the chain
+ * (default: every listed file re-hashed and recounted; a search reads its files itself).
+ */
 export async function verifyArchive(
   store: ArchiveStore,
   options: VerifyArchiveOptions = {},
+  mode?: WalkMode,
 ): Promise<VerifyArchiveResult> {
   const key = options.publicKey === undefined ? undefined : loadPublicKey(options.publicKey);
   const anchor = options.head
@@ -42,7 +46,7 @@ export async function verifyArchive(
   if (anchor !== undefined && !SHA256_HEX.test(anchor))
     throw new SvcError('head must be the sha256 of a manifest: 64 hex digits', 'config');
   const entries = await store.list({ mustExist: true, ...(options.signal && { signal: options.signal }) });
-  const walk = new ChainWalk(store, options, key);
+  const walk = new ChainWalk(store, options, key, mode);
   const byRun = manifestsByRun(entries, walk);
   // The manifests that exist, in run order: a run of missing ones between two is one problem.
   const runs = [...byRun.keys()].sort((a, b) => a - b);
