@@ -5,6 +5,7 @@ import { auditExportCommand } from './commands/audit-export.js';
 import { auditGapsCommand } from './commands/audit-gaps.js';
 import { auditGapsAckCommand } from './commands/audit-gaps-ack.js';
 import { auditListCommand } from './commands/audit-list.js';
+import { auditReportCommand } from './commands/audit-report.js';
 import { auditSearchCommand } from './commands/audit-search.js';
 import { auditSyncCommand } from './commands/audit-sync.js';
 import { auditTailCommand } from './commands/audit-tail.js';
@@ -70,6 +71,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   auditGapsAckCommand,
   auditCopyCommand,
   auditSearchCommand,
+  auditReportCommand,
   captchaGroup,
   captchaResultCommand,
   captchaLegacyCommand,

@@ -87,6 +87,10 @@ const COMMANDS: Record<
     args: () => ['audit', 'search', '--dir', join(dir, 'archive'), 'actor.type:USER'],
     setup: () => syncArchive(),
   },
+  'audit report': {
+    args: () => ['audit', 'report', 'actors', '--dir', join(dir, 'archive')],
+    setup: () => syncArchive(),
+  },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },
   'captcha legacy': { args: () => ['captcha', 'legacy', IDS.passed], key: TEST_KEY },
   'captcha token': { args: () => ['captcha', 'token', '--outcome', 'bot'] },

@@ -48,6 +48,7 @@ const RUNS: Record<string, (() => string[]) | { none: string }> = {
   'audit gaps ack': { none: 'answers on stderr only' },
   'audit copy': () => ['audit', 'copy', archive, join(root, `copy-${Date.now()}`)],
   'audit search': () => ['audit', 'search', '--dir', archive, '-o', 'ndjson'],
+  'audit report': () => ['audit', 'report', 'actors', '--dir', archive, '-o', 'csv'],
   'captcha result': () => ['--sandbox', 'captcha', 'result', TOKEN, '-o', 'json'],
   'captcha legacy': () => [
     '--sandbox',

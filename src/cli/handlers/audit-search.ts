@@ -1,18 +1,14 @@
 import type { AuditEvent } from '../../audit/schemas.js';
 import { EVENT_COLUMNS, EVENT_TABLE_COLUMNS, eventRow, eventTableRow } from '../../audit/search/columns.js';
-import { matchesAuditQuery } from '../../audit/search/match.js';
 import { type AuditQuery, parseAuditQuery } from '../../audit/search/query.js';
 import { type CsvStyle, csvHeaderLine, csvLine } from '../../core/csv-line.js';
 import { SvcError } from '../../core/errors/error-classes.js';
-import type { ArchiveReadFooter } from '../../node/audit-search/footer.js';
-import { searchAuditArchive } from '../../node/audit-search/job.js';
 import type { CommandContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import type { AuditSearchOptions } from '../options/audit-search-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
-import { rangeFlags, retryForFlag } from './audit.js';
-import { bucketSettings } from './bucket-settings.js';
+import { auditEventSource, sayFooter } from './audit-event-source.js';
 
 /** Rows a table shows at most: past them, the rest is counted and the line says how to see it. */
 const MAX_TABLE_ROWS = 1000;
@@ -32,7 +28,7 @@ export function queryText(words: readonly string[]): string {
 }
 
 /** The query parsed; a query that cannot be read is a usage error (exit 2) in its own words. */
-function parseQuery(words: readonly string[]): AuditQuery {
+export function parseQuery(words: readonly string[]): AuditQuery {
   const flag = words.find((word) => word.startsWith('--') || /^-[a-zA-Z]$/.test(word));
   if (flag) throw new UsageError(`unknown option '${flag}' (a negated term is -qualifier:value)`);
   try {
@@ -103,18 +99,6 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined): MatchWrite
   };
 }
 
-/** The footer of an archive search on stderr: what was read, and when the range is not whole, why. */
-function sayFooter(ctx: CommandContext, footer: ArchiveReadFooter): void {
-  const head = footer.head ? `head ${footer.head.manifest} sha256:${footer.head.sha256}` : 'no head';
-  const range = footer.range ? `${footer.range.from} to ${footer.range.to}` : 'no range in the archive';
-  const counts = `${footer.files} files, ${footer.events} events read, ${footer.matched} matched${footer.complete ? '' : ' (stopped at --limit)'}`;
-  if (footer.whole) ctx.out.info(`read ${footer.archive}: ${head}; ${range}, whole; ${counts}`);
-  else {
-    ctx.out.warn(`read ${footer.archive}: ${head}; ${range}, NOT whole; ${counts}`);
-    for (const reason of footer.incomplete) ctx.out.warn(`not whole: ${reason}`);
-  }
-}
-
 /**
  * `svc audit search [QUERY...]`: the matching events of an archive (`--dir`) or of the API's
  * range, streamed in the chosen format, then what was read (stderr; a `footer` field in JSON).
@@ -127,42 +111,17 @@ export async function auditSearch(
   flags: AuditSearchOptions,
 ): Promise<number> {
   const query = parseQuery(words);
-  const range = rangeFlags(flags);
   const limit =
     flags.limit === undefined ? Number.POSITIVE_INFINITY : parseIntOption(flags.limit, '--limit', 1);
   const writer = matchWriter(ctx, ctx.out.csv);
+  const source = await auditEventSource(ctx, flags, query);
   let matched = 0;
-  if (flags.dir !== undefined) {
-    const search = searchAuditArchive(flags.dir, {
-      query,
-      ...range,
-      s3: bucketSettings(ctx, flags),
-      ...ctx.signals.abortable,
-    });
-    for await (const { event, line } of search) {
-      await writer.write(event, line);
-      if (++matched >= limit) break;
-    }
-    const footer = search.footer as ArchiveReadFooter;
-    await writer.end(footer);
-    if (ctx.settings.format !== 'json') sayFooter(ctx, footer);
-    return EXIT.OK;
-  }
-  const client = await ctx.client.get();
-  const events = client.audit.events(range, { signal: ctx.signals.signal, retryForMs: retryForFlag(flags) });
-  let read = 0;
-  for await (const event of events) {
-    read += 1;
-    if (!matchesAuditQuery(query, event)) continue;
-    await writer.write(event, undefined);
+  for await (const { event, line } of source.matches) {
+    await writer.write(event, line);
     if (++matched >= limit) break;
   }
-  const asked = { from: range.from ?? null, to: range.to ?? null };
-  const footer = { source: 'api', range: asked, events: read, matched, complete: matched < limit };
-  await writer.end(footer);
-  if (ctx.settings.format !== 'json')
-    ctx.out.info(
-      `read the API: ${asked.from ?? '24 hours before --to'} to ${asked.to ?? 'now'}; ${read} events read, ${matched} matched${matched < limit ? '' : ' (stopped at --limit)'} (no archive, so nothing was checked against manifests)`,
-    );
+  const footer = source.footer();
+  await writer.end(footer.json);
+  if (ctx.settings.format !== 'json') sayFooter(ctx, footer);
   return EXIT.OK;
 }

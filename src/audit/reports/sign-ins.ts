@@ -1,0 +1,51 @@
+import type { AuditEvent } from '../schemas.js';
+import { type AuditReport, DayCounts, dayOf, fieldOf, type ReportBuilder, textOf } from './report.js';
+
+/** The actions of a sign-in: `authenticated` succeeded, `authentication-failed` failed. */
+export const SIGN_IN_ACTIONS = { authenticated: 'succeeded', 'authentication-failed': 'failed' } as const;
+
+/**
+ * `sign-ins`: sign-ins (events whose action is `authenticated` or `authentication-failed`) per
+ * UTC day, masked IP address and user (the subject), with how many succeeded and failed; days
+ * oldest first, then by most failures.
+ */
+export function signInsReport(): ReportBuilder {
+  const groups = new Map<
+    string,
+    { day: string; ip: string; user: string; succeeded: number; failed: number }
+  >();
+  const days = new DayCounts();
+  return {
+    add(event: AuditEvent) {
+      const outcome = SIGN_IN_ACTIONS[textOf(event.action) as keyof typeof SIGN_IN_ACTIONS];
+      if (!outcome) return;
+      days.add(event.occurredAt);
+      const day = dayOf(event.occurredAt);
+      const ip = textOf(fieldOf(event.details, 'ipAddress'));
+      const user = textOf(fieldOf(event.subject, 'id'));
+      const key = JSON.stringify([day, ip, user]);
+      const group = groups.get(key) ?? { day, ip, user, succeeded: 0, failed: 0 };
+      group[outcome] += 1;
+      groups.set(key, group);
+    },
+    result(): AuditReport {
+      const rows = [...groups.values()]
+        .sort((a, b) =>
+          a.day < b.day
+            ? -1
+            : a.day > b.day
+              ? 1
+              : b.failed - a.failed || (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.user < b.user ? -1 : 1),
+        )
+        .map((g) => [g.day, g.ip, g.user, g.succeeded, g.failed]);
+      return {
+        name: 'sign-ins',
+        title: 'Sign-ins by day, masked IP address and user',
+        columns: ['day', 'ip', 'user', 'succeeded', 'failed'],
+        rows,
+        perDay: days.list(),
+        events: days.total,
+      };
+    },
+  };
+}
