@@ -3,6 +3,7 @@ import type { HttpClient, RequestOptions } from '../core/http.js';
 import { path } from '../core/path.js';
 import { RETRY_IDEMPOTENT_DELETE, RETRY_SAFE, RETRY_UNSENT_ONLY } from '../core/retry.js';
 import { parseRequest, parseResponse } from '../core/schema.js';
+import { compiledSchema } from '../core/schema-compiler.js';
 import { runBatch } from './batch/runner.js';
 import type { BatchRowResult, RetryDefaults, RunBatchOptions, TaxBatchAccess } from './batch/types.js';
 import { type CompletionWatch, DEFAULT_RESULT_WAIT_MS } from './completion-watch.js';
@@ -26,6 +27,9 @@ import {
 } from './response-schemas.js';
 
 const BASE = '/taxvalidation/v1';
+
+/** The check of each batch answer: its schema, compiled once a batch run loaded zod's compiler. */
+const BatchAnswerSchema = compiledSchema(BatchAcceptedSchema);
 
 /** Parameters of `validate`: the request of `POST /validations`. */
 export type ValidateParams = ValidationRequest;
@@ -180,7 +184,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    const accepted = parseResponse(BatchAcceptedSchema(), res.data, 'batch response');
+    const accepted = parseResponse(BatchAnswerSchema(), res.data, 'batch response');
     return { ...accepted, idempotencyKeys: keyed.map((item) => item.idempotencyKey) };
   }
 
@@ -203,7 +207,7 @@ export class TaxClient {
       retry: RETRY_SAFE,
       options,
     });
-    return parseResponse(BatchAcceptedSchema(), res.data, 'batch response');
+    return parseResponse(BatchAnswerSchema(), res.data, 'batch response');
   }
 
   /**

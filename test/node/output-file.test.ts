@@ -135,3 +135,26 @@ describe('directories are refused by name; devices are streams', () => {
     expect((error as SvcError).code).toBe('io');
   });
 });
+
+describe('appends are written in order, small ones gathered, size counting bytes', () => {
+  it('text of any characters and byte chunks, small and large, come out as appended', async () => {
+    const out = await DurableOutput.open(file('gathered.txt'));
+    const expected: Buffer[] = [];
+    // A byte chunk may be reused once its append settled: refilled after each.
+    const reused = new Uint8Array(300);
+    let bytes = 0;
+    for (let i = 0; i < 400; i++) {
+      const parts: Array<string | Uint8Array> = [`${i} äöü € 😀 ${'x'.repeat(i * 7)}\n`];
+      if (i % 50 === 0) parts.push(new Uint8Array(i * 1000).fill(65), 'y'.repeat(70_000), reused.fill(66));
+      for (const part of parts) {
+        expected.push(Buffer.from(part));
+        await out.append(part);
+        bytes += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+        expect(out.size).toBe(bytes);
+      }
+      reused.fill(0);
+    }
+    await out.close();
+    expect(readFileSync(file('gathered.txt')).equals(Buffer.concat(expected))).toBe(true);
+  });
+});

@@ -192,7 +192,11 @@ const GATHER_BYTES = 64 * 1024;
  * disk. Nothing is synced on append: the caller decides when, through a {@link SyncSchedule}.
  */
 export class DurableOutput {
-  private pending: Buffer[] = [];
+  /**
+   * The gathered appends, encoded into one buffer as they come (room for two gathers: it is
+   * written once it holds {@link GATHER_BYTES}), and how many of its bytes they are.
+   */
+  private pending: Buffer | undefined;
   private pendingBytes = 0;
   private written: number;
   /** Writes finished so far, and how many of them the last fsync covered. */
@@ -261,22 +265,25 @@ export class DurableOutput {
 
   /** Appends a chunk; the caller may reuse a `Uint8Array` chunk once the promise settles. */
   async append(chunk: string | Uint8Array): Promise<void> {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    if (bytes.length < GATHER_BYTES) {
-      this.pending.push(typeof chunk === 'string' ? (bytes as Buffer) : Buffer.from(bytes));
-      this.pendingBytes += bytes.length;
+    const length = typeof chunk === 'string' ? Buffer.byteLength(chunk, 'utf8') : chunk.length;
+    if (length < GATHER_BYTES) {
+      // Encoded (or copied) straight into the gather: no buffer per append, no copy to join them.
+      this.pending ??= Buffer.allocUnsafe(2 * GATHER_BYTES);
+      if (typeof chunk === 'string') this.pending.write(chunk, this.pendingBytes, 'utf8');
+      else this.pending.set(chunk, this.pendingBytes);
+      this.pendingBytes += length;
       if (this.pendingBytes >= GATHER_BYTES) await this.flush();
       return;
     }
     await this.flush();
-    await this.writeAll(bytes);
+    await this.writeAll(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   }
 
   /** Writes what is gathered (no fsync). */
   async flush(): Promise<void> {
-    if (this.pendingBytes === 0) return;
-    const data = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
-    this.pending = [];
+    if (this.pendingBytes === 0 || !this.pending) return;
+    const data = this.pending.subarray(0, this.pendingBytes);
+    this.pending = undefined;
     this.pendingBytes = 0;
     await this.writeAll(data);
   }

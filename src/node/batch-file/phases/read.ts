@@ -6,6 +6,9 @@ import type { BatchFileInputOptions, BatchFileOptions } from '../options.js';
 import type { InputTable, TableRow } from '../table.js';
 import type { RowRequest } from '../wait/reconcile.js';
 
+/** Most requests {@link InputRows.requests} makes at a time: about a chunk of them. */
+const REQUEST_SLICE = 128;
+
 /** The input of a file run, open, with its columns mapped. */
 export interface ReadInput {
   opened: OpenedInput;
@@ -58,24 +61,32 @@ export class InputRows {
     private readonly skipRows: number,
   ) {}
 
-  /** The requests, one per row (`null` for a skipped row), a buffer of the input at a time. */
+  /**
+   * The requests, one per row (`null` for a skipped row), a buffer of the input at a time, in
+   * slices of at most {@link REQUEST_SLICE} rows: a request is made shortly before the runner
+   * checks it, not while it waits for the answers to a buffer's first rows (a buffer is thousands
+   * of rows, and requests made early survive garbage collections, each of which copies them).
+   */
   async *requests(): AsyncGenerator<unknown[]> {
     let row = 0;
     for await (const batch of this.table.batches) {
-      const out: unknown[] = new Array(batch.length);
-      const kept: TableRow[] = [];
-      for (let i = 0; i < batch.length; i++) {
-        row += 1;
-        if (row <= this.skipRows) {
-          out[i] = null;
-          continue;
+      for (let start = 0; start < batch.length; start += REQUEST_SLICE) {
+        const end = Math.min(start + REQUEST_SLICE, batch.length);
+        const out: unknown[] = new Array(end - start);
+        const kept: TableRow[] = [];
+        for (let i = start; i < end; i++) {
+          row += 1;
+          if (row <= this.skipRows) {
+            out[i - start] = null;
+            continue;
+          }
+          const record = batch[i] as TableRow;
+          kept.push(record);
+          out[i - start] = recordToRequest(record.cells, this.columns);
         }
-        const record = batch[i] as TableRow;
-        kept.push(record);
-        out[i] = recordToRequest(record.cells, this.columns);
+        if (kept.length > 0) this.records.push(kept);
+        yield out;
       }
-      if (kept.length > 0) this.records.push(kept);
-      yield out;
     }
   }
 
