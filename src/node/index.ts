@@ -4,6 +4,18 @@
 // forwarder and registration, completion watches, the Node transports, and the errors
 // only these jobs raise. The clients and the errors every call can raise are `svc-sdk`.
 
+export { actorsReport } from '../audit/reports/actors.js';
+export { apiKeysReport } from '../audit/reports/api-keys.js';
+export { changesReport } from '../audit/reports/changes.js';
+export { type PageFooter, reportPage } from '../audit/reports/html.js';
+export {
+  type AuditReport,
+  buildReport,
+  type ReportBuilder,
+  type ReportCell,
+} from '../audit/reports/report.js';
+export { signInsReport } from '../audit/reports/sign-ins.js';
+export { timelineReport } from '../audit/reports/timeline.js';
 export { matchesAuditQuery } from '../audit/search/match.js';
 export {
   type AuditQualifier,

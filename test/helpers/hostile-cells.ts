@@ -51,3 +51,19 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** `text` as UTF-8 carries it: a lone surrogate is not a character and becomes U+FFFD. */
 export const wellFormed = (text: string) => text.replace(LONE_SURROGATE, '\uFFFD');
+
+/** Characters that start a spreadsheet formula. */
+const TRIGGERS = '=+-@\t\r';
+
+/**
+ * Every field a spreadsheet could cut out of a CSV line, splitting it at `,`, `;`, tab or a line
+ * break and ignoring the quotes (as Excel does inside a field it did not open with a quote);
+ * leading double quotes are taken off, as a field opened with a quote shows without them.
+ */
+export function everyField(text: string): string[] {
+  return text.split(/[,;\t\r\n]/).map((field) => field.replace(/^"+/, ''));
+}
+
+/** A field a spreadsheet takes for a formula: a formula character first, but a plain negative number. */
+export const startsFormula = (field: string) =>
+  field !== '' && TRIGGERS.includes(field[0] as string) && !/^-\d+(\.\d+)?"?$/.test(field);

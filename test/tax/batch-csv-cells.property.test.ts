@@ -3,7 +3,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RowOutput } from '../../src/node/batch-file/output/format.js';
 import { OUTPUT_COLUMNS } from '../../src/node/batch-file/result-columns.js';
-import { HEADER, hostileRow, inputCells, resultOf, wellFormed } from '../helpers/hostile-cells.js';
+import {
+  everyField,
+  HEADER,
+  hostileRow,
+  inputCells,
+  resultOf,
+  startsFormula,
+  wellFormed,
+} from '../helpers/hostile-cells.js';
 
 const TRIGGERS = '=+-@\t\r';
 const SEPARATORS = ',;\t\r\n';
@@ -28,19 +36,6 @@ function documentedCsvCell(text: string): string {
   }
   return out;
 }
-
-/**
- * Every field a spreadsheet could cut out of a CSV line, splitting it at `,`, `;`, tab or a line
- * break and ignoring the quotes (as Excel does inside a field it did not open with a quote);
- * leading double quotes are taken off, as a field opened with a quote shows without them.
- */
-function everyField(text: string): string[] {
-  return text.split(/[,;\t\r\n]/).map((field) => field.replace(/^"+/, ''));
-}
-
-/** A field a spreadsheet takes for a formula: a formula character first, but a plain negative number. */
-const startsFormula = (field: string) =>
-  field !== '' && TRIGGERS.includes(field[0] as string) && !/^-\d+(\.\d+)?"?$/.test(field);
 
 /** The CSV results of `rows` as the batch writer gives them, header first. */
 function csvOf(

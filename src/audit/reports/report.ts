@@ -24,6 +24,7 @@ export interface AuditReport {
 export interface ReportBuilder {
   /** Counts one event (ignored when the report has no use for it). */
   add(event: AuditEvent): void;
+  /** The report of the events counted so far. */
   result(): AuditReport;
 }
 
