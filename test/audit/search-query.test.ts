@@ -5,6 +5,7 @@ import { matchesAuditQuery } from '../../src/audit/search/match.js';
 import { parseAuditQuery } from '../../src/audit/search/query.js';
 import { SvcClient } from '../../src/client.js';
 import { SvcError } from '../../src/core/errors/index.js';
+import { cannotMatch } from '../../src/node/audit-search/prefilter.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { pastRange } from './helpers.js';
 
@@ -289,5 +290,145 @@ describe('a random query over the seeded events equals the direct filter (proper
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/** Random events: every part a qualifier reads, with strings of any case, quotes, backslashes and non-ASCII. */
+const textArb = fc.oneof(
+  fc.constantFrom(
+    'Demo project',
+    'usr_alice',
+    'API_KEY',
+    'captcha.captcha.updated',
+    'K',
+    '\u212aey',
+    'ß',
+    'İ',
+    'a"b',
+    'c\\d',
+    'ke\u0130',
+  ),
+  fc.string({ maxLength: 8 }),
+  fc.string({ unit: 'grapheme', maxLength: 6 }),
+);
+const randomEvent = fc.record({
+  id: fc.uuid(),
+  schemaVersion: fc.constantFrom(1, 2),
+  occurredAt: fc
+    .date({
+      min: new Date('2026-01-01T00:00:00Z'),
+      max: new Date('2026-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    })
+    .map((d) => d.toISOString()),
+  type: textArb,
+  action: fc.option(textArb, { nil: undefined }),
+  actor: fc.oneof(
+    fc.record({ type: fc.constant('USER'), userId: textArb }),
+    fc.record({ type: fc.constant('API_KEY'), apiKeyId: textArb }),
+    fc.record({
+      type: fc.constant('AUTOMATION'),
+      automation: fc.record({ kind: fc.constant('SCHEDULER'), name: textArb }),
+    }),
+    fc.record({ type: fc.constantFrom('ANONYMOUS', 'SYSTEM') }),
+  ),
+  subject: fc.option(fc.record({ kind: textArb, id: textArb, label: fc.option(textArb, { nil: null }) }), {
+    nil: undefined,
+  }),
+  scopes: fc.array(fc.record({ kind: textArb, id: textArb, label: textArb }), { maxLength: 2 }),
+  changes: fc.array(fc.record({ field: textArb, operation: fc.constant('SET') }), { maxLength: 2 }),
+  details: fc.option(fc.record({ ipAddress: textArb }), { nil: undefined }),
+  origin: fc.option(fc.record({ namespace: textArb, traceId: textArb }), { nil: undefined }),
+}) as fc.Arbitrary<AuditEvent>;
+
+describe('random events and random qualifier combinations agree with the direct filter (property)', () => {
+  const qualifiers = [
+    'id',
+    'type',
+    'action',
+    'actor',
+    'actor.type',
+    'subject',
+    'scope',
+    'field',
+    'ip',
+    'origin.namespace',
+  ];
+  const cases = fc.array(randomEvent, { minLength: 1, maxLength: 12 }).chain((list) => {
+    const seen = (q: string) => list.flatMap((e) => directValues(e, q));
+    const value = (q: string) =>
+      fc.oneof(
+        seen(q).length > 0 ? fc.constantFrom(...seen(q)) : fc.constant('x'),
+        fc.string({ maxLength: 4 }),
+      );
+    const termArb = fc.constantFrom(...qualifiers).chain((q) =>
+      fc.record({
+        q: fc.constant(q),
+        value: value(q),
+        negated: fc.boolean(),
+        prefix: fc.boolean(),
+        upper: fc.boolean(),
+      }),
+    );
+    return fc.record({
+      events: fc.constant(list),
+      groups: fc.array(fc.array(termArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 2 }),
+    });
+  });
+  const quoted = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  it('the matcher equals the direct filter; the line prefilter never rules out a match', () => {
+    fc.assert(
+      fc.property(cases, ({ events: list, groups }) => {
+        const usable = groups.map((g) => g.filter((t) => t.value !== '' || t.prefix));
+        fc.pre(usable.every((g) => g.length > 0));
+        const text = usable
+          .map((g) =>
+            g
+              .map((t) => {
+                const v = t.upper ? t.value.toUpperCase() : t.value;
+                return `${t.negated ? '-' : ''}${t.q}:${quoted(t.prefix ? v.slice(0, 2) : v)}${t.prefix ? '*' : ''}`;
+              })
+              .join(' '),
+          )
+          .join(' OR ');
+        const query = parseAuditQuery(text);
+        const ruledOut = cannotMatch(query);
+        for (const e of list) {
+          const direct = usable.some((g) =>
+            g.every((t) => {
+              const v = (t.upper ? t.value.toUpperCase() : t.value).toLowerCase();
+              const values = directValues(e, t.q);
+              const hit = t.prefix ? values.some((x) => x.startsWith(v.slice(0, 2))) : values.includes(v);
+              return hit !== t.negated;
+            }),
+          );
+          expect(matchesAuditQuery(query, e), text).toBe(direct);
+          if (ruledOut?.(Buffer.from(JSON.stringify(e)))) expect(direct, `ruled out: ${text}`).toBe(false);
+        }
+      }),
+      { numRuns: 500, seed: 431 },
+    );
+  });
+});
+
+describe('the line prefilter rules out only lines that cannot match', () => {
+  const line = (event: object) => Buffer.from(JSON.stringify(event));
+  it('values outside ASCII that lower-case into ASCII (U+212A, U+0130), escapes, and case', () => {
+    const cases: Array<[string, object]> = [
+      ['actor:key', { actor: { type: 'USER', userId: '\u212aey' } }],
+      ['actor.type:i*', { actor: { type: '\u0130' } }],
+      ['type:ab', { type: 'A\u0042' }],
+      ['type:"a\\"b"', { type: 'a"b' }],
+      ['type:platform.user.*', { type: 'PLATFORM.User.authenticated' }],
+    ];
+    for (const [text, event] of cases) {
+      const query = parseAuditQuery(text);
+      expect(matchesAuditQuery(query, event as AuditEvent), text).toBe(true);
+      expect(cannotMatch(query)?.(line(event)) ?? false, text).toBe(false);
+    }
+    // An escaped value in the line (as another JSON writer may write it) is never ruled out.
+    expect(cannotMatch(parseAuditQuery('type:ab'))?.(Buffer.from('{"type":"\\u0061b"}'))).toBe(false);
+    // And a line without the text is.
+    expect(cannotMatch(parseAuditQuery('type:ab'))?.(line({ type: 'cd' }))).toBe(true);
   });
 });

@@ -53,7 +53,11 @@ const queryError = (message: string) => new SvcError(`search query: ${message}`,
 
 const QUALIFIER_LIST = [...TEXT_QUALIFIERS, 'origin.<member>', 'occurred'].map((q) => `${q}:`).join(' ');
 
-/** Splits a query into words, a `"..."` part kept whole (with `\"` and `\\` inside it). */
+/**
+ * Splits a query into words, a `"..."` part kept whole (with `\"` and `\\` inside it). Each
+ * character that was quoted comes out escaped (`\x`), so nothing quoted reads as syntax (`*`, a
+ * comparison, `..`); a backslash outside quotes comes out doubled.
+ */
 function words(text: string): string[] {
   const out: string[] = [];
   let word = '';
@@ -69,7 +73,7 @@ function words(text: string): string[] {
         else if (c === '"') {
           closed = true;
           break;
-        } else word += c === '*' ? '\\*' : c;
+        } else word += `\\${c}`;
       }
       if (!closed) throw queryError(`a quote is not closed in ${JSON.stringify(text)}`);
     } else if (/\s/.test(ch)) {
@@ -171,7 +175,7 @@ function term(word: string): AuditQueryTerm {
   const raw = body.slice(colon + 1);
   if (name === 'occurred') {
     if (raw === '') throw queryError('occurred: needs a time or a range');
-    return { qualifier: 'occurred', span: timeSpan(raw), negated };
+    return { qualifier: 'occurred', span: timeSpan(raw.replace(/\\(.)/gs, '$1')), negated };
   }
   const original = body.slice(0, colon);
   const qualifier = name.startsWith('origin.')

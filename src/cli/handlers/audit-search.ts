@@ -52,10 +52,24 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined): MatchWrite
   if (format === 'ndjson') {
     // The archived line byte for byte; on a terminal escaped like any JSON shown there.
     const raw = !ctx.io.stdoutIsTTY;
+    // Lines gathered into writes of about 64 KiB: a write per line costs more than the search.
+    let gathered: string[] = [];
+    let size = 0;
+    const flush = async () => {
+      if (gathered.length === 0) return;
+      const text = gathered.join('');
+      gathered = [];
+      size = 0;
+      await out.data(text);
+    };
     return {
-      write: (event, line) =>
-        out.data(raw && line ? `${line.toString('utf8')}\n` : `${jsonForTerminal(event)}\n`),
-      end: async () => {},
+      write: async (event, line) => {
+        const text = raw && line ? `${line.toString('utf8')}\n` : `${jsonForTerminal(event)}\n`;
+        gathered.push(text);
+        size += text.length;
+        if (size >= 64 * 1024) await flush();
+      },
+      end: flush,
     };
   }
   if (format === 'json') {

@@ -12,6 +12,7 @@ import { openArchiveStore } from '../audit-store/open-store.js';
 import { ArchiveFileError } from '../audit-store/regular-files.js';
 import type { ArchiveStoreOptions } from '../audit-store/s3-settings.js';
 import { type ArchiveReadFooter, coverage, meets } from './footer.js';
+import { cannotMatch } from './prefilter.js';
 
 /** Options of {@link searchAuditArchive}. */
 export interface ArchiveSearchOptions extends ArchiveStoreOptions {
@@ -27,7 +28,8 @@ export interface ArchiveSearchOptions extends ArchiveStoreOptions {
 
 /** One event that matched, with its line exactly as archived. */
 export interface ArchiveMatch {
-  event: AuditEvent;
+  /** The event (its line parsed when first read: a reader that only needs `line` never parses it). */
+  readonly event: AuditEvent;
   /** The archived line's bytes, without its line break. */
   line: Buffer;
   /** The data file it was read from. */
@@ -68,6 +70,8 @@ interface ListedFile extends ManifestFile {
  */
 export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): ArchiveSearch {
   const query = typeof options.query === 'string' ? parseAuditQuery(options.query) : options.query;
+  // Lines that cannot match are passed over without parsing them (prefilter.ts); the rest are matched exactly.
+  const ruledOut = query && cannotMatch(query);
   let footer: ArchiveReadFooter | undefined;
   return {
     get footer() {
@@ -98,14 +102,31 @@ export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): 
             if (!file.firstOccurredAt || !file.lastOccurredAt) continue;
             if (!meets(from, to, file.lastOccurredAt, file.firstOccurredAt)) continue;
             tally.files += 1;
+            // A file whose events all lie in the range (its manifest says) needs no look at their times.
+            const inside = Date.parse(file.lastOccurredAt) >= from && Date.parse(file.firstOccurredAt) <= to;
             for await (const line of checkedLines(store, file, options.signal)) {
-              const event = parseLine(store, file, line);
-              const at = Date.parse(event.occurredAt);
-              if (!(at >= from && at <= to)) continue;
+              let event: AuditEvent | undefined;
+              const parsed = () => {
+                event ??= parseLine(store, file, line);
+                return event;
+              };
+              if (!inside) {
+                const at = Date.parse(parsed().occurredAt);
+                if (!(at >= from && at <= to)) continue;
+              }
               tally.events += 1;
-              if (query && !matchesAuditQuery(query, event)) continue;
+              if (query) {
+                if (ruledOut?.(line)) continue;
+                if (!matchesAuditQuery(query, parsed())) continue;
+              }
               tally.matched += 1;
-              yield { event, line, file: file.name };
+              yield {
+                get event() {
+                  return parsed();
+                },
+                line,
+                file: file.name,
+              };
             }
           }
         }
