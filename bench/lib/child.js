@@ -20,6 +20,22 @@ function vmHwmKb(pid) {
 }
 
 /**
+ * CPU time (user + system) a live process has used so far, in ms, from /proc/PID/stat (Linux;
+ * clock ticks taken as 100 a second, the kernel's USER_HZ); null where /proc cannot tell. For a
+ * process of the bench's own (a store stand-in) whose CPU competes with the measured run's.
+ * @param {number} pid
+ * @returns {number | null}
+ */
+export function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Runs `node <args>` to completion and measures wall time and peak RSS of that node process.
  * GNU time reports the kernel's max RSS exactly; without it /proc is polled every 50 ms. With
  * `cpu`, the process also reports its own CPU time at exit (bench/lib/cpu-report.js): `cpuMs`,

@@ -7,7 +7,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingCommand } from '../lib/available.js';
-import { runNodeOk } from '../lib/child.js';
+import { processCpuMs, runNodeOk } from '../lib/child.js';
 import { ratioRow, reportRow, unavailableRow, withScratch } from '../lib/rows.js';
 import { startS3Process } from '../lib/s3-server.js';
 import { SVC_BIN, withServer } from '../lib/server.js';
@@ -17,6 +17,15 @@ const KEY = 'ak_demo_project';
 const HOUR = 3600_000;
 
 export const name = 'audit-sync';
+
+/**
+ * CPU a server process used since `before` (ms, null off Linux). The API server's and the S3
+ * server's run on the same cores as the CLI: a run's wall time holds them, its own CPU does not.
+ */
+function cpuSince(pid, before) {
+  const after = processCpuMs(pid);
+  return before === null || after === null ? null : after - before;
+}
 
 /** @param {{ quick: boolean, log: (line: string) => void }} ctx */
 export async function run({ quick, log }) {
@@ -47,24 +56,40 @@ export async function run({ quick, log }) {
       const folder = async () => {
         const archive = join(dir, `archive-${measured++}`);
         const args = [SVC_BIN, '-q', 'audit', 'sync', '--dir', archive, '--since', since, '--overlap', '3h'];
+        const apiBefore = processCpuMs(server.pid);
         const r = await runNodeOk('svc audit sync', args, { env, cpu: true });
+        const apiCpuMs = cpuSince(server.pid, apiBefore);
         const stateMb = statSync(join(archive, 'sync-state.json')).size / 1e6;
         rmSync(archive, { recursive: true, force: true });
         const cpuUsPerEvent = r.cpuMs === null ? null : (r.cpuMs * 1000) / count;
         const { wallMs, peakRssMb, cpuMs } = r;
-        return { eventsPerSec: (count * 1000) / wallMs, wallMs, peakRssMb, cpuMs, cpuUsPerEvent, stateMb };
+        const eventsPerSec = (count * 1000) / wallMs;
+        return { eventsPerSec, wallMs, peakRssMb, cpuMs, apiCpuMs, cpuUsPerEvent, stateMb };
       };
       /** One run into a fresh prefix of the bucket, its export waiting in the scratch folder. */
       const inBucket = async () => {
-        if ('error' in bucket) return { eventsPerSec: null, wallMs: null, peakRssMb: null, cpuMs: null };
+        if ('error' in bucket)
+          return {
+            eventsPerSec: null,
+            wallMs: null,
+            peakRssMb: null,
+            cpuMs: null,
+            apiCpuMs: null,
+            s3CpuMs: null,
+          };
         const archive = `s3://bench/run-${measured++}`;
         const args = [SVC_BIN, '-q', 'audit', 'sync', '--dir', archive, '--since', since, '--overlap', '3h'];
+        const apiBefore = processCpuMs(server.pid);
+        const s3Before = bucket.cpuMs();
         const r = await runNodeOk('svc audit sync (bucket)', [...args, '--work-dir', join(dir, 'work')], {
           env: { ...env, ...bucket.env },
           cpu: true,
         });
+        const apiCpuMs = cpuSince(server.pid, apiBefore);
+        const s3After = bucket.cpuMs();
+        const s3CpuMs = s3Before === null || s3After === null ? null : s3After - s3Before;
         const { wallMs, peakRssMb, cpuMs } = r;
-        return { eventsPerSec: (count * 1000) / wallMs, wallMs, peakRssMb, cpuMs };
+        return { eventsPerSec: (count * 1000) / wallMs, wallMs, peakRssMb, cpuMs, apiCpuMs, s3CpuMs };
       };
       let measuredRuns;
       try {
