@@ -61,6 +61,7 @@ const DATA = new Set([
   'toml',
   'html',
   'ini',
+  'sql',
   'diff',
   'http',
   'pem',
