@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'precheck',
   'audit-export',
   'audit-sync',
+  'audit-search',
   'batch',
   'batch-wait',
   'botcheck',
