@@ -208,6 +208,20 @@ describe('a query that cannot be read is one line naming the term: SvcError code
   });
 });
 
+/** The qualifiers the property tests draw from (the oracle below reads each itself). */
+const qualifiers = [
+  'id',
+  'type',
+  'action',
+  'actor',
+  'actor.type',
+  'subject',
+  'scope',
+  'field',
+  'ip',
+  'origin.namespace',
+];
+
 /** The oracle: each qualifier's values read straight off the event's JSON, compared in lower case. */
 function directValues(e: AuditEvent, qualifier: string): string[] {
   const json = JSON.parse(JSON.stringify(e)) as Record<string, unknown>;
@@ -232,18 +246,6 @@ function directValues(e: AuditEvent, qualifier: string): string[] {
 
 describe('a random query over the seeded events equals the direct filter (property)', () => {
   it('random terms of every qualifier, negations, prefixes and OR groups', () => {
-    const qualifiers = [
-      'id',
-      'type',
-      'action',
-      'actor',
-      'actor.type',
-      'subject',
-      'scope',
-      'field',
-      'ip',
-      'origin.namespace',
-    ];
     const seenValues = (q: string) =>
       fc.constantFrom(...new Set(events.flatMap((e) => directValues(e, q))), 'no-such-value');
     const termArb = fc.constantFrom(...qualifiers).chain((q) =>
@@ -342,18 +344,6 @@ const randomEvent = fc.record({
 }) as fc.Arbitrary<AuditEvent>;
 
 describe('random events and random qualifier combinations agree with the direct filter (property)', () => {
-  const qualifiers = [
-    'id',
-    'type',
-    'action',
-    'actor',
-    'actor.type',
-    'subject',
-    'scope',
-    'field',
-    'ip',
-    'origin.namespace',
-  ];
   const cases = fc.array(randomEvent, { minLength: 1, maxLength: 12 }).chain((list) => {
     const seen = (q: string) => list.flatMap((e) => directValues(e, q));
     const value = (q: string) =>

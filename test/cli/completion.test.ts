@@ -141,6 +141,8 @@ describe('the bash script is valid bash and completes commands, subcommands, opt
       'verify',
       'gaps',
       'copy',
+      'search',
+      'report',
       'help',
     ]);
     expect(bashComplete(text, ['audit', 'export', '--g'])).toEqual(['--gzip']);
