@@ -88,6 +88,18 @@ describe('CSV ingestion never fails in an unclear way', () => {
     expect(batches).toBeGreaterThan(1);
   });
 
+  it('an open quote found while the caller holds a batch is thrown by the next read, not at the process', async () => {
+    const table = await openCsv(tempFile('countryCode,rawValue\nDE,"1\n'));
+    // The file is a few bytes: a few turns of the event loop let csv-parse reach its end (and its
+    // error) while nobody is reading.
+    for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    const error = await (async () => {
+      for await (const _ of table.batches);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BatchInputError);
+    expect((error as Error).message).toMatch(/CSV input is malformed near line 2/);
+  });
+
   it('a 10 MB field is one clear error with bounded memory', async () => {
     const before = process.memoryUsage().rss;
     const result = await ingest(tempFile(`countryCode,rawValue\nDE,"${'9'.repeat(10 * 1024 * 1024)}"\n`));

@@ -120,9 +120,23 @@ export async function openCsv(path: string, encoding: InputEncoding = UTF8): Pro
 
 /**
  * The records of an object-mode stream, a buffer at a time: every record the stream holds is taken
- * with synchronous `read()` calls (csv-parse's documented way), then the next are awaited.
+ * with synchronous `read()` calls (csv-parse's documented way), then the next are awaited. An error
+ * the stream finds while the caller holds a batch (csv-parse finds an open quote when the file
+ * ends, which can be long before the next read) is kept in `stream.errored` and thrown by the next
+ * read: the listener below is there from the first record to the last, so it never reaches the
+ * process as an uncaught exception.
  */
 async function* recordBatches(stream: Readable): AsyncGenerator<string[][]> {
+  const keep = () => {};
+  stream.on('error', keep);
+  try {
+    yield* recordsUntilEnd(stream);
+  } finally {
+    stream.off('error', keep);
+  }
+}
+
+async function* recordsUntilEnd(stream: Readable): AsyncGenerator<string[][]> {
   for (;;) {
     const batch: string[][] = [];
     for (let record = stream.read(); record !== null; record = stream.read()) batch.push(record);
