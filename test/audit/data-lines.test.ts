@@ -4,8 +4,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countDataLines, dataLines, MAX_EVENT_LINE_BYTES } from '../../src/node/audit-archive/data-lines.js';
+import {
+  BLOCK_BYTES,
+  countDataLines,
+  dataLines,
+  LineBlocks,
+  LineSplitter,
+  MAX_EVENT_LINE_BYTES,
+} from '../../src/node/audit-archive/data-lines.js';
 import { FolderStore } from '../../src/node/audit-store/folder-store.js';
 import { ArchiveFileError } from '../../src/node/audit-store/regular-files.js';
 import { firstBytes } from '../../src/node/audit-store/s3-range.js';
@@ -48,6 +56,50 @@ describe('lines are split from bytes as readline split them: LF, CR and CRLF, em
       expect(await countDataLines(store, file)).toBe(5);
       expect(await collect(dataLines(store, file))).toEqual(expected);
     }
+  });
+});
+
+describe('any bytes cut into any chunks give the same lines, in blocks of about 64 KiB', () => {
+  const piece = fc.oneof(
+    fc.constantFrom('\n', '\r', '\r\n', '\n\n'),
+    fc.string({ minLength: 1, maxLength: 40 }).map((t) => t.replace(/[\r\n]/g, '')),
+    fc.integer({ min: 1, max: 100_000 }).map((n) => 'x'.repeat(n)),
+  );
+  it('LineSplitter and LineBlocks against a split at /\\r\\n|\\r|\\n/', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (pieces, cuts) => {
+          const bytes = Buffer.from(pieces.join(''));
+          const expected = bytes
+            .toString()
+            .split(/\r\n|\r|\n/)
+            .filter((line) => line !== '');
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points, bytes.length]
+            .slice(1)
+            .map((end, i, ends) => bytes.subarray(i === 0 ? 0 : (ends[i - 1] as number), end));
+          const lines: string[] = [];
+          const splitter = new LineSplitter(true, (line) => lines.push(line.toString()));
+          for (const chunk of chunks) splitter.push(chunk);
+          expect(splitter.end()).toBe(expected.length);
+          expect(lines).toEqual(expected);
+          // Blocks hold whole lines, and no more than one block's worth unless one line is longer.
+          const blocks = new LineBlocks();
+          for (const chunk of chunks)
+            for (const { bytes: block, bounds } of blocks.push(chunk)) {
+              const longest = Math.max(
+                0,
+                ...bounds.map((b, i) => (i % 2 ? b - (bounds[i - 1] as number) : 0)),
+              );
+              expect(block.length).toBeLessThanOrEqual(BLOCK_BYTES + longest + 2);
+              expect([10, 13]).toContain(block[block.length - 1]);
+            }
+        },
+      ),
+      { numRuns: 300, seed: 44 },
+    );
   });
 });
 

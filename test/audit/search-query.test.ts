@@ -5,7 +5,7 @@ import { matchesAuditQuery } from '../../src/audit/search/match.js';
 import { parseAuditQuery } from '../../src/audit/search/query.js';
 import { SvcClient } from '../../src/client.js';
 import { SvcError } from '../../src/core/errors/index.js';
-import { cannotMatch } from '../../src/node/audit-search/prefilter.js';
+import { prefilter } from '../../src/node/audit-search/prefilter.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { pastRange } from './helpers.js';
 
@@ -382,8 +382,14 @@ describe('random events and random qualifier combinations agree with the direct 
           )
           .join(' OR ');
         const query = parseAuditQuery(text);
-        const ruledOut = cannotMatch(query);
-        for (const e of list) {
+        // The events as one block of lines, asked about in order as the search asks.
+        const lines = list.map((e) => Buffer.from(JSON.stringify(e)));
+        const look = prefilter(query)?.(Buffer.from(lines.map(String).join('\n')));
+        let start = 0;
+        for (const [i, e] of list.entries()) {
+          const end = start + (lines[i] as Buffer).length;
+          const ruledOut = look ? !look(start, end) : false;
+          start = end + 1;
           const direct = usable.some((g) =>
             g.every((t) => {
               const v = (t.upper ? t.value.toUpperCase() : t.value).toLowerCase();
@@ -393,7 +399,7 @@ describe('random events and random qualifier combinations agree with the direct 
             }),
           );
           expect(matchesAuditQuery(query, e), text).toBe(direct);
-          if (ruledOut?.(Buffer.from(JSON.stringify(e)))) expect(direct, `ruled out: ${text}`).toBe(false);
+          if (ruledOut) expect(direct, `ruled out: ${text}`).toBe(false);
         }
       }),
       { numRuns: 500, seed: 431 },
@@ -403,6 +409,11 @@ describe('random events and random qualifier combinations agree with the direct 
 
 describe('the line prefilter rules out only lines that cannot match', () => {
   const line = (event: object) => Buffer.from(JSON.stringify(event));
+  /** Whether the prefilter rules out the one line of `bytes`. */
+  const cannotMatch = (text: string, bytes: Buffer) => {
+    const look = prefilter(parseAuditQuery(text))?.(bytes);
+    return look ? !look(0, bytes.length) : false;
+  };
   it('values outside ASCII that lower-case into ASCII (U+212A, U+0130), escapes, and case', () => {
     const cases: Array<[string, object]> = [
       ['actor:key', { actor: { type: 'USER', userId: '\u212aey' } }],
@@ -414,11 +425,34 @@ describe('the line prefilter rules out only lines that cannot match', () => {
     for (const [text, event] of cases) {
       const query = parseAuditQuery(text);
       expect(matchesAuditQuery(query, event as AuditEvent), text).toBe(true);
-      expect(cannotMatch(query)?.(line(event)) ?? false, text).toBe(false);
+      expect(cannotMatch(text, line(event)), text).toBe(false);
     }
     // An escaped value in the line (as another JSON writer may write it) is never ruled out.
-    expect(cannotMatch(parseAuditQuery('type:ab'))?.(Buffer.from('{"type":"\\u0061b"}'))).toBe(false);
+    expect(cannotMatch('type:ab', Buffer.from('{"type":"\\u0061b"}'))).toBe(false);
     // And a line without the text is.
-    expect(cannotMatch(parseAuditQuery('type:ab'))?.(line({ type: 'cd' }))).toBe(true);
+    expect(cannotMatch('type:ab', line({ type: 'cd' }))).toBe(true);
+  });
+
+  it('in a block of lines each line is judged by its own bytes, asked in order', () => {
+    const lines = [
+      '{"type":"cd"}',
+      '{"type":"x\\u0061b"}',
+      '{"type":"ef"}',
+      '{"type":"AB"}',
+      '{"type":"gh"}',
+    ];
+    const block = Buffer.from(lines.join('\n'));
+    const look = prefilter(parseAuditQuery('type:ab'));
+    expect(look).toBeDefined();
+    const mayMatch = look?.(block);
+    let start = 0;
+    const verdicts = lines.map((text) => {
+      const end = start + text.length;
+      const verdict = mayMatch?.(start, end);
+      start = end + 1;
+      return verdict;
+    });
+    // The escape only keeps its own line; the value only its own line, though found from the lines before.
+    expect(verdicts).toEqual([false, true, false, true, false]);
   });
 });

@@ -27,6 +27,9 @@ export const maxInflatedBytes = (bytes: number): number =>
 /** Why a data file is refused that holds more bytes than its manifest lists. */
 export const longerThanListed = 'longer than its manifest says';
 
+/** Bytes gunzipped at a time: large output chunks cost the stream far less per byte than zlib's 16 KiB. */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+
 /** A data file as its manifest lists it: its name and size. */
 export interface ListedData {
   name: string;
@@ -42,7 +45,7 @@ export interface ListedData {
 async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerator<Buffer> {
   const raw = await store.readStream(file.name, { maxBytes: file.bytes + 1 });
   const gzip = file.name.endsWith('.gz');
-  const gunzip = gzip ? createGunzip() : undefined;
+  const gunzip = gzip ? createGunzip({ chunkSize: INFLATE_CHUNK_BYTES }) : undefined;
   let fetched = 0;
   const tally = (chunk: Buffer) => {
     fetched += chunk.length;
@@ -78,14 +81,123 @@ async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerato
 }
 
 /**
+ * Whole lines of a data file: `bytes` and where each non-empty line starts and ends in it
+ * (`bounds[2k]`, `bounds[2k + 1]`, end exclusive, without its line break), in order.
+ */
+export interface LineBlock {
+  bytes: Buffer;
+  bounds: number[];
+}
+
+const LF = 10;
+const CR = 13;
+const tooLong = () =>
+  new ArchiveFileError(`holds a line longer than ${MAX_EVENT_LINE_BYTES} bytes (no event is)`);
+
+/**
+ * Where the non-empty lines of `bytes` start and end (split at LF and CR, CRLF one break);
+ * `ArchiveFileError` for a line longer than {@link MAX_EVENT_LINE_BYTES}.
+ */
+function lineBounds(bytes: Buffer): number[] {
+  const bounds: number[] = [];
+  const add = (from: number, to: number) => {
+    if (to === from) return;
+    if (to - from > MAX_EVENT_LINE_BYTES) throw tooLong();
+    bounds.push(from, to);
+  };
+  let at = 0;
+  if (bytes.indexOf(CR) === -1) {
+    // The common case (the archive writes LF only): one scan.
+    for (let lf = bytes.indexOf(LF); lf !== -1; lf = bytes.indexOf(LF, at)) {
+      add(at, lf);
+      at = lf + 1;
+    }
+  } else {
+    for (let i = 0; i < bytes.length; i += 1) {
+      const byte = bytes[i];
+      if (byte !== LF && byte !== CR) continue;
+      add(at, i);
+      at = i + 1;
+    }
+  }
+  add(at, bytes.length);
+  return bounds;
+}
+
+/**
+ * About how many bytes a block holds (at most this and one line more): small enough that a reader's
+ * text of one block (the search's first look) is a short-lived string, not a large object.
+ */
+export const BLOCK_BYTES = 64 * 1024;
+
+/** The last LF or CR of `bytes` at or before `at` and at or after `floor`, or -1. */
+function lastBreak(bytes: Buffer, at: number, floor: number, withCr: boolean): number {
+  const cut = Math.max(bytes.lastIndexOf(LF, at), withCr ? bytes.lastIndexOf(CR, at) : -1);
+  return cut >= floor ? cut : -1;
+}
+
+/** The first LF or CR of `bytes` at or after `at`, or -1. */
+function nextBreak(bytes: Buffer, at: number, withCr: boolean): number {
+  const lf = bytes.indexOf(LF, at);
+  const cr = withCr ? bytes.indexOf(CR, at) : -1;
+  return lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+}
+
+/**
+ * Cuts a stream of bytes into {@link LineBlock}s of whole lines of about {@link BLOCK_BYTES}: each
+ * chunk up to its last line break, with what the chunks before left over; a line never held whole
+ * beyond {@link MAX_EVENT_LINE_BYTES} (`ArchiveFileError`).
+ */
+export class LineBlocks {
+  private rest: Buffer[] = [];
+  private restBytes = 0;
+
+  /** The blocks of whole lines `chunk` ends (none when it ends no line). */
+  push(chunk: Buffer): LineBlock[] {
+    const withCr = chunk.indexOf(CR) !== -1;
+    const blocks: LineBlock[] = [];
+    let at = 0;
+    while (at < chunk.length) {
+      const window = Math.min(chunk.length, at + Math.max(1, BLOCK_BYTES - this.restBytes));
+      // Up to the window's last break; with none (a long line), up to the first break after it.
+      let cut = lastBreak(chunk, window - 1, at, withCr);
+      if (cut === -1) cut = nextBreak(chunk, window, withCr);
+      if (cut === -1) break;
+      const head = chunk.subarray(at, cut + 1);
+      const bytes = this.rest.length === 0 ? head : Buffer.concat([...this.rest, head]);
+      this.rest = [];
+      this.restBytes = 0;
+      blocks.push({ bytes, bounds: lineBounds(bytes) });
+      at = cut + 1;
+    }
+    if (at < chunk.length) this.keep(chunk.subarray(at));
+    return blocks;
+  }
+
+  /** The last line (one without a break after it), if any. */
+  end(): LineBlock | undefined {
+    if (this.restBytes === 0) return undefined;
+    const bytes = Buffer.concat(this.rest);
+    this.rest = [];
+    this.restBytes = 0;
+    return { bytes, bounds: lineBounds(bytes) };
+  }
+
+  private keep(part: Buffer): void {
+    this.restBytes += part.length;
+    if (this.restBytes > MAX_EVENT_LINE_BYTES) throw tooLong();
+    this.rest.push(part);
+  }
+}
+
+/**
  * Splits bytes into non-empty lines at LF and CR, refusing (`ArchiveFileError`) a line longer than
  * {@link MAX_EVENT_LINE_BYTES}. With `keep`, each line's bytes are handed to `onLine`; without,
- * only counted (no line is copied).
+ * only counted.
  */
 export class LineSplitter {
   lines = 0;
-  private open: Buffer[] = [];
-  private openBytes = 0;
+  private readonly blocks = new LineBlocks();
 
   constructor(
     private readonly keep: boolean,
@@ -93,42 +205,40 @@ export class LineSplitter {
   ) {}
 
   push(chunk: Buffer): void {
-    let at = 0;
-    let lf = chunk.indexOf(10);
-    let cr = chunk.indexOf(13);
-    while (at < chunk.length) {
-      if (lf !== -1 && lf < at) lf = chunk.indexOf(10, at);
-      if (cr !== -1 && cr < at) cr = chunk.indexOf(13, at);
-      const cut = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-      const end = cut === -1 ? chunk.length : cut;
-      this.take(chunk, at, end);
-      if (cut === -1) return;
-      this.close();
-      at = cut + 1;
-    }
+    for (const block of this.blocks.push(chunk)) this.take(block);
   }
 
   /** Ends the last line (one without a break after it). */
   end(): number {
-    this.close();
+    this.take(this.blocks.end());
     return this.lines;
   }
 
-  private take(chunk: Buffer, from: number, to: number): void {
-    if (to === from) return;
-    this.openBytes += to - from;
-    if (this.openBytes > MAX_EVENT_LINE_BYTES)
-      throw new ArchiveFileError(`holds a line longer than ${MAX_EVENT_LINE_BYTES} bytes (no event is)`);
-    if (this.keep) this.open.push(chunk.subarray(from, to));
+  private take(block: LineBlock | undefined): void {
+    if (!block) return;
+    const { bytes, bounds } = block;
+    this.lines += bounds.length / 2;
+    if (!this.keep) return;
+    for (let i = 0; i < bounds.length; i += 2) this.onLine(bytes.subarray(bounds[i], bounds[i + 1]));
   }
+}
 
-  private close(): void {
-    if (this.openBytes === 0) return;
-    this.lines += 1;
-    if (this.keep) this.onLine(this.open.length === 1 ? (this.open[0] as Buffer) : Buffer.concat(this.open));
-    this.open = [];
-    this.openBytes = 0;
+/**
+ * The lines of a listed data file a block at a time (as many whole lines as one read holds),
+ * within the same caps as {@link countDataLines}. Stops with `AbortError` once `signal` fired.
+ */
+export async function* dataLineBlocks(
+  store: ArchiveStore,
+  file: ListedData,
+  signal?: AbortSignal,
+): AsyncGenerator<LineBlock> {
+  const blocks = new LineBlocks();
+  for await (const chunk of plainBytes(store, file)) {
+    checkAborted(signal);
+    for (const block of blocks.push(chunk)) if (block.bounds.length > 0) yield block;
   }
+  const last = blocks.end();
+  if (last && last.bounds.length > 0) yield last;
 }
 
 /**
@@ -140,12 +250,9 @@ export async function countDataLines(
   file: ListedData,
   signal?: AbortSignal,
 ): Promise<number> {
-  const splitter = new LineSplitter(false);
-  for await (const chunk of plainBytes(store, file)) {
-    checkAborted(signal);
-    splitter.push(chunk);
-  }
-  return splitter.end();
+  let lines = 0;
+  for await (const { bounds } of dataLineBlocks(store, file, signal)) lines += bounds.length / 2;
+  return lines;
 }
 
 /** Each non-empty line of a listed data file as text, within the same caps as {@link countDataLines}. */
@@ -162,14 +269,6 @@ export async function* dataLineBytes(
   file: ListedData,
   signal?: AbortSignal,
 ): AsyncGenerator<Buffer> {
-  let ready: Buffer[] = [];
-  const splitter = new LineSplitter(true, (line) => ready.push(line));
-  for await (const chunk of plainBytes(store, file)) {
-    checkAborted(signal);
-    splitter.push(chunk);
-    yield* ready;
-    ready = [];
-  }
-  splitter.end();
-  yield* ready;
+  for await (const { bytes, bounds } of dataLineBlocks(store, file, signal))
+    for (let i = 0; i < bounds.length; i += 2) yield bytes.subarray(bounds[i], bounds[i + 1]);
 }

@@ -2,7 +2,7 @@ import type { AuditEvent } from '../../audit/schemas.js';
 import { matchesAuditQuery } from '../../audit/search/match.js';
 import { type AuditQuery, parseAuditQuery } from '../../audit/search/query.js';
 import { SvcError } from '../../core/errors/error-classes.js';
-import { dataLineBytes } from '../audit-archive/data-lines.js';
+import { dataLineBlocks, type LineBlock } from '../audit-archive/data-lines.js';
 import { checkAborted, hashObject } from '../audit-archive/files.js';
 import type { ManifestFile } from '../audit-archive/manifest.js';
 import { verifyArchive } from '../audit-archive/verify.js';
@@ -12,7 +12,7 @@ import { openArchiveStore } from '../audit-store/open-store.js';
 import { ArchiveFileError } from '../audit-store/regular-files.js';
 import type { ArchiveStoreOptions } from '../audit-store/s3-settings.js';
 import { type ArchiveReadFooter, coverage, meets } from './footer.js';
-import { cannotMatch } from './prefilter.js';
+import { type LineLook, prefilter } from './prefilter.js';
 
 /** Options of {@link searchAuditArchive}. */
 export interface ArchiveSearchOptions extends ArchiveStoreOptions {
@@ -71,7 +71,7 @@ interface ListedFile extends ManifestFile {
 export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): ArchiveSearch {
   const query = typeof options.query === 'string' ? parseAuditQuery(options.query) : options.query;
   // Lines that cannot match are passed over without parsing them (prefilter.ts); the rest are matched exactly.
-  const ruledOut = query && cannotMatch(query);
+  const firstLook = query && prefilter(query);
   let footer: ArchiveReadFooter | undefined;
   return {
     get footer() {
@@ -104,29 +104,17 @@ export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): 
             tally.files += 1;
             // A file whose events all lie in the range (its manifest says) needs no look at their times.
             const inside = Date.parse(file.lastOccurredAt) >= from && Date.parse(file.firstOccurredAt) <= to;
-            for await (const line of checkedLines(store, file, options.signal)) {
-              let event: AuditEvent | undefined;
-              const parsed = () => {
-                event ??= parseLine(store, file, line);
-                return event;
-              };
-              if (!inside) {
-                const at = Date.parse(parsed().occurredAt);
-                if (!(at >= from && at <= to)) continue;
+            const scan = { store, file, query, firstLook, inside, from, to };
+            for await (const block of checkedBlocks(store, file, options.signal)) {
+              const { found, readBy, read } = blockMatches(block, scan);
+              const before = tally.events;
+              for (const [k, match] of found.entries()) {
+                // What a reader that stops at this match has read: the block's events up to it.
+                tally.events = before + (readBy[k] as number);
+                tally.matched += 1;
+                yield match;
               }
-              tally.events += 1;
-              if (query) {
-                if (ruledOut?.(line)) continue;
-                if (!matchesAuditQuery(query, parsed())) continue;
-              }
-              tally.matched += 1;
-              yield {
-                get event() {
-                  return parsed();
-                },
-                line,
-                file: file.name,
-              };
+              tally.events = before + read;
             }
           }
         }
@@ -146,6 +134,51 @@ export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): 
   };
 }
 
+/** What {@link blockMatches} needs to know of the search and the file. */
+interface BlockScan {
+  store: ArchiveStore;
+  file: ListedFile;
+  query: AuditQuery | undefined;
+  firstLook: ((bytes: Buffer) => LineLook) | undefined;
+  /** Every event of the file lies in the range (its manifest says so). */
+  inside: boolean;
+  from: number;
+  to: number;
+}
+
+/**
+ * The matches of one block of lines, each with how many of the block's events in the range were
+ * read up to it (`readBy`), and how many were read in all (`read`). A line is parsed only when its
+ * time must be looked at (a file not wholly inside the range) or the first look lets it through.
+ */
+function blockMatches(
+  { bytes, bounds }: LineBlock,
+  { store, file, query, firstLook, inside, from, to }: BlockScan,
+): { found: ArchiveMatch[]; readBy: number[]; read: number } {
+  const look = firstLook?.(bytes);
+  const found: ArchiveMatch[] = [];
+  const readBy: number[] = [];
+  let read = 0;
+  for (let i = 0; i < bounds.length; i += 2) {
+    const [start, end] = [bounds[i] as number, bounds[i + 1] as number];
+    let event: AuditEvent | undefined;
+    if (!inside) {
+      event = parseLine(store, file, bytes.subarray(start, end));
+      const at = Date.parse(event.occurredAt);
+      if (!(at >= from && at <= to)) continue;
+    }
+    read += 1;
+    if (query) {
+      if (look && !look(start, end)) continue;
+      event ??= parseLine(store, file, bytes.subarray(start, end));
+      if (!matchesAuditQuery(query, event)) continue;
+    }
+    found.push(matchOf(store, file, bytes.subarray(start, end), event));
+    readBy.push(read);
+  }
+  return { found, readBy, read };
+}
+
 /** Stops the search on a chain that cannot be trusted, naming the first problem. */
 function refuseTampered(dir: string, walked: VerifyArchiveResult): void {
   const problem = walked.problems.find((p) => TAMPERED.has(p.kind));
@@ -162,14 +195,15 @@ function refuseTampered(dir: string, walked: VerifyArchiveResult): void {
 }
 
 /**
- * The lines of a listed data file, once its size and sha256 match its manifest (read to its end
- * first, so no line of a changed file is handed on); its lines counted against the manifest after.
+ * The lines of a listed data file a block at a time, once its size and sha256 match its manifest
+ * (read to its end first, so no line of a changed file is handed on); its lines counted against the
+ * manifest as they come and at the end.
  */
-async function* checkedLines(
+async function* checkedBlocks(
   store: ArchiveStore,
   file: ListedFile,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Buffer> {
+): AsyncGenerator<LineBlock> {
   const refuse = (why: string) =>
     new SvcError(
       `${store.describe(file.name)}: ${why} (listed in ${file.manifest}): the archive was changed`,
@@ -187,16 +221,34 @@ async function* checkedLines(
     throw refuse('sha256 or size differs from its manifest');
   let lines = 0;
   try {
-    for await (const line of dataLineBytes(store, file, signal)) {
-      lines += 1;
+    for await (const block of dataLineBlocks(store, file, signal)) {
+      lines += block.bounds.length / 2;
       if (lines > file.events) throw refuse(`holds more than the ${file.events} events listed`);
-      yield line;
+      yield block;
     }
   } catch (error) {
     if (error instanceof ArchiveFileError) throw refuse(error.message);
     throw error;
   }
   if (lines !== file.events) throw refuse(`holds ${lines} events, not the ${file.events} listed`);
+}
+
+/** A match whose event is parsed from its line when first asked for (a reader of `line` alone never parses it). */
+function matchOf(
+  store: ArchiveStore,
+  file: ListedFile,
+  line: Buffer,
+  parsed: AuditEvent | undefined,
+): ArchiveMatch {
+  let event = parsed;
+  return {
+    get event() {
+      event ??= parseLine(store, file, line);
+      return event;
+    },
+    line,
+    file: file.name,
+  };
 }
 
 /** An archived line as an event; a line that is not one is a changed archive. */

@@ -18,30 +18,68 @@ const BACKSLASH = 0x5c;
 const DOTTED_I = Buffer.from('\u0130');
 const KELVIN = Buffer.from('\u212a');
 
-const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+
+/** Where the next occurrence of something lies in a block, at or after a position. */
+type Cursor = (from: number) => number;
+
+/** The next match of a global regular expression in `text`, found once for every later position before it. */
+function regexCursor(re: RegExp, text: string): Cursor {
+  let next = -1;
+  return (from) => {
+    if (next >= from || next === Number.POSITIVE_INFINITY) return next;
+    re.lastIndex = from;
+    const found = re.exec(text);
+    next = found ? found.index : Number.POSITIVE_INFINITY;
+    return next;
+  };
+}
+
+/** The next occurrence of `needle` in `bytes`, found once for every later position before it. */
+function bytesCursor(bytes: Buffer, needle: number | Buffer): Cursor {
+  let next = -1;
+  return (from) => {
+    if (next >= from || next === Number.POSITIVE_INFINITY) return next;
+    const at = bytes.indexOf(needle, from);
+    next = at === -1 ? Number.POSITIVE_INFINITY : at;
+    return next;
+  };
+}
 
 /**
- * A test that an archived line (its bytes) cannot match `query`, or undefined when no line can be
- * ruled out without parsing it (a group of the query has no positive text value to look for).
+ * A first look at the lines of one block of archived bytes: `mayMatch(start, end)` is false only
+ * when the line `bytes[start, end)` certainly cannot match. Lines are asked about in order.
  */
-export function cannotMatch(query: AuditQuery): ((line: Buffer) => boolean) | undefined {
-  const groups: RegExp[][] = [];
+export type LineLook = (start: number, end: number) => boolean;
+
+/**
+ * For a block of whole lines (their UTF-8 bytes), the first look at each of its lines for `query`;
+ * undefined when no line can be ruled out without parsing it (a group of the query has no positive
+ * text value to look for). The block is scanned once for each value, not once for each line: a
+ * value looked for never holds a line break, so an occurrence found at or after a line's start and
+ * before its end lies within that line.
+ */
+export function prefilter(query: AuditQuery): ((bytes: Buffer) => LineLook) | undefined {
+  const groups: string[][] = [];
   for (const group of query.groups) {
-    const needed: RegExp[] = [];
+    const needed: string[] = [];
     for (const term of group) {
       if (term.negated || term.qualifier === 'occurred' || term.test.kind === 'present') continue;
-      if (PLAIN.test(term.test.value) && term.test.value !== '') needed.push(literal(term.test.value));
+      if (PLAIN.test(term.test.value) && term.test.value !== '') needed.push(term.test.value);
     }
     // A group with nothing to look for may match any line.
     if (needed.length === 0) return undefined;
     groups.push(needed);
   }
   if (groups.length === 0) return undefined;
-  return (line) => {
-    if (line.indexOf(BACKSLASH) !== -1 || line.indexOf(DOTTED_I) !== -1 || line.indexOf(KELVIN) !== -1)
-      return false;
+  const patterns = groups.map((needed) => needed.map(literal));
+  return (bytes) => {
     // Each byte one character: the ASCII ones as they are, the others never equal to ASCII.
-    const text = line.toString('latin1');
-    return groups.every((needed) => needed.some((re) => !re.test(text)));
+    const text = bytes.toString('latin1');
+    const values = patterns.map((group) => group.map((re) => regexCursor(re, text)));
+    const always = [BACKSLASH, DOTTED_I, KELVIN].map((needle) => bytesCursor(bytes, needle));
+    return (start, end) =>
+      always.some((next) => next(start) < end) ||
+      values.some((group) => group.every((next) => next(start) < end));
   };
 }
