@@ -1,11 +1,14 @@
 // Audit search: `svc audit search --dir DIR actor.type:API_KEY -o ndjson` over a gzipped folder
 // archive (each data file checked against its manifest, the matches printed as archived) vs
 // DuckDB's read_ndjson counting the same query over the same files. Both are child processes;
-// wall time includes process start.
+// wall time includes process start. The same search over the same events synced into a bucket
+// (the tests' loopback S3 server, in a process of its own) is reported beside them.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { missingCommand } from '../lib/available.js';
 import { runNodeOk } from '../lib/child.js';
-import { limitRow, ratioRow, unavailableRow, withScratch } from '../lib/rows.js';
+import { limitRow, ratioRow, reportRow, unavailableRow, withScratch } from '../lib/rows.js';
+import { startS3Process } from '../lib/s3-server.js';
 import { SVC_BIN, withServer } from '../lib/server.js';
 import { interleave, medianOf } from '../lib/stats.js';
 
@@ -31,7 +34,9 @@ export async function run({ quick, log }) {
     };
   }
   return withServer({ seedAuditEvents: 0 }, (server) =>
-    withScratch(name, async (dir) => {
+    withScratch(name, async (scratch) => {
+      const dir = join(scratch, 'archive');
+      const work = join(scratch, 'work');
       const now = Date.now();
       const iso = (ms) => new Date(ms).toISOString();
       const seeded = await server.admin('/audit-events', {
@@ -47,40 +52,65 @@ export async function run({ quick, log }) {
         [SVC_BIN, '-q', 'audit', 'sync', '--dir', dir, '--gzip', '--since', iso(now - 4 * HOUR)],
         { env },
       );
+      const bucket = await startS3Process(['bench']).catch((error) => ({ error }));
+      const bucketArchive = 's3://bench/search';
+      if (!('error' in bucket))
+        await runNodeOk(
+          'svc audit sync (bucket)',
+          [
+            SVC_BIN,
+            '-q',
+            'audit',
+            'sync',
+            '--dir',
+            bucketArchive,
+            '--gzip',
+            '--since',
+            iso(now - 4 * HOUR),
+            '--work-dir',
+            work,
+          ],
+          { env: { ...env, ...bucket.env } },
+        );
       let expected;
-      const results = await interleave(
-        rounds,
-        {
-          ours: async () => {
-            const r = await runNodeOk(
-              'svc audit search',
-              [SVC_BIN, 'audit', 'search', '--dir', dir, QUERY, '-o', 'ndjson'],
-              { env },
-            );
-            const footer = /(\d+) events read, (\d+) matched/.exec(r.stderr);
-            if (!footer) throw new Error(`svc audit search printed no footer: ${r.stderr.slice(-200)}`);
-            expected ??= Number(footer[2]);
-            return {
-              eventsPerSec: (Number(footer[1]) * 1000) / r.wallMs,
-              wallMs: r.wallMs,
-              peakRssMb: r.peakRssMb,
-              matched: Number(footer[2]),
-            };
-          },
-          duckdb: async () => {
-            const r = await runNodeOk('duckdb read_ndjson', [DUCKDB, dir]);
-            const { matched } = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
-            return {
-              eventsPerSec: (count * 1000) / r.wallMs,
-              wallMs: r.wallMs,
-              peakRssMb: r.peakRssMb,
-              matched,
-            };
-          },
+      /** One `svc audit search` over `archive`: its rate from its footer, its RSS, its count. */
+      const search = async (archive, extraEnv = {}) => {
+        const r = await runNodeOk(
+          'svc audit search',
+          [SVC_BIN, 'audit', 'search', '--dir', archive, QUERY, '-o', 'ndjson'],
+          { env: { ...env, ...extraEnv } },
+        );
+        const footer = /(\d+) events read, (\d+) matched/.exec(r.stderr);
+        if (!footer) throw new Error(`svc audit search printed no footer: ${r.stderr.slice(-200)}`);
+        expected ??= Number(footer[2]);
+        return {
+          eventsPerSec: (Number(footer[1]) * 1000) / r.wallMs,
+          wallMs: r.wallMs,
+          peakRssMb: r.peakRssMb,
+          matched: Number(footer[2]),
+        };
+      };
+      const contenders = {
+        ours: () => search(dir),
+        ...(!('error' in bucket) && { bucket: () => search(bucketArchive, bucket.env) }),
+        duckdb: async () => {
+          const r = await runNodeOk('duckdb read_ndjson', [DUCKDB, dir]);
+          const { matched } = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+          return {
+            eventsPerSec: (count * 1000) / r.wallMs,
+            wallMs: r.wallMs,
+            peakRssMb: r.peakRssMb,
+            matched,
+          };
         },
-        log,
-      );
-      for (const round of [...results.ours, ...results.duckdb])
+      };
+      let results;
+      try {
+        results = await interleave(rounds, contenders, log);
+      } finally {
+        if (!('error' in bucket)) await bucket.stop();
+      }
+      for (const round of [...results.ours, ...results.duckdb, ...(results.bucket ?? [])])
         if (round.matched !== expected)
           throw new Error(`svc and DuckDB disagree: ${round.matched} against ${expected}`);
       const ours = { name: 'ours', value: medianOf(results.ours, 'eventsPerSec'), unit: 'events/s' };
@@ -91,6 +121,23 @@ export async function run({ quick, log }) {
       };
       const oursRss = { name: 'ours', value: medianOf(results.ours, 'peakRssMb'), unit: 'MB' };
       const duckRss = { name: 'DuckDB', value: medianOf(results.duckdb, 'peakRssMb'), unit: 'MB' };
+      const folderRate = { name: 'folder', value: ours.value, unit: 'events/s' };
+      const bucketRows =
+        'error' in bucket
+          ? [unavailableRow(`${scenario} from a bucket`, 'report', String(bucket.error))]
+          : [
+              reportRow({
+                scenario: `${scenario} from a bucket: rate`,
+                ours: { name: 'ours', value: medianOf(results.bucket, 'eventsPerSec'), unit: 'events/s' },
+                baselines: [folderRate, duck],
+                measure: `wall time, medians of ${rounds} round${rounds === 1 ? '' : 's'}`,
+                note: "the tests' loopback S3 server (s3rver) in its own process, sharing the cores",
+              }),
+              reportRow({
+                scenario: `${scenario} from a bucket: peak RSS`,
+                ours: { name: 'ours', value: medianOf(results.bucket, 'peakRssMb'), unit: 'MB' },
+              }),
+            ];
       return {
         rows: [
           ratioRow({
@@ -110,6 +157,7 @@ export async function run({ quick, log }) {
             goal: `< ${RSS_LIMIT_MB} MB`,
             measure: `median of ${rounds} run${rounds === 1 ? '' : 's'}`,
           }),
+          ...bucketRows,
         ],
         raw: { count, rounds, query: QUERY, results },
       };
