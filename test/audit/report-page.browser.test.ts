@@ -79,6 +79,12 @@ describe.skipIf(chromiumMissing)('the report page in Chromium: a bar per day, ev
     expect(heights.every((h) => h > 0)).toBe(true);
     const most = Math.max(...report.perDay.map((d) => d.events));
     expect(heights[report.perDay.findIndex((d) => d.events === most)]).toBe(Math.max(...heights));
+    // Drawn to scale: the chart's labels as wide as they are tall (the same scale on both axes).
+    const scale = await page.locator('svg.chart').evaluate((svg) => {
+      const m = (svg as unknown as { getScreenCTM(): { a: number; d: number } }).getScreenCTM();
+      return { x: m.a, y: m.d };
+    });
+    expect(scale.x).toBeCloseTo(scale.y, 6);
     expect(await page.locator('tbody tr').count()).toBe(report.rows.length);
     expect(await page.locator('footer').textContent()).toMatch(/head manifest-000001\.json/);
     expect(requests).toEqual([url]);

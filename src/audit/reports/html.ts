@@ -47,11 +47,11 @@ export function dayChart(perDay: AuditReport['perDay']): string {
         : '';
     return `<rect class="bar" x="${x}" y="${y}" width="${barWidth.toFixed(1)}" height="${h}" data-day="${escapeHtml(d.day)}" data-events="${d.events}"><title>${escapeHtml(d.day)}: ${d.events} events</title></rect>${label}`;
   });
-  return `<svg class="chart" role="img" aria-label="events per day" viewBox="0 0 ${CHART.width} ${CHART.height}" width="100%" preserveAspectRatio="none"><text x="0" y="${CHART.top}" class="max">${max}</text>${bars.join('')}</svg>`;
+  return `<svg class="chart" role="img" aria-label="events per day" viewBox="0 0 ${CHART.width} ${CHART.height}"><text x="0" y="${CHART.top}" class="max">${max}</text>${bars.join('')}</svg>`;
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#111}h1{font-size:1.4em}
-.warn{background:#fff3cd;border:1px solid #e0c36c;padding:.5em}.chart{height:180px;border-bottom:1px solid #999}
+.warn{background:#fff3cd;border:1px solid #e0c36c;padding:.5em}.chart{display:block;width:100%;max-width:960px;height:auto;border-bottom:1px solid #999}
 .bar{fill:#3b6ea5}.chart text{font-size:10px;fill:#555}table{border-collapse:collapse;margin-top:1em;width:100%}
 th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top;word-break:break-word}th{background:#eee}
 footer{margin-top:1em;color:#333;font-size:12px}@media print{body{margin:0}.bar{fill:#000}th{background:none}}`;
