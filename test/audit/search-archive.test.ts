@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../src/audit/schemas.js';
 import type { SvcClient } from '../../src/client.js';
+import { FolderStore } from '../../src/node/audit-store/folder-store.js';
 import { searchAuditArchive } from '../../src/node/index.js';
 import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
@@ -238,6 +239,42 @@ describe('a changed byte in an archived file is an error naming the file, never 
         ),
       );
     } finally {
+      writeFileSync(path, original);
+    }
+  });
+});
+
+describe('a file changed between its check and its read is an error too (the bytes read are hashed)', () => {
+  it('the library: the search of that file ends in an error naming it', async () => {
+    const name = 'audit-000001.ndjson';
+    const path = join(dir, name);
+    const original = readFileSync(path);
+    const changed = Buffer.from(original);
+    const at = changed.indexOf('"id":"') + 7;
+    changed[at] = changed[at] === 0x61 ? 0x62 : 0x61;
+    // The file is swapped for the changed one once its check (the first read) is over.
+    let reads = 0;
+    const readStream = FolderStore.prototype.readStream;
+    const spy = vi.spyOn(FolderStore.prototype, 'readStream').mockImplementation(async function (
+      this: FolderStore,
+      file,
+      options,
+    ) {
+      if (file === name && ++reads === 2) writeFileSync(path, changed);
+      return readStream.call(this, file, options);
+    });
+    try {
+      const search = searchAuditArchive(dir, { from: iso(T0 - 20 * HOUR), to: iso(T0 - 3 * HOUR) });
+      const error = await (async () => {
+        for await (const _ of search);
+      })().catch((e: unknown) => e);
+      expect(reads).toBe(2);
+      expect(String(error)).toMatch(
+        new RegExp(`${name}: its bytes as read differ from its manifest \\(sha256\\): changed while read`),
+      );
+      expect(search.footer?.complete).toBe(false);
+    } finally {
+      spy.mockRestore();
       writeFileSync(path, original);
     }
   });

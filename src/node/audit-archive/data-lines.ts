@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_RESPONSE_LIMITS } from '../../core/response-limits.js';
 import type { ArchiveStore } from '../audit-store/archive-store.js';
@@ -30,26 +31,36 @@ export const longerThanListed = 'longer than its manifest says';
 /** Bytes gunzipped at a time: large output chunks cost the stream far less per byte than zlib's 16 KiB. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 
-/** A data file as its manifest lists it: its name and size. */
+/** A data file as its manifest lists it: its name and size (and its sha256, when known). */
 export interface ListedData {
   name: string;
   bytes: number;
+  /**
+   * Its sha256 (hex): when given, the bytes read are hashed as they are read and a file whose
+   * bytes differ (changed between a check and this read) is an `ArchiveFileError` once read.
+   */
+  sha256?: string;
 }
+
+/** Why a data file is refused whose bytes, as read, are not those its manifest lists. */
+export const changedWhileRead = 'its bytes as read differ from its manifest (sha256): changed while read';
 
 /**
  * The bytes of a listed data file, gunzipped when its name ends in `.gz`: at most `bytes + 1`
  * fetched (more than `bytes` is {@link longerThanListed}), at most {@link maxInflatedBytes}
- * inflated. `ArchiveFileError` past a cap, for data that does not gunzip, and as the store
- * reports (`missing`).
+ * inflated. `ArchiveFileError` past a cap, for data that does not gunzip, for bytes other than
+ * the listed `sha256`, and as the store reports (`missing`).
  */
 async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerator<Buffer> {
   const raw = await store.readStream(file.name, { maxBytes: file.bytes + 1 });
   const gzip = file.name.endsWith('.gz');
   const gunzip = gzip ? createGunzip({ chunkSize: INFLATE_CHUNK_BYTES }) : undefined;
   let fetched = 0;
+  const hash = file.sha256 === undefined ? undefined : createHash('sha256');
   const tally = (chunk: Buffer) => {
     fetched += chunk.length;
     if (fetched > file.bytes) throw new ArchiveFileError(longerThanListed);
+    hash?.update(chunk);
   };
   const input: Readable = gunzip ? raw.pipe(gunzip) : raw;
   // Piped, the raw bytes are tallied as they go into gunzip (a listener beside the pipe's own).
@@ -71,6 +82,8 @@ async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerato
       if (inflated > cap) throw new ArchiveFileError(`inflates to more than ${cap} bytes (a gzip bomb?)`);
       yield chunk;
     }
+    if (hash && (fetched !== file.bytes || hash.digest('hex') !== file.sha256))
+      throw new ArchiveFileError(changedWhileRead);
   } catch (error) {
     if (!(error as { code?: string }).code?.startsWith('Z_')) throw error;
     throw new ArchiveFileError('not gzip data that ends whole');
