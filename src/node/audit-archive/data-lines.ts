@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_RESPONSE_LIMITS } from '../../core/response-limits.js';
 import type { ArchiveStore } from '../audit-store/archive-store.js';
