@@ -1,6 +1,15 @@
 import type { AuditEvent } from '../schemas.js';
 import { actorId } from '../search/columns.js';
-import { type AuditReport, countsText, DayCounts, fieldOf, type ReportBuilder, textOf } from './report.js';
+import {
+  type AuditReport,
+  byText,
+  countsText,
+  DayCounts,
+  fieldOf,
+  type ReportBuilder,
+  textOf,
+  widen,
+} from './report.js';
 
 /**
  * `actors`: activity per actor type and actor (user, API key, automation; ANONYMOUS and SYSTEM as
@@ -22,18 +31,14 @@ export function actorsReport(): ReportBuilder {
       const key = JSON.stringify([type, id]);
       const actor = actors.get(key) ?? { type, id, first: at, last: at, events: 0, actions: new Map() };
       actor.events += 1;
-      if (Date.parse(at) < Date.parse(actor.first)) actor.first = at;
-      if (Date.parse(at) > Date.parse(actor.last)) actor.last = at;
+      widen(actor, at);
       const action = textOf(event.action) || textOf(event.type);
       actor.actions.set(action, (actor.actions.get(action) ?? 0) + 1);
       actors.set(key, actor);
     },
     result(): AuditReport {
       const rows = [...actors.values()]
-        .sort(
-          (a, b) =>
-            b.events - a.events || (a.type < b.type ? -1 : a.type > b.type ? 1 : a.id < b.id ? -1 : 1),
-        )
+        .sort((a, b) => b.events - a.events || byText(a.type, b.type) || byText(a.id, b.id))
         .map((a) => [a.type, a.id, a.events, a.first, a.last, countsText(a.actions)]);
       return {
         name: 'actors',

@@ -1,5 +1,14 @@
 import type { AuditEvent } from '../schemas.js';
-import { type AuditReport, countsText, DayCounts, fieldOf, type ReportBuilder, textOf } from './report.js';
+import {
+  type AuditReport,
+  byText,
+  countsText,
+  DayCounts,
+  fieldOf,
+  type ReportBuilder,
+  textOf,
+  widen,
+} from './report.js';
 
 /**
  * `api-keys`: per API key id (events whose actor is `API_KEY`), when it was first and last seen,
@@ -16,14 +25,13 @@ export function apiKeysReport(): ReportBuilder {
       days.add(at);
       const key = keys.get(id) ?? { first: at, last: at, events: 0, types: new Map() };
       key.events += 1;
-      if (Date.parse(at) < Date.parse(key.first)) key.first = at;
-      if (Date.parse(at) > Date.parse(key.last)) key.last = at;
+      widen(key, at);
       key.types.set(textOf(event.type), (key.types.get(textOf(event.type)) ?? 0) + 1);
       keys.set(id, key);
     },
     result(): AuditReport {
       const rows = [...keys.entries()]
-        .sort(([a, x], [b, y]) => y.events - x.events || (a < b ? -1 : 1))
+        .sort(([a, x], [b, y]) => y.events - x.events || byText(a, b))
         .map(([id, k]) => [id, k.first, k.last, k.events, countsText(k.types)]);
       return {
         name: 'api-keys',

@@ -48,9 +48,24 @@ export class DayCounts {
 
   list(): AuditReport['perDay'] {
     return [...this.days.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => byText(a, b))
       .map(([day, events]) => ({ day, events }));
   }
+}
+
+/** Orders strings by code unit (the same order in every locale): for sorting rows. */
+export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** When something was first and last seen: ISO 8601 times, widened by each new one. */
+export interface SeenSpan {
+  first: string;
+  last: string;
+}
+
+/** Widens `span` to hold `at` (an ISO 8601 time). */
+export function widen(span: SeenSpan, at: string): void {
+  if (Date.parse(at) < Date.parse(span.first)) span.first = at;
+  if (Date.parse(at) > Date.parse(span.last)) span.last = at;
 }
 
 /** Text of a field of an event part, or ''. */
@@ -63,7 +78,7 @@ export const fieldOf = (value: unknown, key: string): unknown =>
 /** Keys of a count map as `name count` pairs, most first (ties by name), joined with `; `. */
 export function countsText(counts: Map<string, number>): string {
   return [...counts.entries()]
-    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a, x], [b, y]) => y - x || byText(a, b))
     .map(([name, n]) => `${name} ${n}`)
     .join('; ');
 }

@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../schemas.js';
-import { type AuditReport, DayCounts, dayOf, fieldOf, type ReportBuilder, textOf } from './report.js';
+import { type AuditReport, byText, DayCounts, dayOf, fieldOf, type ReportBuilder, textOf } from './report.js';
 
 /** The actions of a sign-in: `authenticated` succeeded, `authentication-failed` failed. */
 export const SIGN_IN_ACTIONS = { authenticated: 'succeeded', 'authentication-failed': 'failed' } as const;
@@ -30,12 +30,9 @@ export function signInsReport(): ReportBuilder {
     },
     result(): AuditReport {
       const rows = [...groups.values()]
-        .sort((a, b) =>
-          a.day < b.day
-            ? -1
-            : a.day > b.day
-              ? 1
-              : b.failed - a.failed || (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : a.user < b.user ? -1 : 1),
+        .sort(
+          (a, b) =>
+            byText(a.day, b.day) || b.failed - a.failed || byText(a.ip, b.ip) || byText(a.user, b.user),
         )
         .map((g) => [g.day, g.ip, g.user, g.succeeded, g.failed]);
       return {

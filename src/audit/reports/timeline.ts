@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../schemas.js';
 import { actorLabel } from '../search/columns.js';
-import { type AuditReport, DayCounts, fieldOf, type ReportBuilder, textOf } from './report.js';
+import { type AuditReport, byText, DayCounts, fieldOf, type ReportBuilder, textOf } from './report.js';
 
 /**
  * `timeline SUBJECT`: everything that happened to one resource, oldest first: the events whose
@@ -21,7 +21,7 @@ export function timelineReport(subject: string): ReportBuilder {
     },
     result(): AuditReport {
       const rows = kept
-        .sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt) || (a.id < b.id ? -1 : 1))
+        .sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt) || byText(a.id, b.id))
         .map((e) => [
           textOf(e.occurredAt),
           textOf(e.type),
