@@ -1,9 +1,24 @@
 // The `svc-sdk/node` entry: the jobs that need Node (files, sockets, listeners, undici), as
 // functions taking a client or its options: the audit archive's functions (search among them,
-// with its query language, which is Web-safe but lives here beside the search), the webhook listener,
+// with its query language and the ECS/OCSF mappings, which are Web-safe but live here beside the
+// search and export that write them), the webhook listener,
 // forwarder and registration, completion watches, the Node transports, and the errors
 // only these jobs raise. The clients and the errors every call can raise are `svc-sdk`.
 
+export {
+  ECS_VERSION,
+  type EcsDocument,
+  type NormaliseOptions,
+  toEcs,
+} from '../audit/normalise/ecs.js';
+export { AUDIT_EVENT_FORMATS, type AuditEventFormat, formatEvent } from '../audit/normalise/format.js';
+export {
+  OCSF_CLASSES,
+  OCSF_VERSION,
+  type OcsfEvent,
+  type OcsfUser,
+  toOcsf,
+} from '../audit/normalise/ocsf.js';
 export { actorsReport } from '../audit/reports/actors.js';
 export { apiKeysReport } from '../audit/reports/api-keys.js';
 export { changesReport } from '../audit/reports/changes.js';

@@ -6,6 +6,7 @@ import { parseAuditQuery } from '../../src/audit/search/query.js';
 import { SvcClient } from '../../src/client.js';
 import { SvcError } from '../../src/core/errors/index.js';
 import { prefilter } from '../../src/node/audit-search/prefilter.js';
+import { randomEvent } from '../helpers/audit-events.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { pastRange } from './helpers.js';
 
@@ -294,54 +295,6 @@ describe('a random query over the seeded events equals the direct filter (proper
     );
   });
 });
-
-/** Random events: every part a qualifier reads, with strings of any case, quotes, backslashes and non-ASCII. */
-const textArb = fc.oneof(
-  fc.constantFrom(
-    'Demo project',
-    'usr_alice',
-    'API_KEY',
-    'captcha.captcha.updated',
-    'K',
-    '\u212aey',
-    'ß',
-    'İ',
-    'a"b',
-    'c\\d',
-    'ke\u0130',
-  ),
-  fc.string({ maxLength: 8 }),
-  fc.string({ unit: 'grapheme', maxLength: 6 }),
-);
-const randomEvent = fc.record({
-  id: fc.uuid(),
-  schemaVersion: fc.constantFrom(1, 2),
-  occurredAt: fc
-    .date({
-      min: new Date('2026-01-01T00:00:00Z'),
-      max: new Date('2026-12-31T23:59:59Z'),
-      noInvalidDate: true,
-    })
-    .map((d) => d.toISOString()),
-  type: textArb,
-  action: fc.option(textArb, { nil: undefined }),
-  actor: fc.oneof(
-    fc.record({ type: fc.constant('USER'), userId: textArb }),
-    fc.record({ type: fc.constant('API_KEY'), apiKeyId: textArb }),
-    fc.record({
-      type: fc.constant('AUTOMATION'),
-      automation: fc.record({ kind: fc.constant('SCHEDULER'), name: textArb }),
-    }),
-    fc.record({ type: fc.constantFrom('ANONYMOUS', 'SYSTEM') }),
-  ),
-  subject: fc.option(fc.record({ kind: textArb, id: textArb, label: fc.option(textArb, { nil: null }) }), {
-    nil: undefined,
-  }),
-  scopes: fc.array(fc.record({ kind: textArb, id: textArb, label: textArb }), { maxLength: 2 }),
-  changes: fc.array(fc.record({ field: textArb, operation: fc.constant('SET') }), { maxLength: 2 }),
-  details: fc.option(fc.record({ ipAddress: textArb }), { nil: undefined }),
-  origin: fc.option(fc.record({ namespace: textArb, traceId: textArb }), { nil: undefined }),
-}) as fc.Arbitrary<AuditEvent>;
 
 describe('random events and random qualifier combinations agree with the direct filter (property)', () => {
   const cases = fc.array(randomEvent, { minLength: 1, maxLength: 12 }).chain((list) => {
