@@ -11,6 +11,7 @@ import { startProgress } from '../progress.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags, retryForFlag } from './audit.js';
 import { continueCommand } from './continue-line.js';
+import { eventFormat } from './event-format.js';
 import { withWayOn } from './gave-up.js';
 import { parseFileMode, stdoutAlias } from './output-flags.js';
 
@@ -58,6 +59,7 @@ export async function auditExport(
   const statePath = flags.state ?? (streamOut ? undefined : `${outFlag}.state.json`);
   const where = toStdout ? 'stdout' : outFlag;
   const retryForMs = retryForFlag(flags);
+  const { format, keepOriginal } = eventFormat(flags, true);
   const client = await ctx.client.get();
   const started = Date.now();
   const progress = await progressReporter(ctx, started);
@@ -70,6 +72,8 @@ export async function auditExport(
       output: toStdout ? ctx.out.dataOut : outFlag,
       ...(statePath !== undefined && { statePath }),
       gzip: Boolean(flags.gzip),
+      format,
+      keepOriginal,
       force: Boolean(flags.force),
       ...(fileMode !== undefined && { fileMode }),
       retryForMs,

@@ -1,3 +1,4 @@
+import { formatEvent } from '../../audit/normalise/format.js';
 import type { AuditEvent } from '../../audit/schemas.js';
 import { EVENT_COLUMNS, EVENT_TABLE_COLUMNS, eventRow, eventTableRow } from '../../audit/search/columns.js';
 import { type AuditQuery, parseAuditQuery } from '../../audit/search/query.js';
@@ -9,6 +10,7 @@ import type { AuditSearchOptions } from '../options/audit-search-options.js';
 import { jsonForTerminal } from '../terminal-safe.js';
 import { parseIntOption, UsageError } from '../usage-error.js';
 import { auditEventSource, sayFooter } from './audit-event-source.js';
+import { type EventFormatChoice, eventFormat } from './event-format.js';
 
 /** Rows a table shows at most: past them, the rest is counted and the line says how to see it. */
 const MAX_TABLE_ROWS = 1000;
@@ -46,12 +48,22 @@ interface MatchWriter {
   end(footer: object): Promise<void>;
 }
 
-function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined): MatchWriter {
+function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: EventFormatChoice): MatchWriter {
   const { out } = ctx;
   const format = ctx.settings.format;
+  // An event as JSON text: itself, or its ECS or OCSF document.
+  const json = (event: AuditEvent, line: Buffer | undefined) =>
+    jsonForTerminal(
+      shape.format === 'raw'
+        ? event
+        : formatEvent(shape.format, event, {
+            keepOriginal: shape.keepOriginal,
+            ...(line && { line: line.toString('utf8') }),
+          }),
+    );
   if (format === 'ndjson') {
     // The archived line byte for byte; on a terminal escaped like any JSON shown there.
-    const raw = !ctx.io.stdoutIsTTY;
+    const raw = !ctx.io.stdoutIsTTY && shape.format === 'raw';
     // Lines gathered into writes of about 64 KiB: a write per line costs more than the search.
     let gathered: string[] = [];
     let size = 0;
@@ -64,7 +76,7 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined): MatchWrite
     };
     return {
       write: async (event, line) => {
-        const text = raw && line ? `${line.toString('utf8')}\n` : `${jsonForTerminal(event)}\n`;
+        const text = raw && line ? `${line.toString('utf8')}\n` : `${json(event, line)}\n`;
         gathered.push(text);
         size += text.length;
         if (size >= 64 * 1024) await flush();
@@ -75,8 +87,8 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined): MatchWrite
   if (format === 'json') {
     let first = true;
     return {
-      write: (event) => {
-        const text = `${first ? '{"events":[\n' : ',\n'}${jsonForTerminal(event)}`;
+      write: (event, line) => {
+        const text = `${first ? '{"events":[\n' : ',\n'}${json(event, line)}`;
         first = false;
         return out.data(text);
       },
@@ -127,7 +139,9 @@ export async function auditSearch(
   const query = parseQuery(words);
   const limit =
     flags.limit === undefined ? Number.POSITIVE_INFINITY : parseIntOption(flags.limit, '--limit', 1);
-  const writer = matchWriter(ctx, ctx.out.csv);
+  const format = ctx.settings.format;
+  const shape = eventFormat(flags, format === 'ndjson' || format === 'json');
+  const writer = matchWriter(ctx, ctx.out.csv, shape);
   const source = await auditEventSource(ctx, flags, query);
   let matched = 0;
   for await (const { event, line } of source.matches) {

@@ -1,12 +1,13 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../command.js';
 import { fromOption, toOption } from './audit-range-options.js';
+import { eventFormatOptions } from './event-format-options.js';
 import { fileModeOption, forceOption } from './output-options.js';
 import { retryForOption } from './retry-for-option.js';
 
 /** The options of `svc audit export` (commands/audit-export.ts registers it). */
 export const auditExportOptions = (command: Command) =>
-  command
+  eventFormatOptions(command)
     .addOption(fromOption())
     .addOption(toOption())
     .addOption(new Option('--page-size <n>', 'events per request, 1 to 1000 (default 1000)'))

@@ -1,10 +1,11 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { OptionsOf } from '../command.js';
+import { eventFormatOptions } from './event-format-options.js';
 import { eventSourceOptions } from './event-source-options.js';
 
 /** The argument and options of `svc audit search [QUERY...]` (commands/audit-search.ts registers it). */
 export const auditSearchOptions = (command: Command) =>
-  eventSourceOptions(command)
+  eventFormatOptions(eventSourceOptions(command))
     // A negated term (`-action:read`) reads as an option to commander: words it does not know
     // stay words of the query, in their order; a mistyped `--flag` is refused by the handler.
     .allowUnknownOption()

@@ -1,6 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import type { AuditEventFormat } from '../../audit/normalise/format.js';
 import { followCursors, PageGuard } from '../../audit/paginate.js';
 import { resolveRange } from '../../audit/query.js';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
@@ -8,6 +9,7 @@ import type { WritableLike } from '../../core/node-shapes.js';
 import type { PatienceOptions } from '../../core/patience.js';
 import { Checkpointer, type SyncPolicy } from '../fs/checkpoint.js';
 import { DEFAULT_FILE_MODE, DurableOutput } from '../fs/output-file.js';
+import { formattedPageLines } from './formatted-page.js';
 import { LineBuffer, pageLines } from './ndjson-page.js';
 import { EarlyPageFetcher, type PageQuery } from './page-prefetch.js';
 import { type ExportEvent, pageBuffers, type RawExportPage, rawExportPage } from './pages.js';
@@ -47,6 +49,10 @@ export interface ExportOptions extends PatienceOptions {
   fileMode?: number;
   /** Writes gzip: one gzip member per page, so a resumed file is still one valid stream. Default false. */
   gzip?: boolean;
+  /** How each event is written: `raw` (the line as received), `ecs` or `ocsf` (normalised, one document per line). Default `raw`. */
+  format?: AuditEventFormat;
+  /** With `format` ecs or ocsf: each document holds the event as received (`event.original`, `raw_data`). Default false. */
+  keepOriginal?: boolean;
   /** Events per request, 1 to 1000. Default 1000; a resumed export keeps the recorded size. */
   pageSize?: number;
   /** Stops after the current page; the promise rejects with `AbortError`, the state stays resumable. */
@@ -112,6 +118,10 @@ function checkResumable(
   if (to !== undefined && !sameInstant(to, state.to)) throw mismatch(`to ${state.to}`);
   if (from !== undefined && !sameInstant(from, state.from)) throw mismatch(`from ${state.from}`);
   if (Boolean(options.gzip) !== state.gzip) throw mismatch(state.gzip ? 'gzip' : 'no gzip');
+  if ((options.format ?? 'raw') !== (state.format ?? 'raw'))
+    throw mismatch(`format ${state.format ?? 'raw'}`);
+  if (Boolean(options.keepOriginal) !== Boolean(state.keepOriginal))
+    throw mismatch(state.keepOriginal ? 'keep original' : 'no original kept');
   if (options.pageSize !== undefined && options.pageSize !== state.pageSize)
     throw mismatch(`page size ${state.pageSize}`);
   if (state.output !== outputName) throw mismatch(`output ${state.output}`);
@@ -138,6 +148,8 @@ function newExportState(
     to: range.to,
     pageSize: options.pageSize ?? DEFAULT_EXPORT_PAGE_SIZE,
     gzip: Boolean(options.gzip),
+    ...(options.format && options.format !== 'raw' && { format: options.format }),
+    ...(options.keepOriginal && { keepOriginal: true }),
     output: outputName,
     cursor: null,
     complete: false,
@@ -228,7 +240,11 @@ async function writePages(
     duplicatesDropped += dropped?.size ?? 0;
     const lastId = lastKeptId(page.content, dropped) ?? state.lastId;
     if (written > 0) {
-      const view = pageLines(page, dropped, lines);
+      const format = state.format ?? 'raw';
+      const view =
+        format === 'raw'
+          ? pageLines(page, dropped, lines)
+          : formattedPageLines(page, dropped, lines, format, Boolean(state.keepOriginal));
       const chunk = state.gzip ? gzipSync(view) : view;
       await append(chunk);
       state.bytes += chunk.length;

@@ -13,6 +13,10 @@ export const ExportStateSchema = lazySchema(() =>
     to: z.string(),
     pageSize: z.number().check(z.int()).check(z.gt(0)),
     gzip: z.boolean(),
+    /** How events are written (absent in states of versions before it: `raw`). */
+    format: z.optional(z.enum(['raw', 'ecs', 'ocsf'])),
+    /** With `format` ecs or ocsf: the original kept in each document. */
+    keepOriginal: z.optional(z.boolean()),
     /** Absolute path of the output, or `-` for a stream. */
     output: z.string(),
     /** Cursor of the next page; null before the first page and after the last. */
