@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_RESPONSE_LIMITS } from '../../core/response-limits.js';
 import type { ArchiveStore } from '../audit-store/archive-store.js';
@@ -30,6 +30,8 @@ export const longerThanListed = 'longer than its manifest says';
 
 /** Bytes gunzipped at a time: large output chunks cost the stream far less per byte than zlib's 16 KiB. */
 const INFLATE_CHUNK_BYTES = 256 * 1024;
+/** Inflated bytes read ahead of the reader. */
+const INFLATE_AHEAD_BYTES = 1024 * 1024;
 
 /** A data file as its manifest lists it: its name and size (and its sha256, when known). */
 export interface ListedData {
@@ -62,7 +64,11 @@ async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerato
     if (fetched > file.bytes) throw new ArchiveFileError(longerThanListed);
     hash?.update(chunk);
   };
-  const input: Readable = gunzip ? raw.pipe(gunzip) : raw;
+  // Inflated bytes wait in a buffer of their own while the reader works on a block, so zlib (on
+  // libuv's threads) inflates the next ones meanwhile instead of stopping at each chunk.
+  const ahead = gunzip ? new PassThrough({ highWaterMark: INFLATE_AHEAD_BYTES }) : undefined;
+  gunzip?.once('error', (error) => ahead?.destroy(error));
+  const input: Readable = gunzip && ahead ? raw.pipe(gunzip).pipe(ahead) : raw;
   // Piped, the raw bytes are tallied as they go into gunzip (a listener beside the pipe's own).
   if (gunzip)
     raw.on('data', (chunk: Buffer) => {
@@ -90,6 +96,7 @@ async function* plainBytes(store: ArchiveStore, file: ListedData): AsyncGenerato
   } finally {
     raw.destroy();
     gunzip?.destroy();
+    ahead?.destroy();
   }
 }
 
