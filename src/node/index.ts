@@ -81,6 +81,16 @@ export {
   type ArchiveSearchOptions,
   searchAuditArchive,
 } from './audit-search/job.js';
+export {
+  type ShipAuditOptions,
+  type ShipCounts,
+  type ShipCredentials,
+  type ShipKind,
+  type ShipProgress,
+  type ShipReceipt,
+  shipAuditArchive,
+} from './audit-ship/job.js';
+export { DEFAULT_SHIP_INDEX, SHIP_KINDS } from './audit-ship/options.js';
 export type { ArchiveStoreOptions, RetainMode, S3StoreSettings } from './audit-store/s3-settings.js';
 export { syncAuditArchive } from './audit-sync/job.js';
 export type { SyncOptions, SyncResult } from './audit-sync/options.js';

@@ -34,6 +34,8 @@ export interface ArchiveMatch {
   line: Buffer;
   /** The data file it was read from. */
   file: string;
+  /** That file's sha256, as its manifest lists it (and as it was checked). */
+  fileSha256: string;
 }
 
 /** A search over an archive: its matches as they are read, then what it read. */
@@ -66,9 +68,14 @@ interface ListedFile extends ManifestFile {
  * `io` naming it: a tampered archive is never counted. Open gaps and holes in the range do not
  * stop the search: `footer.whole` is false and `footer.incomplete` names them.
  *
- * (The implementation of `searchAuditArchive`, job.ts, which loads it at the first read.)
+ * (The implementation of `searchAuditArchive`, job.ts, which loads it at the first read; `opened`
+ * is the archive's store when the caller has opened it already.)
  */
-export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): ArchiveSearch {
+export function searchArchive(
+  dir: string,
+  options: ArchiveSearchOptions = {},
+  opened?: ArchiveStore,
+): ArchiveSearch {
   const query = typeof options.query === 'string' ? parseAuditQuery(options.query) : options.query;
   // Lines that cannot match are passed over without parsing them (prefilter.ts); the rest are matched exactly.
   const firstLook = query && prefilter(query);
@@ -78,7 +85,7 @@ export function searchArchive(dir: string, options: ArchiveSearchOptions = {}): 
       return footer;
     },
     async *[Symbol.asyncIterator]() {
-      const store = await openArchiveStore(dir, options);
+      const store = opened ?? (await openArchiveStore(dir, options));
       const listed: ListedFile[] = [];
       const walked = await verifyArchive(
         store,
@@ -248,6 +255,7 @@ function matchOf(
     },
     line,
     file: file.name,
+    fileSha256: file.sha256,
   };
 }
 

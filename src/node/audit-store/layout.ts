@@ -8,6 +8,12 @@ export const runDigits = (run: number): string => String(run).padStart(6, '0');
 /** Name of an archive's sync state (a file in a folder, an object in a bucket). */
 export const SYNC_STATE_FILE = 'sync-state.json';
 
+/** Name of a ship's checkpoint for one destination (`svc audit ship`): `ship-` and 16 hex digits of the destination's digest. */
+export const shipStateName = (id: string): string => `ship-${id}.json`;
+
+/** The names {@link shipStateName} makes. */
+export const SHIP_STATE_NAME = /^ship-[0-9a-f]{16}\.json$/;
+
 /** Name of the lock a sync holds in its archive (a file or an object) while it runs. */
 export const LOCK_FILE = 'sync.lock';
 
@@ -62,13 +68,17 @@ export const isPlainName = (name: string): boolean =>
 /**
  * Whether `name` is one an archive's layout gives an object: a manifest (`manifest-000001.json`),
  * a data file (`audit-000001.ndjson`, `audit-000001.ndjson.gz`), a conflicts file
- * (`conflicts-000001.ndjson`) or the state (`sync-state.json`). Every other name (a key, `.env`,
+ * (`conflicts-000001.ndjson`), the state (`sync-state.json`) or a ship's checkpoint
+ * (`ship-0123456789abcdef.json`). Every other name (a key, `.env`,
  * `.bashrc`, `CON`, a temporary `*.svc-tmp`, a name with `\\` or a control character, one over
  * 48 characters) is not an archive's: `svc audit copy` leaves it, named.
  */
 export const isArchiveObjectName = (name: string): boolean =>
   name.length <= MAX_OBJECT_NAME &&
-  (name === SYNC_STATE_FILE || MANIFEST_NAME.test(name) || LISTED_FILE_NAME.test(name));
+  (name === SYNC_STATE_FILE ||
+    MANIFEST_NAME.test(name) ||
+    LISTED_FILE_NAME.test(name) ||
+    SHIP_STATE_NAME.test(name));
 
 /**
  * The highest run number a manifest name may hold: 2^53 - 1 (`Number.MAX_SAFE_INTEGER`), the

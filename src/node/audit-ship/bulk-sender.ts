@@ -1,0 +1,173 @@
+import { SvcError } from '../../core/errors/error-classes.js';
+import { redact } from '../../core/redact.js';
+import { parseRetryAfter } from '../../core/retry.js';
+import { type BulkAnswer, BulkAnswerSchema, BulkFailureSchema, BulkSummarySchema } from './bulk-answer.js';
+import { post, shortText } from './request.js';
+import type { ItemOutcome, SenderSettings, ShipDoc, ShipSender } from './sender.js';
+
+/**
+ * Elasticsearch's and OpenSearch's `_bulk` API as a {@link ShipSender}: each document a `create`
+ * with `_id` = the event's id (so a document sent twice is a 409, "already there", never a copy;
+ * `create` is also what a data stream takes). Documents go in bodies of at most `maxBatchBytes`;
+ * a body answered 413 is split in two until it fits, and one document that alone does not fit is
+ * refused for good. Items answered 429 or 5xx, and whole requests answered 429, 502, 503 or 504
+ * or not answered at all, come back as `retry`; items refused with another 4xx as `dead` with the
+ * error's type and reason. Any other answer throws: 401/403 (credentials), 404 (not a cluster),
+ * an answer that is not `_bulk`'s.
+ */
+export function bulkSender(settings: SenderSettings, index: string): ShipSender {
+  const path = `/${encodeURIComponent(index)}/_bulk`;
+  const action = (doc: ShipDoc) => `{"create":{"_id":${JSON.stringify(doc.id)}}}\n${doc.json}\n`;
+  let requests = 0;
+
+  async function sendSlice(
+    lines: readonly string[],
+    sizes: readonly number[],
+    from: number,
+    to: number,
+    out: ItemOutcome[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    let bytes = 0;
+    for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
+    const split = async () => {
+      const middle = from + Math.ceil((to - from) / 2);
+      await sendSlice(lines, sizes, from, middle, out, signal);
+      await sendSlice(lines, sizes, middle, to, out, signal);
+    };
+    const tooLarge = (why: string) => {
+      out[from] = { kind: 'dead', status: 413, reason: why };
+    };
+    if (bytes > settings.maxBatchBytes) {
+      if (to - from > 1) return split();
+      return tooLarge(
+        `larger than the largest request body (${settings.maxBatchBytes} bytes) with its action line`,
+      );
+    }
+    requests += 1;
+    const exchange = await post(
+      settings,
+      path,
+      lines.slice(from, to).join(''),
+      { 'content-type': 'application/x-ndjson' },
+      signal,
+    );
+    if ('unanswered' in exchange) return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
+    const { status, headers, body } = exchange.answer;
+    if (status === 413) {
+      if (to - from > 1) return split();
+      return tooLarge('larger than the destination takes in one request (413)');
+    }
+    if (status === 429 || status === 502 || status === 503 || status === 504) {
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      return fill(out, from, to, { kind: 'retry', reason: `${status} ${failureReason(body)}`, retryAfterMs });
+    }
+    if (status !== 200) throw refused(settings.base, status, body);
+    itemOutcomes(settings.base, body, to - from, out, from);
+  }
+
+  return {
+    get requests() {
+      return requests;
+    },
+    async send(docs, signal) {
+      const lines = docs.map(action);
+      const sizes = lines.map((line) => Buffer.byteLength(line, 'utf8'));
+      const out: ItemOutcome[] = new Array(docs.length);
+      // Bodies packed up to the size limit, in order; each sent whole or split on a 413.
+      let start = 0;
+      while (start < docs.length) {
+        let end = start;
+        let bytes = 0;
+        while (
+          end < docs.length &&
+          (end === start || bytes + (sizes[end] as number) <= settings.maxBatchBytes)
+        ) {
+          bytes += sizes[end] as number;
+          end += 1;
+        }
+        await sendSlice(lines, sizes, start, end, out, signal);
+        start = end;
+      }
+      return out;
+    },
+  };
+}
+
+function fill(out: ItemOutcome[], from: number, to: number, outcome: ItemOutcome): void {
+  for (let i = from; i < to; i += 1) out[i] = outcome;
+}
+
+/** A 200 answer's items as outcomes, into `out` from `at`; one that is not `_bulk`'s, or of another length, throws. */
+function itemOutcomes(base: string, body: string, count: number, out: ItemOutcome[], at: number): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw notBulk(base, 'not JSON');
+  }
+  // Without failures only the count is needed: every item was created.
+  const summary = BulkSummarySchema().safeParse(json);
+  if (!summary.success) throw notBulk(base, 'not a _bulk answer');
+  if (summary.data.items.length !== count)
+    throw notBulk(base, `${summary.data.items.length} items for ${count} documents`);
+  if (!summary.data.errors) {
+    fill(out, at, at + count, { kind: 'created' });
+    return;
+  }
+  const parsed = BulkAnswerSchema().safeParse(json);
+  if (!parsed.success) throw notBulk(base, 'an item is not a _bulk item');
+  parsed.data.items.forEach((item, k) => {
+    out[at + k] = itemOutcome(item);
+  });
+}
+
+function itemOutcome(item: BulkAnswer['items'][number]): ItemOutcome {
+  const result = Object.values(item)[0];
+  if (!result) return { kind: 'dead', status: 0, reason: 'an empty item in the answer' };
+  const { status } = result;
+  if (status >= 200 && status < 300) return { kind: 'created' };
+  if (status === 409) return { kind: 'already' };
+  const reason = errorText(result.error) || `status ${status}`;
+  if (status === 429 || status >= 500) return { kind: 'retry', reason: `${status} ${reason}` };
+  return { kind: 'dead', status, reason };
+}
+
+function errorText(
+  error: { type?: string | undefined; reason?: string | null | undefined } | string | undefined,
+): string {
+  if (error === undefined) return '';
+  if (typeof error === 'string') return shortText(redact(error));
+  return shortText(redact([error.type, error.reason].filter(Boolean).join(': ')));
+}
+
+/** The reason of an answer that is not 200, from its `error`, else its text. */
+function failureReason(body: string): string {
+  try {
+    const parsed = BulkFailureSchema().safeParse(JSON.parse(body));
+    if (parsed.success && parsed.data.error !== undefined) return errorText(parsed.data.error);
+  } catch {
+    // Not JSON: its text.
+  }
+  return shortText(redact(body));
+}
+
+function refused(base: string, status: number, body: string): SvcError {
+  const reason = failureReason(body);
+  const why = reason ? `: ${reason}` : '';
+  if (status === 401 || status === 403)
+    return new SvcError(`${base} refused the credentials (${status}${why})`, 'ship_auth');
+  if (status === 404)
+    return new SvcError(
+      `${base} has no _bulk API at that path (404${why}): is it the cluster's URL?`,
+      'ship_refused',
+    );
+  return new SvcError(`${base} refused the _bulk request (${status}${why})`, 'ship_refused');
+}
+
+function notBulk(base: string, what: string): SvcError {
+  return new SvcError(
+    `${base} answered _bulk with ${what}: is it an Elasticsearch or OpenSearch cluster?`,
+    'ship_malformed',
+  );
+}
