@@ -19,10 +19,22 @@ export const CONFIG_KEYS = [
   'deadline',
   'proxy',
   'ca-file',
+  'ship-api-key',
+  'ship-username',
+  'ship-password',
+  'ship-token',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
-const SECRET_KEYS = new Set<ConfigKey>(['api-key', 'audit-api-key', 'captcha-api-key', 'legacy-api-key']);
+const SECRET_KEYS = new Set<ConfigKey>([
+  'api-key',
+  'audit-api-key',
+  'captcha-api-key',
+  'legacy-api-key',
+  'ship-api-key',
+  'ship-password',
+  'ship-token',
+]);
 
 /** Whether a setting is a secret (shown masked, read from stdin when no value is given). */
 export function isSecretKey(key: ConfigKey): boolean {

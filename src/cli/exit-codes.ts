@@ -12,6 +12,8 @@ export const EXIT = {
   CHALLENGE: 4,
   /** `svc audit sync`: the run was written, but the archive is not whole (retention gap, late events). */
   INCOMPLETE: 5,
+  /** `svc audit ship`: every event reached the destination or the dead-letter file, and some the dead-letter file. */
+  DEAD_LETTERED: 6,
   /** Interrupted with a resumable state saved. */
   INTERRUPTED: 75,
 } as const;
@@ -26,6 +28,7 @@ export const EXIT_MEANING: Readonly<Record<number, string>> = {
   [EXIT.REJECTED]: 'rejected',
   [EXIT.CHALLENGE]: 'needs an extra check, or not conclusive',
   [EXIT.INCOMPLETE]: 'written, but the archive is not whole',
+  [EXIT.DEAD_LETTERED]: 'sent, but the destination refused some events (in the dead-letter file)',
   [EXIT.INTERRUPTED]: 'interrupted with a resumable state saved; run the same command again to continue',
   130: 'interrupted with nothing to resume, or a second interrupt',
 };
@@ -45,6 +48,12 @@ export const COMMAND_EXITS: Readonly<Record<string, Readonly<Record<number, stri
   'audit export': { [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string },
   'audit sync': {
     [EXIT.INCOMPLETE]: 'the run was written, but the archive is not whole (a gap, late events)',
+    [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string,
+  },
+  'audit ship': {
+    [EXIT.OK]: 'every event of the range was created or was there already',
+    [EXIT.DEAD_LETTERED]:
+      'every event of the range was sent, and the destination refused some for good: they are in the dead-letter file, each with its reason',
     [EXIT.INTERRUPTED]: EXIT_MEANING[EXIT.INTERRUPTED] as string,
   },
   'audit verify': { 130: 'interrupted (Ctrl-C, SIGINT or SIGTERM)' },

@@ -7,6 +7,7 @@ import { auditGapsAckCommand } from './commands/audit-gaps-ack.js';
 import { auditListCommand } from './commands/audit-list.js';
 import { auditReportCommand } from './commands/audit-report.js';
 import { auditSearchCommand } from './commands/audit-search.js';
+import { auditShipCommand } from './commands/audit-ship.js';
 import { auditSyncCommand } from './commands/audit-sync.js';
 import { auditTailCommand } from './commands/audit-tail.js';
 import { auditVerifyCommand } from './commands/audit-verify.js';
@@ -72,6 +73,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   auditCopyCommand,
   auditSearchCommand,
   auditReportCommand,
+  auditShipCommand,
   captchaGroup,
   captchaResultCommand,
   captchaLegacyCommand,

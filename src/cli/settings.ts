@@ -30,10 +30,26 @@ import { parseIntOption, UsageError } from './usage-error.js';
 export const SANDBOX_KEY = 'ak_demo_project';
 
 /** The variables that may hold a key, redacted from every line. */
-const KEY_VARIABLES = ['SVC_API_KEY', 'SVC_AUDIT_API_KEY', 'SVC_CAPTCHA_API_KEY', 'SVC_LEGACY_API_KEY'];
+const KEY_VARIABLES = [
+  'SVC_API_KEY',
+  'SVC_AUDIT_API_KEY',
+  'SVC_CAPTCHA_API_KEY',
+  'SVC_LEGACY_API_KEY',
+  'SVC_SHIP_API_KEY',
+  'SVC_SHIP_PASSWORD',
+  'SVC_SHIP_TOKEN',
+];
 
 /** The profile settings that hold a key. */
-const KEY_SETTINGS: ConfigKey[] = ['api-key', 'audit-api-key', 'captcha-api-key', 'legacy-api-key'];
+const KEY_SETTINGS: ConfigKey[] = [
+  'api-key',
+  'audit-api-key',
+  'captcha-api-key',
+  'legacy-api-key',
+  'ship-api-key',
+  'ship-password',
+  'ship-token',
+];
 
 /**
  * The settings of one run, resolved as flag > env > profile: the one place that reads the
@@ -187,6 +203,31 @@ export class Settings {
    */
   private pick(flag: string | undefined, envName: string, key: ConfigKey): string | undefined {
     return trimmedValue(flag) ?? trimmedValue(this.io.env[envName]) ?? this.profileValues?.[key];
+  }
+
+  /**
+   * The credentials of `svc audit ship`'s destination, each env > profile: `SVC_SHIP_API_KEY`
+   * (`ship-api-key`), `SVC_SHIP_USERNAME` and `SVC_SHIP_PASSWORD` (`ship-username`,
+   * `ship-password`), `SVC_SHIP_TOKEN` (`ship-token`). Never flags: a flag's value shows in `ps`
+   * and the shell's history. Redacted from every line like the API keys.
+   */
+  async shipCredentials(): Promise<{
+    apiKey?: string;
+    username?: string;
+    password?: string;
+    token?: string;
+  }> {
+    await this.loadProfile();
+    const apiKey = this.pick(undefined, 'SVC_SHIP_API_KEY', 'ship-api-key');
+    const username = this.pick(undefined, 'SVC_SHIP_USERNAME', 'ship-username');
+    const password = this.pick(undefined, 'SVC_SHIP_PASSWORD', 'ship-password');
+    const token = this.pick(undefined, 'SVC_SHIP_TOKEN', 'ship-token');
+    return {
+      ...(apiKey !== undefined && { apiKey }),
+      ...(username !== undefined && { username }),
+      ...(password !== undefined && { password }),
+      ...(token !== undefined && { token }),
+    };
   }
 
   /** Where {@link pick} finds a setting: 'flag', 'env' (with the variable), 'profile', or undefined. */

@@ -143,6 +143,7 @@ describe('the bash script is valid bash and completes commands, subcommands, opt
       'copy',
       'search',
       'report',
+      'ship',
       'help',
     ]);
     expect(bashComplete(text, ['audit', 'export', '--g'])).toEqual(['--gzip']);

@@ -10,6 +10,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from '../../src/cli/output-format.j
 import { OUTPUT_CONTRACT, resolveOutputFormat } from '../../src/cli/registry.js';
 import { DEMO, TEST_KEY } from '../../src/server/fixtures.js';
 import { ROOT } from '../helpers/build.js';
+import { type BulkStandIn, startBulkStandIn } from '../helpers/bulk-standin.js';
 import { type CliRun, commandsOf, quietProgram, runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -35,6 +36,13 @@ beforeAll(async () => {
   counterUrl = `http://127.0.0.1:${(counter.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => counter.close(() => resolve())));
+
+/** Where `audit ship` sends: the `_bulk` stand-in. */
+let bulk: BulkStandIn;
+beforeAll(async () => {
+  bulk = await startBulkStandIn();
+});
+afterAll(() => bulk.close());
 
 const TOKEN = Buffer.from(
   JSON.stringify({ verificationId: '00000000-0000-4000-8000-0000000000ab' }),
@@ -89,6 +97,10 @@ const COMMANDS: Record<
   },
   'audit report': {
     args: () => ['audit', 'report', 'actors', '--dir', join(dir, 'archive')],
+    setup: () => syncArchive(),
+  },
+  'audit ship': {
+    args: () => ['audit', 'ship', join(dir, 'archive'), '--dest', bulk.url, '--kind', 'elasticsearch'],
     setup: () => syncArchive(),
   },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SvcClient } from '../../src/client.js';
 import { syncAuditArchive } from '../../src/node/index.js';
 import { BIN, ensureBuilt } from '../helpers/built-cli.js';
+import { type BulkStandIn, startBulkStandIn } from '../helpers/bulk-standin.js';
 import { commandsOf, quietProgram } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 
@@ -21,6 +22,8 @@ let root: string;
 let archive: string;
 let resultId: string;
 let scheduleId: string;
+/** Where `audit ship` sends: the `_bulk` stand-in. */
+let bulk: BulkStandIn;
 
 /** Every command path that runs an action (groups with one of their own included), from the definitions. */
 function commandPaths(): string[] {
@@ -49,6 +52,7 @@ const RUNS: Record<string, (() => string[]) | { none: string }> = {
   'audit copy': () => ['audit', 'copy', archive, join(root, `copy-${Date.now()}`)],
   'audit search': () => ['audit', 'search', '--dir', archive, '-o', 'ndjson'],
   'audit report': () => ['audit', 'report', 'actors', '--dir', archive, '-o', 'csv'],
+  'audit ship': () => ['audit', 'ship', archive, '--dest', bulk.url, '--kind', 'elasticsearch', '--restart'],
   'captcha result': () => ['--sandbox', 'captcha', 'result', TOKEN, '-o', 'json'],
   'captcha legacy': () => [
     '--sandbox',
@@ -94,6 +98,7 @@ function runToFull(args: string[]): Promise<{ code: number | null; stderr: strin
 
 beforeAll(async () => {
   ensureBuilt();
+  bulk = await startBulkStandIn();
   root = mkdtempSync(join(tmpdir(), 'svc-write-errors-'));
   archive = join(root, 'archive');
   const client = new SvcClient({ baseUrl: server().url, apiKey: 'ak_demo_project' });
@@ -112,8 +117,9 @@ beforeAll(async () => {
     await client.close();
   }
 }, 120_000);
-afterAll(() => {
+afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
+  await bulk?.close();
 });
 
 describe('no write fails silently: stdout on a full disk is one line and exit 1, for every command', () => {

@@ -113,6 +113,7 @@ interface IndexState {
 }
 
 const BULK_PATH = /^\/(?:([^/]+)\/)?_bulk\/?$/;
+const COUNT_PATH = /^\/([^/_][^/]*)\/_count\/?$/;
 /** What Elasticsearch reads a bulk body as: NDJSON or JSON, plain or in the REST-compatibility form. */
 const BULK_TYPES = /^application\/(?:vnd\.elasticsearch\+)?(?:x-ndjson|json)\s*(?:;|$)/i;
 const COMPATIBLE = /application\/vnd\.elasticsearch\+/i;
@@ -275,6 +276,18 @@ export async function startBulkStandIn(options: BulkStandInOptions = {}): Promis
         if (!route) {
           if (url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD'))
             return send(authenticate(req) ?? clusterInfo(flavor));
+          // `GET /<index>/_count`: how many documents the index holds, as Elasticsearch answers it.
+          const counted = COUNT_PATH.exec(url.pathname);
+          if (counted && req.method === 'GET')
+            return send(
+              authenticate(req) ?? {
+                status: 200,
+                body: {
+                  count: indexes.get(decodeURIComponent(counted[1] as string))?.sources.size ?? 0,
+                  _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+                },
+              },
+            );
           return send({
             status: 400,
             body: { error: `no handler found for uri [${req.url}] and method [${req.method}]` },

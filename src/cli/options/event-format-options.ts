@@ -5,22 +5,17 @@ import { choiceOption } from '../choices.js';
 // How a command that writes audit events writes each one (handlers/event-format.ts): as
 // received, or normalised to ECS or OCSF (docs/audit-imports.md).
 
-/** `--format raw|ecs|ocsf` and `--keep-original`. */
+/** `--format raw|ecs|ocsf` and `--keep-original`; `formatHelp` says what the command's default is (default: raw). */
 export const eventFormatOptions = <
   Args extends unknown[],
   Opts extends OptionValues,
   Globals extends OptionValues,
 >(
   command: Command<Args, Opts, Globals>,
+  formatHelp = 'raw: each event as received (default); ecs or ocsf: normalised (see docs/audit-imports.md)',
 ) =>
   command
-    .addOption(
-      choiceOption(
-        '--format <format>',
-        'raw: each event as received (default); ecs or ocsf: normalised (see docs/audit-imports.md)',
-        AUDIT_EVENT_FORMATS,
-      ),
-    )
+    .addOption(choiceOption('--format <format>', formatHelp, AUDIT_EVENT_FORMATS))
     .addOption(
       new Option(
         '--keep-original',
