@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'audit-export',
   'audit-sync',
   'audit-search',
+  'audit-ship',
   'batch',
   'batch-wait',
   'botcheck',

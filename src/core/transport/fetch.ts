@@ -29,7 +29,7 @@ export function createFetchTransport(fetchImpl: FetchLike = globalFetch): Transp
         res = await fetchImpl(req.url, {
           method: req.method,
           headers: req.headers,
-          body: req.body,
+          body: (req.bodyBytes as RequestInit['body']) ?? req.body,
           signal: req.signal,
           redirect: 'manual',
         });

@@ -7,6 +7,13 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | undefined;
+  /**
+   * The body as bytes, sent instead of `body` (which is then absent): for a caller that encodes a
+   * large body into a buffer of its own (`shipAuditArchive`), which it keeps unchanged until the
+   * request settles. The transports of this package honour it; a custom transport used by such a
+   * caller must too. Default: none.
+   */
+  bodyBytes?: Uint8Array | undefined;
   /** Fires on the attempt's timeout (silence or deadline) or the caller's abort. */
   signal: AbortSignal;
   /**

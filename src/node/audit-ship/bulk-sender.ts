@@ -3,7 +3,7 @@ import { redact } from '../../core/redact.js';
 import { parseRetryAfter } from '../../core/retry.js';
 import { type BulkAnswer, BulkAnswerSchema, BulkFailureSchema, BulkSummarySchema } from './bulk-answer.js';
 import { post, shortText } from './request.js';
-import type { ItemOutcome, SenderSettings, ShipDoc, ShipSender } from './sender.js';
+import { docBytes, type ItemOutcome, type SenderSettings, type ShipDoc, type ShipSender } from './sender.js';
 
 /**
  * Elasticsearch's and OpenSearch's `_bulk` API as a {@link ShipSender}: each document a `create`
@@ -17,11 +17,31 @@ import type { ItemOutcome, SenderSettings, ShipDoc, ShipSender } from './sender.
  */
 export function bulkSender(settings: SenderSettings, index: string): ShipSender {
   const path = `/${encodeURIComponent(index)}/_bulk`;
-  const action = (doc: ShipDoc) => `{"create":{"_id":${JSON.stringify(doc.id)}}}\n${doc.json}\n`;
+  const action = (doc: ShipDoc) => `{"create":{"_id":${JSON.stringify(doc.id)}}}\n`;
   let requests = 0;
+  // Bodies are encoded into one buffer, reused from request to request (sent one at a time): the
+  // documents of a request never become one more string on the heap. A request that got no
+  // answer may still be writing it, so the next one takes a new buffer.
+  let buffer: Buffer | undefined;
+
+  /** The body of documents `from` to `to` (their action and source lines) in the shared buffer. */
+  function encode(docs: readonly ShipDoc[], from: number, to: number, bytes: number): Buffer {
+    if (!buffer || buffer.length < bytes)
+      buffer = Buffer.allocUnsafe(Math.max(bytes, Math.min(settings.maxBatchBytes, 8 * 1024 * 1024)));
+    let at = 0;
+    for (let i = from; i < to; i += 1) {
+      const doc = docs[i] as ShipDoc;
+      at += buffer.write(action(doc), at, 'utf8');
+      if (typeof doc.json === 'string') at += buffer.write(doc.json, at, 'utf8');
+      else at += doc.json.copy(buffer, at);
+      buffer[at] = 0x0a;
+      at += 1;
+    }
+    return buffer.subarray(0, at);
+  }
 
   async function sendSlice(
-    lines: readonly string[],
+    docs: readonly ShipDoc[],
     sizes: readonly number[],
     from: number,
     to: number,
@@ -32,8 +52,8 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
     for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
     const split = async () => {
       const middle = from + Math.ceil((to - from) / 2);
-      await sendSlice(lines, sizes, from, middle, out, signal);
-      await sendSlice(lines, sizes, middle, to, out, signal);
+      await sendSlice(docs, sizes, from, middle, out, signal);
+      await sendSlice(docs, sizes, middle, to, out, signal);
     };
     const tooLarge = (why: string) => {
       out[from] = { kind: 'dead', status: 413, reason: why };
@@ -45,25 +65,27 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
       );
     }
     requests += 1;
-    const exchange = await post(
-      settings,
-      path,
-      lines.slice(from, to).join(''),
-      { 'content-type': 'application/x-ndjson' },
-      signal,
-    );
-    if ('unanswered' in exchange) return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
-    const { status, headers, body } = exchange.answer;
+    const body = encode(docs, from, to, bytes);
+    const exchange = await post(settings, path, body, { 'content-type': 'application/x-ndjson' }, signal);
+    if ('unanswered' in exchange) {
+      buffer = undefined;
+      return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
+    }
+    const { status, headers, body: answer } = exchange.answer;
     if (status === 413) {
       if (to - from > 1) return split();
       return tooLarge('larger than the destination takes in one request (413)');
     }
     if (status === 429 || status === 502 || status === 503 || status === 504) {
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
-      return fill(out, from, to, { kind: 'retry', reason: `${status} ${failureReason(body)}`, retryAfterMs });
+      return fill(out, from, to, {
+        kind: 'retry',
+        reason: `${status} ${failureReason(answer)}`,
+        retryAfterMs,
+      });
     }
-    if (status !== 200) throw refused(settings.base, status, body);
-    itemOutcomes(settings.base, body, to - from, out, from);
+    if (status !== 200) throw refused(settings.base, status, answer);
+    itemOutcomes(settings.base, answer, to - from, out, from);
   }
 
   return {
@@ -71,8 +93,7 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
       return requests;
     },
     async send(docs, signal) {
-      const lines = docs.map(action);
-      const sizes = lines.map((line) => Buffer.byteLength(line, 'utf8'));
+      const sizes = docs.map((doc) => Buffer.byteLength(action(doc), 'utf8') + docBytes(doc) + 1);
       const out: ItemOutcome[] = new Array(docs.length);
       // Bodies packed up to the size limit, in order; each sent whole or split on a 413.
       let start = 0;
@@ -86,7 +107,7 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
           bytes += sizes[end] as number;
           end += 1;
         }
-        await sendSlice(lines, sizes, start, end, out, signal);
+        await sendSlice(docs, sizes, start, end, out, signal);
         start = end;
       }
       return out;

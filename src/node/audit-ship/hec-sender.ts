@@ -4,7 +4,7 @@ import { redact } from '../../core/redact.js';
 import { type BackoffOptions, backoffDelay, parseRetryAfter } from '../../core/retry.js';
 import { HecAcksSchema, type HecAnswer, HecAnswerSchema } from './hec-answer.js';
 import { post, shortText } from './request.js';
-import type { ItemOutcome, SenderSettings, ShipDoc, ShipSender } from './sender.js';
+import { docText, type ItemOutcome, type SenderSettings, type ShipDoc, type ShipSender } from './sender.js';
 
 /** What a HEC sender needs besides the common settings. */
 export interface HecSettings {
@@ -42,7 +42,7 @@ export function hecSender(settings: SenderSettings, hec: HecSettings): ShipSende
   const channelHeaders: Record<string, string> = hec.ack ? { 'x-splunk-request-channel': channel } : {};
   const head = `{"sourcetype":${JSON.stringify(hec.sourcetype)}${hec.index === null ? '' : `,"index":${JSON.stringify(hec.index)}`}`;
   const eventText = (doc: ShipDoc) =>
-    `${head},"time":${(Date.parse(doc.occurredAt) / 1000).toFixed(3)},"event":${doc.json}}\n`;
+    `${head},"time":${(Date.parse(doc.occurredAt) / 1000).toFixed(3)},"event":${docText(doc)}}\n`;
   let requests = 0;
   /** Requests answered with an ackId, waiting for it: the slice of the call's documents they hold. */
   let pending: Array<{ ackId: number; from: number; to: number }> = [];

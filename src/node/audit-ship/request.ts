@@ -17,7 +17,7 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 export async function post(
   settings: SenderSettings,
   path: string,
-  body: string,
+  body: string | Uint8Array,
   headers: Record<string, string>,
   signal: AbortSignal | undefined,
 ): Promise<Exchange> {
@@ -28,7 +28,7 @@ export async function post(
       method: 'POST',
       url: `${settings.base}${path}`,
       headers: { ...settings.headers, ...headers },
-      body,
+      ...(typeof body === 'string' ? { body } : { bodyBytes: body }),
       signal: both,
       maxBytes: MAX_ANSWER_BYTES,
     });

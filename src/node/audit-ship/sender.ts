@@ -9,8 +9,8 @@ export interface ShipDoc {
   readonly id: string;
   /** The event's `occurredAt` (HEC's `time`). */
   readonly occurredAt: string;
-  /** The document as JSON text (the archived line for `raw`). */
-  readonly json: string;
+  /** The document as JSON text, or its UTF-8 bytes (`raw`: the archived line as read, never turned into a string). */
+  readonly json: string | Buffer;
 }
 
 /** What became of one document of a request. */
@@ -31,6 +31,14 @@ export interface ShipSender {
   /** Requests made so far. */
   readonly requests: number;
 }
+
+/** A document's JSON as text. */
+export const docText = (doc: ShipDoc): string =>
+  typeof doc.json === 'string' ? doc.json : doc.json.toString('utf8');
+
+/** A document's JSON size in UTF-8 bytes. */
+export const docBytes = (doc: ShipDoc): number =>
+  typeof doc.json === 'string' ? Buffer.byteLength(doc.json, 'utf8') : doc.json.length;
 
 /** What every sender is built from. */
 export interface SenderSettings {

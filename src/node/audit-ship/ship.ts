@@ -21,7 +21,7 @@ import {
   type ShipCounts,
   type ShipReceipt,
 } from './options.js';
-import type { ItemOutcome, SenderSettings, ShipDoc, ShipSender } from './sender.js';
+import { docText, type ItemOutcome, type SenderSettings, type ShipDoc, type ShipSender } from './sender.js';
 import { readShipState, type ShipState, shipId, writeShipState } from './state.js';
 
 /** The checkpoint is written at most this often (and at the end, and when the run stops). */
@@ -160,7 +160,7 @@ export async function shipArchive(dir: string, options: ShipAuditOptions): Promi
       else state.files[entry.file] = { sha256: entry.sha256, done: 1 };
       head += 1;
     }
-    if (head > 4096) {
+    if (head > 0) {
       window.splice(0, head);
       head = 0;
     }
@@ -302,14 +302,15 @@ function senderOf(
 /** The document of an archived event: its line as archived (`raw`), or its ECS or OCSF document. */
 function docOf(match: ArchiveMatch, format: ShipState['format'], keepOriginal: boolean): ShipDoc {
   const { event } = match;
+  if (format === 'raw') return { id: event.id, occurredAt: event.occurredAt, json: match.line };
   const line = match.line.toString('utf8');
-  const json = format === 'raw' ? line : JSON.stringify(formatEvent(format, event, { keepOriginal, line }));
+  const json = JSON.stringify(formatEvent(format, event, { keepOriginal, line }));
   return { id: event.id, occurredAt: event.occurredAt, json };
 }
 
 /** One dead-letter line: the event's id and time, the status and reason, the document as sent. */
 function deadLine(entry: Entry, outcome: { status: number; reason: string }): string {
-  return `{"id":${JSON.stringify(entry.doc.id)},"occurredAt":${JSON.stringify(entry.doc.occurredAt)},"status":${outcome.status},"reason":${JSON.stringify(outcome.reason)},"document":${entry.doc.json}}\n`;
+  return `{"id":${JSON.stringify(entry.doc.id)},"occurredAt":${JSON.stringify(entry.doc.occurredAt)},"status":${outcome.status},"reason":${JSON.stringify(outcome.reason)},"document":${docText(entry.doc)}}\n`;
 }
 
 /** The dead-letter file: as asked, else the checkpoint's, else one named for the checkpoint in the working folder. */

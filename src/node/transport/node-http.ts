@@ -57,8 +57,11 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
       const host = url.host;
       const { agent, send } = await load(url.protocol === 'https:' ? 'https:' : 'http:');
       const headers: Record<string, string> = { ...req.headers };
-      if (req.body !== undefined)
-        headers['content-length'] = String(new TextEncoder().encode(req.body).length);
+      const body = req.bodyBytes ?? req.body;
+      if (body !== undefined)
+        headers['content-length'] = String(
+          typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength,
+        );
       let res: IncomingMessage;
       try {
         res = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -69,7 +72,7 @@ export function createNodeHttpTransport(options: NodeHttpTransportOptions = {}):
             resolve(incoming);
           });
           outgoing.once('error', reject);
-          outgoing.end(req.body);
+          outgoing.end(body);
         });
       } catch (error) {
         if (isAbortLike(error)) throw error;

@@ -71,7 +71,8 @@ export function createUndiciTransport(
       // The host, for error messages only: not parsed on the way of a success.
       const target = () => new URL(req.url).host;
       const method = req.method as 'GET';
-      const { headers, body } = req;
+      const { headers } = req;
+      const body = req.bodyBytes ?? req.body;
       // Our own abort where the pipeline took one (see UndiciAbort): `req.signal` is then a
       // placeholder, never fired.
       const signal = (req as { [ATTEMPT_ABORT]?: UndiciAbort })[ATTEMPT_ABORT] ?? req.signal;
