@@ -17,6 +17,7 @@ import { DEMO } from '../../src/server/fixtures.js';
 import { startProxy } from '../audit/helpers.js';
 import { ROOT } from '../helpers/build.js';
 import { BIN, collectOutput, ensureBuilt, exited, spawnSvc } from '../helpers/built-cli.js';
+import { type BulkStandIn, startBulkStandIn } from '../helpers/bulk-standin.js';
 import { type S3TestServer, startS3Server } from '../helpers/s3-server.js';
 import { runBlocks } from '../helpers/workflow-steps.js';
 
@@ -33,6 +34,12 @@ let bucketServer: S3TestServer | undefined;
 const s3 = () => bucketServer as S3TestServer;
 let baseUrl = '';
 let work = '';
+/** The Elasticsearch the workflow's ship step sends to: the `_bulk` stand-in. */
+let es: BulkStandIn;
+beforeAll(async () => {
+  es = await startBulkStandIn();
+});
+afterAll(() => es.close());
 
 async function admin(path: string, body?: unknown): Promise<unknown> {
   const send = () =>
@@ -307,6 +314,8 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
         SVC_KEY_SHOP: made['key:shop'] as string,
         SVC_KEY_BILLING: made['key:billing'] as string,
         AUDIT_SIGN_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        AUDIT_ES_URL: es.url,
+        SVC_SHIP_API_KEY: 'c3ZjLWF1ZGl0LXNoaXA6a2V5LXNlY3JldA==',
         ...s3().env,
       };
       const codes: Record<string, number | null> = {};
@@ -328,15 +337,26 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       rmSync(runner, { recursive: true, force: true });
       return { codes, summary, keyMode };
     };
+    const SHIP_CHECKPOINT = /\/ship-[0-9a-f]{16}\.json$/;
     const objects = async () =>
-      [...(await s3().objects(bucket)).keys()].filter((key) => !key.endsWith('sync-state.json')).sort();
+      [...(await s3().objects(bucket)).keys()]
+        .filter((key) => !key.endsWith('sync-state.json') && !SHIP_CHECKPOINT.test(key))
+        .sort();
+    /** The ship checkpoints in the bucket: one per project's prefix. */
+    const checkpoints = async () =>
+      [...(await s3().objects(bucket)).keys()]
+        .filter((key) => SHIP_CHECKPOINT.test(key))
+        .map((key) => key.split('/')[0]);
 
     const first = await night();
     expect(first.codes).toEqual({
       'Write the signing key': 0,
       'Sync every project': 0,
       'Verify every archive': 0,
+      'Ship every archive to Elasticsearch': 0,
     });
+    expect([es.count('svc-audit-shop'), es.count('svc-audit-billing')]).toEqual([30, 30]);
+    expect((await checkpoints()).sort()).toEqual(['billing', 'shop']);
     expect(first.keyMode).toBe(0o600);
     expect(first.summary).toMatch(/audit archive `s3:\/\/acme-audit-archive\/shop` \(shop\): head `sha256:/);
     expect(await objects()).toEqual([
@@ -361,7 +381,12 @@ describe.skipIf(!HAS_BASH)('example nightly-audit-export/export.sh: the built sv
       'Write the signing key': 0,
       'Sync every project': 0,
       'Verify every archive': 1,
+      'Ship every archive to Elasticsearch': 0,
     });
+    // The late events are not in the archive (the gap verify names): the second night's ship
+    // found nothing new, and its checkpoint from the bucket kept it from sending anything twice.
+    expect([es.count('svc-audit-shop'), es.count('svc-audit-billing')]).toEqual([30, 30]);
+    expect(es.duplicatesRefused).toBe(0);
     expect(second.summary).toMatch(/\(billing\): head `sha256:[0-9a-f]{64}` \(manifest-000002\.json\)/);
     expect(await objects()).toEqual([
       'billing/audit-000001.ndjson.gz',
@@ -401,6 +426,7 @@ describe('example nightly-audit-export/github-actions.yml: current, stateless, o
       ['Write the signing key', false],
       ['Sync every project', false],
       ['Verify every archive', true],
+      ['Ship every archive to Elasticsearch', true],
     ]);
     // Every archive is a bucket prefix; keys come from secrets into the variables the file names.
     const projects = JSON.parse(readFileSync(join(DIR, 'audit-projects.json'), 'utf8')) as Array<{
