@@ -26,8 +26,8 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
 
   /** The body of documents `from` to `to` (their action and source lines) in the shared buffer. */
   function encode(docs: readonly ShipDoc[], from: number, to: number, bytes: number): Buffer {
-    if (!buffer || buffer.length < bytes)
-      buffer = Buffer.allocUnsafe(Math.max(bytes, Math.min(settings.maxBatchBytes, 8 * 1024 * 1024)));
+    // Sized for the body at hand with room to grow (a quarter more), not for the largest allowed.
+    if (!buffer || buffer.length < bytes) buffer = Buffer.allocUnsafe(Math.ceil(bytes * 1.25));
     let at = 0;
     for (let i = from; i < to; i += 1) {
       const doc = docs[i] as ShipDoc;
