@@ -1,6 +1,7 @@
 import { SvcError } from '../../core/errors/error-classes.js';
 import { redact } from '../../core/redact.js';
 import { parseRetryAfter } from '../../core/retry.js';
+import { fill, inBodies, inHalves, type Send, sliceBytes } from './bodies.js';
 import { type BulkAnswer, BulkAnswerSchema, BulkFailureSchema, BulkSummarySchema } from './bulk-answer.js';
 import { post, shortText } from './request.js';
 import { docBytes, type ItemOutcome, type SenderSettings, type ShipDoc, type ShipSender } from './sender.js';
@@ -16,18 +17,91 @@ import { docBytes, type ItemOutcome, type SenderSettings, type ShipDoc, type Shi
  * an answer that is not `_bulk`'s.
  */
 export function bulkSender(settings: SenderSettings, index: string): ShipSender {
-  const path = `/${encodeURIComponent(index)}/_bulk`;
-  const action = (doc: ShipDoc) => `{"create":{"_id":${JSON.stringify(doc.id)}}}\n`;
-  let requests = 0;
+  return new BulkSender(settings, index);
+}
+
+const action = (doc: ShipDoc) => `{"create":{"_id":${JSON.stringify(doc.id)}}}\n`;
+
+class BulkSender implements ShipSender {
+  requests = 0;
+  private readonly path: string;
   // Bodies are encoded into one buffer, reused from request to request (sent one at a time): the
   // documents of a request never become one more string on the heap. A request that got no
   // answer may still be writing it, so the next one takes a new buffer.
-  let buffer: Buffer | undefined;
+  private buffer: Buffer | undefined;
+
+  constructor(
+    private readonly settings: SenderSettings,
+    index: string,
+  ) {
+    this.path = `/${encodeURIComponent(index)}/_bulk`;
+  }
+
+  async send(docs: readonly ShipDoc[], signal: AbortSignal | undefined): Promise<ItemOutcome[]> {
+    const sizes = docs.map((doc) => Buffer.byteLength(action(doc), 'utf8') + docBytes(doc) + 1);
+    const out: ItemOutcome[] = new Array(docs.length);
+    const send: Send = (from, to) => this.sendSlice(docs, sizes, from, to, out, signal, send);
+    await inBodies(sizes, this.settings.maxBatchBytes, send);
+    return out;
+  }
+
+  /** One body: sent, or cut in two when it is too large (here or at the destination). */
+  private async sendSlice(
+    docs: readonly ShipDoc[],
+    sizes: readonly number[],
+    from: number,
+    to: number,
+    out: ItemOutcome[],
+    signal: AbortSignal | undefined,
+    send: Send,
+  ): Promise<void> {
+    const bytes = sliceBytes(sizes, from, to);
+    const max = this.settings.maxBatchBytes;
+    if (bytes > max) {
+      if (to - from > 1) return inHalves(from, to, send);
+      out[from] = {
+        kind: 'dead',
+        status: 413,
+        reason: `larger than the largest request body (${max} bytes) with its action line`,
+      };
+      return;
+    }
+    this.requests += 1;
+    const body = this.encode(docs, from, to, bytes);
+    const exchange = await post(
+      this.settings,
+      this.path,
+      body,
+      { 'content-type': 'application/x-ndjson' },
+      signal,
+    );
+    if ('unanswered' in exchange) {
+      this.buffer = undefined;
+      return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
+    }
+    const { status, headers, body: answer } = exchange.answer;
+    if (status === 413) {
+      if (to - from > 1) return inHalves(from, to, send);
+      out[from] = { kind: 'dead', status, reason: 'larger than the destination takes in one request (413)' };
+      return;
+    }
+    if (status === 429 || status === 502 || status === 503 || status === 504) {
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      return fill(out, from, to, {
+        kind: 'retry',
+        reason: `${status} ${failureReason(answer)}`,
+        retryAfterMs,
+      });
+    }
+    if (status !== 200) throw refused(this.settings.base, status, answer);
+    itemOutcomes(this.settings.base, answer, to - from, out, from);
+  }
 
   /** The body of documents `from` to `to` (their action and source lines) in the shared buffer. */
-  function encode(docs: readonly ShipDoc[], from: number, to: number, bytes: number): Buffer {
+  private encode(docs: readonly ShipDoc[], from: number, to: number, bytes: number): Buffer {
     // Sized for the body at hand with room to grow (a quarter more), not for the largest allowed.
-    if (!buffer || buffer.length < bytes) buffer = Buffer.allocUnsafe(Math.ceil(bytes * 1.25));
+    if (!this.buffer || this.buffer.length < bytes) this.buffer = Buffer.allocUnsafe(Math.ceil(bytes * 1.25));
+    const buffer = this.buffer;
     let at = 0;
     for (let i = from; i < to; i += 1) {
       const doc = docs[i] as ShipDoc;
@@ -39,84 +113,6 @@ export function bulkSender(settings: SenderSettings, index: string): ShipSender 
     }
     return buffer.subarray(0, at);
   }
-
-  async function sendSlice(
-    docs: readonly ShipDoc[],
-    sizes: readonly number[],
-    from: number,
-    to: number,
-    out: ItemOutcome[],
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    let bytes = 0;
-    for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
-    const split = async () => {
-      const middle = from + Math.ceil((to - from) / 2);
-      await sendSlice(docs, sizes, from, middle, out, signal);
-      await sendSlice(docs, sizes, middle, to, out, signal);
-    };
-    const tooLarge = (why: string) => {
-      out[from] = { kind: 'dead', status: 413, reason: why };
-    };
-    if (bytes > settings.maxBatchBytes) {
-      if (to - from > 1) return split();
-      return tooLarge(
-        `larger than the largest request body (${settings.maxBatchBytes} bytes) with its action line`,
-      );
-    }
-    requests += 1;
-    const body = encode(docs, from, to, bytes);
-    const exchange = await post(settings, path, body, { 'content-type': 'application/x-ndjson' }, signal);
-    if ('unanswered' in exchange) {
-      buffer = undefined;
-      return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
-    }
-    const { status, headers, body: answer } = exchange.answer;
-    if (status === 413) {
-      if (to - from > 1) return split();
-      return tooLarge('larger than the destination takes in one request (413)');
-    }
-    if (status === 429 || status === 502 || status === 503 || status === 504) {
-      const retryAfterMs = parseRetryAfter(headers['retry-after']);
-      return fill(out, from, to, {
-        kind: 'retry',
-        reason: `${status} ${failureReason(answer)}`,
-        retryAfterMs,
-      });
-    }
-    if (status !== 200) throw refused(settings.base, status, answer);
-    itemOutcomes(settings.base, answer, to - from, out, from);
-  }
-
-  return {
-    get requests() {
-      return requests;
-    },
-    async send(docs, signal) {
-      const sizes = docs.map((doc) => Buffer.byteLength(action(doc), 'utf8') + docBytes(doc) + 1);
-      const out: ItemOutcome[] = new Array(docs.length);
-      // Bodies packed up to the size limit, in order; each sent whole or split on a 413.
-      let start = 0;
-      while (start < docs.length) {
-        let end = start;
-        let bytes = 0;
-        while (
-          end < docs.length &&
-          (end === start || bytes + (sizes[end] as number) <= settings.maxBatchBytes)
-        ) {
-          bytes += sizes[end] as number;
-          end += 1;
-        }
-        await sendSlice(docs, sizes, start, end, out, signal);
-        start = end;
-      }
-      return out;
-    },
-  };
-}
-
-function fill(out: ItemOutcome[], from: number, to: number, outcome: ItemOutcome): void {
-  for (let i = from; i < to; i += 1) out[i] = outcome;
 }
 
 /** A 200 answer's items as outcomes, into `out` from `at`; one that is not `_bulk`'s, or of another length, throws. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { redact } from '../../core/redact.js';
 import { type BackoffOptions, backoffDelay, parseRetryAfter } from '../../core/retry.js';
+import { fill, inBodies, inHalves, type Send, sliceBytes } from './bodies.js';
 import { HecAcksSchema, type HecAnswer, HecAnswerSchema } from './hec-answer.js';
 import { post, shortText } from './request.js';
 import { docText, type ItemOutcome, type SenderSettings, type ShipDoc, type ShipSender } from './sender.js';
@@ -38,174 +39,178 @@ const HEC_INCORRECT_INDEX = 7;
  * ids to refuse a second copy by).
  */
 export function hecSender(settings: SenderSettings, hec: HecSettings): ShipSender {
-  const channel = randomUUID();
-  const channelHeaders: Record<string, string> = hec.ack ? { 'x-splunk-request-channel': channel } : {};
-  const head = `{"sourcetype":${JSON.stringify(hec.sourcetype)}${hec.index === null ? '' : `,"index":${JSON.stringify(hec.index)}`}`;
-  const eventText = (doc: ShipDoc) =>
-    `${head},"time":${(Date.parse(doc.occurredAt) / 1000).toFixed(3)},"event":${docText(doc)}}\n`;
-  let requests = 0;
-  /** Requests answered with an ackId, waiting for it: the slice of the call's documents they hold. */
-  let pending: Array<{ ackId: number; from: number; to: number }> = [];
+  return new HecSender(settings, hec);
+}
 
-  async function sendSlice(
+/** A request answered with an ackId, waiting for it: the slice of the round's documents it holds. */
+interface PendingAck {
+  ackId: number;
+  from: number;
+  to: number;
+}
+
+class HecSender implements ShipSender {
+  requests = 0;
+  private readonly channel = randomUUID();
+  private readonly channelHeaders: Record<string, string>;
+  /** Each event's fields before its time: the same for every event of the run. */
+  private readonly head: string;
+  private pending: PendingAck[] = [];
+
+  constructor(
+    private readonly settings: SenderSettings,
+    private readonly hec: HecSettings,
+  ) {
+    this.channelHeaders = hec.ack ? { 'x-splunk-request-channel': this.channel } : {};
+    const index = hec.index === null ? '' : `,"index":${JSON.stringify(hec.index)}`;
+    this.head = `{"sourcetype":${JSON.stringify(hec.sourcetype)}${index}`;
+  }
+
+  async send(docs: readonly ShipDoc[], signal: AbortSignal | undefined): Promise<ItemOutcome[]> {
+    const texts = docs.map(
+      (doc) =>
+        `${this.head},"time":${(Date.parse(doc.occurredAt) / 1000).toFixed(3)},"event":${docText(doc)}}\n`,
+    );
+    const sizes = texts.map((text) => Buffer.byteLength(text, 'utf8'));
+    const out: ItemOutcome[] = new Array(docs.length);
+    const send: Send = (from, to) => this.sendSlice(texts, sizes, from, to, out, signal, send);
+    await inBodies(sizes, this.settings.maxBatchBytes, send);
+    if (this.hec.ack) await this.settleAcks(out, signal);
+    return out;
+  }
+
+  /** One body: sent, or cut in two when it is too large (here or at the HEC). */
+  private async sendSlice(
     texts: readonly string[],
     sizes: readonly number[],
     from: number,
     to: number,
     out: ItemOutcome[],
     signal: AbortSignal | undefined,
+    send: Send,
   ): Promise<void> {
-    let bytes = 0;
-    for (let i = from; i < to; i += 1) bytes += sizes[i] as number;
-    const split = async () => {
-      const middle = from + Math.ceil((to - from) / 2);
-      await sendSlice(texts, sizes, from, middle, out, signal);
-      await sendSlice(texts, sizes, middle, to, out, signal);
-    };
-    if (bytes > settings.maxBatchBytes && to - from > 1) return split();
-    if (bytes > settings.maxBatchBytes) {
+    const max = this.settings.maxBatchBytes;
+    if (sliceBytes(sizes, from, to) > max) {
+      if (to - from > 1) return inHalves(from, to, send);
       out[from] = {
         kind: 'dead',
         status: 413,
-        reason: `larger than the largest request body (${settings.maxBatchBytes} bytes)`,
+        reason: `larger than the largest request body (${max} bytes)`,
       };
       return;
     }
-    requests += 1;
-    const exchange = await post(
-      settings,
-      '/services/collector/event',
-      texts.slice(from, to).join(''),
-      {
-        'content-type': 'application/json',
-        ...channelHeaders,
-      },
-      signal,
-    );
+    this.requests += 1;
+    const body = texts.slice(from, to).join('');
+    const headers = { 'content-type': 'application/json', ...this.channelHeaders };
+    const exchange = await post(this.settings, '/services/collector/event', body, headers, signal);
     if ('unanswered' in exchange) return fill(out, from, to, { kind: 'retry', reason: exchange.unanswered });
-    const { status, headers, body } = exchange.answer;
-    const answer = parseAnswer(body);
+    const { status, headers: answerHeaders, body: text } = exchange.answer;
+    const answer = parseAnswer(text);
     if (status === 413) {
-      if (to - from > 1) return split();
+      if (to - from > 1) return inHalves(from, to, send);
       out[from] = { kind: 'dead', status, reason: 'larger than the HEC takes in one request (413)' };
       return;
     }
     if (status === 429 || status >= 500) {
-      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      const retryAfterMs = parseRetryAfter(answerHeaders['retry-after']);
       return fill(out, from, to, {
         kind: 'retry',
-        reason: `${status} ${describe(answer, body)}`,
+        reason: `${status} ${describe(answer, text)}`,
         retryAfterMs,
       });
     }
-    if (status === 400 && answer?.code === HEC_INCORRECT_INDEX)
-      throw new SvcError(
-        `${settings.base} refused the index ${hec.index ?? "(the token's default)"}: the token may not write to it (${describe(answer, body)})`,
-        'ship_refused',
-      );
-    if (status === 400 && answer?.['invalid-event-number'] !== undefined) {
-      const bad = from + answer['invalid-event-number'];
-      if (bad >= from && bad < to) {
-        // Whether HEC kept the events before the invalid one is not documented: all the others
-        // are sent again, which may store some twice but never loses one.
-        fill(out, from, to, { kind: 'retry', reason: 'in a request with an invalid event' });
-        out[bad] = { kind: 'dead', status, reason: describe(answer, body) };
-        return;
-      }
-    }
+    if (status === 400 && this.invalidEvent(answer, text, from, to, out)) return;
     if (status === 401 || status === 403)
       throw new SvcError(
-        `${settings.base} refused the HEC token (${status} ${describe(answer, body)})`,
+        `${this.settings.base} refused the HEC token (${status} ${describe(answer, text)})`,
         'ship_auth',
       );
     if (status !== 200 || !answer || answer.code !== 0)
       throw new SvcError(
-        `${settings.base} refused the events (${status} ${describe(answer, body)})`,
+        `${this.settings.base} refused the events (${status} ${describe(answer, text)})`,
         'ship_refused',
       );
-    if (!hec.ack) return fill(out, from, to, { kind: 'created' });
+    if (!this.hec.ack) return fill(out, from, to, { kind: 'created' });
     if (answer.ackId === undefined)
       throw new SvcError(
-        `${settings.base} gave no ackId: indexer acknowledgement is off for this token (turn it on, or ship without --ack)`,
+        `${this.settings.base} gave no ackId: indexer acknowledgement is off for this token (turn it on, or ship without --ack)`,
         'ship_refused',
       );
-    pending.push({ ackId: answer.ackId, from, to });
+    this.pending.push({ ackId: answer.ackId, from, to });
   }
 
-  /** Waits for the acknowledgements of `pending`; what is not acknowledged in time is to be sent again. */
-  async function settleAcks(out: ItemOutcome[], signal: AbortSignal | undefined): Promise<void> {
-    const timeoutMs = hec.ackTimeoutMs ?? ACK_TIMEOUT_MS;
-    let waited = 0;
-    let polls = 0;
-    while (pending.length > 0) {
-      requests += 1;
-      const exchange = await post(
-        settings,
-        `/services/collector/ack?channel=${encodeURIComponent(channel)}`,
-        JSON.stringify({ acks: pending.map((p) => p.ackId) }),
-        { 'content-type': 'application/json', ...channelHeaders },
-        signal,
+  /**
+   * A 400 naming an invalid event: that one refused for good, the others of the body sent again
+   * (whether HEC kept those before it is not documented: sent again, they may be stored twice,
+   * but none is lost). An index the token may not write to refuses every event: the run stops.
+   * False for a 400 that names no event of the body.
+   */
+  private invalidEvent(
+    answer: HecAnswer | undefined,
+    text: string,
+    from: number,
+    to: number,
+    out: ItemOutcome[],
+  ): boolean {
+    if (answer?.code === HEC_INCORRECT_INDEX)
+      throw new SvcError(
+        `${this.settings.base} refused the index ${this.hec.index ?? "(the token's default)"}: the token may not write to it (${describe(answer, text)})`,
+        'ship_refused',
       );
-      if ('answer' in exchange && exchange.answer.status === 200) {
-        const acks = parseAcks(exchange.answer.body);
-        if (!acks)
-          throw new SvcError(
-            `${settings.base} answered the acknowledgement query with something else`,
-            'ship_malformed',
-          );
-        pending = pending.filter((p) => {
-          if (acks[String(p.ackId)] !== true) return true;
-          fill(out, p.from, p.to, { kind: 'created' });
-          return false;
-        });
-      } else if ('answer' in exchange && (exchange.answer.status === 401 || exchange.answer.status === 403)) {
-        throw new SvcError(`${settings.base} refused the HEC token (${exchange.answer.status})`, 'ship_auth');
-      }
-      if (pending.length === 0) break;
-      polls += 1;
+    const number = answer?.['invalid-event-number'];
+    if (number === undefined || from + number >= to || number < 0) return false;
+    fill(out, from, to, { kind: 'retry', reason: 'in a request with an invalid event' });
+    out[from + number] = { kind: 'dead', status: 400, reason: describe(answer, text) };
+    return true;
+  }
+
+  /** Waits for the acknowledgements of the pending requests; those not acknowledged in time are sent again. */
+  private async settleAcks(out: ItemOutcome[], signal: AbortSignal | undefined): Promise<void> {
+    const timeoutMs = this.hec.ackTimeoutMs ?? ACK_TIMEOUT_MS;
+    let waited = 0;
+    for (let polls = 1; this.pending.length > 0; polls += 1) {
+      await this.queryAcks(out, signal);
+      if (this.pending.length === 0) break;
       const delay = backoffDelay(polls, undefined, {
-        ...hec.backoff,
-        random: hec.backoff?.random ?? (() => 1),
+        ...this.hec.backoff,
+        random: this.hec.backoff?.random ?? (() => 1),
       });
       if (waited + delay > timeoutMs) break;
       waited += delay;
-      await hec.sleep(delay, signal);
+      await this.hec.sleep(delay, signal);
     }
-    for (const p of pending)
+    for (const p of this.pending)
       fill(out, p.from, p.to, { kind: 'retry', reason: `not acknowledged in ${timeoutMs} ms` });
-    pending = [];
+    this.pending = [];
   }
 
-  return {
-    get requests() {
-      return requests;
-    },
-    async send(docs, signal) {
-      const texts = docs.map(eventText);
-      const sizes = texts.map((text) => Buffer.byteLength(text, 'utf8'));
-      const out: ItemOutcome[] = new Array(docs.length);
-      let start = 0;
-      while (start < docs.length) {
-        let end = start;
-        let bytes = 0;
-        while (
-          end < docs.length &&
-          (end === start || bytes + (sizes[end] as number) <= settings.maxBatchBytes)
-        ) {
-          bytes += sizes[end] as number;
-          end += 1;
-        }
-        await sendSlice(texts, sizes, start, end, out, signal);
-        start = end;
-      }
-      if (hec.ack) await settleAcks(out, signal);
-      return out;
-    },
-  };
-}
-
-function fill(out: ItemOutcome[], from: number, to: number, outcome: ItemOutcome): void {
-  for (let i = from; i < to; i += 1) out[i] = outcome;
+  /** One query of the acknowledgement endpoint: the acknowledged requests' events are created. */
+  private async queryAcks(out: ItemOutcome[], signal: AbortSignal | undefined): Promise<void> {
+    this.requests += 1;
+    const exchange = await post(
+      this.settings,
+      `/services/collector/ack?channel=${encodeURIComponent(this.channel)}`,
+      JSON.stringify({ acks: this.pending.map((p) => p.ackId) }),
+      { 'content-type': 'application/json', ...this.channelHeaders },
+      signal,
+    );
+    if (!('answer' in exchange)) return;
+    const { status, body } = exchange.answer;
+    if (status === 401 || status === 403)
+      throw new SvcError(`${this.settings.base} refused the HEC token (${status})`, 'ship_auth');
+    if (status !== 200) return;
+    const acks = parseAcks(body);
+    if (!acks)
+      throw new SvcError(
+        `${this.settings.base} answered the acknowledgement query with something else`,
+        'ship_malformed',
+      );
+    this.pending = this.pending.filter((p) => {
+      if (acks[String(p.ackId)] !== true) return true;
+      fill(out, p.from, p.to, { kind: 'created' });
+      return false;
+    });
+  }
 }
 
 function parseAnswer(body: string): HecAnswer | undefined {
