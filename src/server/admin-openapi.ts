@@ -5,6 +5,7 @@ import { closeOpenEnums } from '../openapi/components.js';
 import { VERSION } from '../version.js';
 import { ClockBody, FaultsBody, RateLimitBody } from './admin-core.js';
 import { EventsBody, GenerateBody } from './audit/admin.js';
+import { AuditStreamBody, StreamFaultsBody } from './audit/stream-config.js';
 import { CreateVerificationBody } from './botcheck/store.js';
 import { ProviderModeBody, WebhookEndpointBody } from './tax/admin.js';
 
@@ -60,6 +61,25 @@ const FIELDS: Record<string, Record<string, string>> = {
     scope: 'Whose events: the project (default) or the agency',
     ownerId: 'Project or agency id; default `demo` or `demo-agency`',
   },
+  AuditStream: {
+    url: 'http(s) URL that receives the pushes (POST), at most 2048 characters',
+    format:
+      '`single`: one event object per request; `array`: a JSON array; `ndjson` (default): one event per line',
+    gzip: 'Send the body with `Content-Encoding: gzip`; the signature covers the gzip bytes as sent; default false',
+    batchSize: 'Events per request, 1 to 10,000; default 100 (always 1 for `single`)',
+    secret: 'Standard Webhooks secret: `whsec_` and a base64 key; signs every request',
+    scope: 'Whose events: the project (default) or the agency',
+    ownerId: 'Project or agency id; default `demo` or `demo-agency`',
+    projectId: 'A project made with POST /__admin/projects',
+    faults: 'Make the push lossy; default none',
+  },
+  AuditStreamFaults: {
+    duplicateRate: 'Share of events sent a second time, in a later batch, 0 to 1; default 0',
+    reorder: 'Shuffle the events of each recording across its batches; default false',
+    dropRate: 'Share of events never pushed (the pull API still has them), 0 to 1; default 0',
+    delayMs: 'Wait before each request, retries included, ms; default 0',
+    seed: 'Seed of the drop, duplicate and reorder draws: the same seed and recordings give the same batches; default 1',
+  },
 };
 
 const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
@@ -73,6 +93,8 @@ const NAMED: ReadonlyArray<[string, z.core.$ZodType, string]> = [
   ['WebhookEndpoint', WebhookEndpointBody, 'A webhook endpoint'],
   ['GenerateAuditEvents', GenerateBody, 'Generate audit events'],
   ['AddAuditEvents', EventsBody, 'Store audit events as given'],
+  ['AuditStreamFaults', StreamFaultsBody, 'Faults of an audit stream'],
+  ['AuditStream', AuditStreamBody, 'An audit stream: where and how to push audit events'],
   ['AuditEvent', AuditEventSchema(), 'One audit event'],
   ['Problem', ProblemDetailsSchema(), 'RFC 9457 problem document'],
 ];
@@ -99,6 +121,13 @@ function schemas(): Record<string, unknown> {
   return result;
 }
 
+const streamIdParameter = {
+  name: 'streamId',
+  in: 'path',
+  required: true,
+  description: 'Id from createAuditStream',
+  schema: { type: 'string' },
+};
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const anyJson = (description: string) => ({
   description,
@@ -253,6 +282,66 @@ export function buildAdminOpenApiDocument(): Record<string, unknown> {
               { anyOf: [ref('GenerateAuditEvents'), ref('AddAuditEvents')] },
               { count: 100, scope: 'project' },
             ),
+          },
+        ),
+      },
+      '/__admin/audit-streams': {
+        get: op(
+          'listAuditStreams',
+          'Audit streams',
+          'Each stream with its counters: recorded, pushed, delivered, batchesDelivered, attempts, failedAttempts, dropped, duplicated, queued; never its secret.',
+          { 200: anyJson('`{streams}`') },
+        ),
+        post: op(
+          'createAuditStream',
+          'Push audit events to a URL',
+          'Every audit event recorded for the owner from now on is pushed at least once, unordered: batched (single, array, ndjson), gzip or not, signed per Standard Webhooks (`webhook-id`, the same on retries; `webhook-timestamp`; `webhook-signature: v1,...` over the body as sent, the gzip bytes when gzipped). An answer other than 2xx, a refused connection or no answer in 10 s is retried after 0.5 s, doubling to 30 s, for as long as the stream exists.',
+          {
+            201: anyJson(
+              'The stream: `{streamId, url, format, gzip, batchSize, scope, ownerId, faults, createdAt, counters}`',
+            ),
+            409: problem('Too many streams'),
+            ...invalid,
+          },
+          {
+            requestBody: body(ref('AuditStream'), {
+              url: 'http://127.0.0.1:8787/audit',
+              format: 'ndjson',
+              secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+            }),
+          },
+        ),
+      },
+      '/__admin/audit-streams/{streamId}': {
+        delete: op(
+          'deleteAuditStream',
+          'Stop an audit stream',
+          'What it had not delivered is never sent.',
+          { 200: anyJson('The stream as it ended'), 404: problem('Unknown stream') },
+          { parameters: [streamIdParameter] },
+        ),
+      },
+      '/__admin/audit-streams/{streamId}/flush': {
+        post: op(
+          'flushAuditStream',
+          'Wait until an audit stream is flushed',
+          'Answers once every event recorded so far was delivered or dropped, or at `timeoutMs`.',
+          {
+            200: anyJson('`{flushed, stream}`: whether it is flushed, and its counters'),
+            404: problem('Unknown stream'),
+            ...invalid,
+          },
+          {
+            parameters: [
+              streamIdParameter,
+              {
+                name: 'timeoutMs',
+                in: 'query',
+                required: false,
+                description: 'Longest wait, ms; default 30000',
+                schema: { type: 'integer', minimum: 0, maximum: 600000 },
+              },
+            ],
           },
         ),
       },

@@ -3,6 +3,7 @@ import { allowedHostHeaders, isAllowedHost } from '../core/host-guard.js';
 import { maskKey } from '../core/redact.js';
 import { type HttpServerLimits, httpServerOptions, limitHttpServer } from '../node/http/limits.js';
 import { closeHttp, listenHttp } from '../node/http/listen.js';
+import type { AuditStreamOptions } from './audit/stream-delivery.js';
 import { authenticate } from './auth.js';
 import type { Clock } from './clock.js';
 import { answerPreflight, applyLoopbackCors, checkDevMutation, isDevPath } from './dev-guard.js';
@@ -36,6 +37,12 @@ export interface ReferenceServerOptions {
    * default 1 s, 5 s, 30 s, 2 min, 10 min), attempt timeout, records kept, retry timer.
    */
   webhooks?: WebhookSenderOptions;
+  /**
+   * Audit streaming (`POST /__admin/audit-streams`): batches in flight per stream (default 4),
+   * the backoff (`firstRetryDelayMs` 500 doubling up to `maxRetryDelayMs` 30,000; retried for as
+   * long as the stream exists), attempt timeout (default 10,000 ms), retry timer.
+   */
+  auditStreams?: AuditStreamOptions;
   /**
    * What one client may hold: connections open at once (default 1024, well above what several
    * pooled clients of 64 sockets each keep alive; past it the oldest idle one is closed, or the

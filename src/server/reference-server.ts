@@ -4,6 +4,7 @@ import { adminIndexModule } from './admin-index.js';
 import { listen, type ReferenceServerOptions } from './app.js';
 import type { AuditAdmin } from './audit/admin.js';
 import { auditModule } from './audit/module.js';
+import type { AuditStreamsAdmin } from './audit/streams.js';
 import { type BotCheckAdmin, botCheckModule } from './botcheck/module.js';
 import { consoleModule } from './console/routes.js';
 import type { ServerModule } from './module.js';
@@ -14,9 +15,13 @@ import { widgetModule } from './widget/routes.js';
 
 /**
  * In-process admin operations (the same as the `/__admin` HTTP API): the shared ones (reset,
- * clock, faults, rate limit, stats, requests) and each API's own.
+ * clock, faults, rate limit, stats, requests) and each API's own (audit streams included).
  */
-export type ReferenceAdmin = ReturnType<typeof coreAdmin> & TaxAdmin & AuditAdmin & BotCheckAdmin;
+export type ReferenceAdmin = ReturnType<typeof coreAdmin> &
+  TaxAdmin &
+  AuditAdmin &
+  AuditStreamsAdmin &
+  BotCheckAdmin;
 
 /** A running reference server with its in-process admin handle. */
 export interface ReferenceServer {
@@ -43,7 +48,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   useEnglishMessages();
   const state = new ServerState(options.clock, options.now);
   const tax = taxModule(state, options.webhooks);
-  const audit = auditModule(state);
+  const audit = auditModule(state, options.auditStreams);
   const botCheck = botCheckModule(state);
   const modules: ServerModule[] = [
     coreAdminModule(state),

@@ -47,6 +47,7 @@ const DESIGNED = [
   'POST /__admin/verifications',
   'POST /__admin/verifications/{verificationId}/finish',
   'POST /__admin/audit-events',
+  'POST /__admin/audit-streams',
   'POST /__admin/providers/{provider}',
   'POST /__admin/webhook-endpoints',
   'POST /__admin/faults',

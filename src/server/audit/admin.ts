@@ -19,7 +19,8 @@ import type { AuditOwner } from './templates.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-const ScopeFields = {
+/** Whose events an admin body names: `scope`, `ownerId`, `projectId` (see {@link ownerOf}). */
+export const ScopeFields = {
   /** Whose events: the project (default `demo`) or the agency (default `demo-agency`). */
   scope: z._default(z.enum(['project', 'agency']), 'project'),
   ownerId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
@@ -85,6 +86,36 @@ export interface AuditEventsAdded {
   to: string;
 }
 
+/**
+ * The owner that parsed {@link ScopeFields} name: `projectId`, else `ownerId`, else the demo
+ * project or agency. 422 when `projectId` comes with `scope: agency` or `ownerId`.
+ */
+export function ownerOf(fields: {
+  scope: 'project' | 'agency';
+  ownerId?: string;
+  projectId?: string;
+}): AuditOwner {
+  const { scope, ownerId, projectId } = fields;
+  if (projectId !== undefined && (scope !== 'project' || ownerId !== undefined))
+    throw new HttpProblem(422, 'Invalid admin request: projectId goes without scope agency and ownerId', [
+      { path: 'projectId', message: 'projectId names the owner: leave out scope and ownerId' },
+    ]);
+  return { kind: scope, id: projectId ?? ownerId ?? (scope === 'agency' ? DEMO.agencyId : DEMO.projectId) };
+}
+
+/** Parses an admin body with `schema`; `HttpProblem` 422 naming the first failing field in its detail and every one in `errors`. */
+export function parseAdminInput<T>(schema: z.core.$ZodType<T>, raw: unknown): T {
+  const parsed = z.safeParse(schema, raw ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = toIssues(parsed.error);
+  const first = issues[0];
+  throw new HttpProblem(
+    422,
+    `Invalid admin request${first ? `: ${first.path} ${first.message}` : ''}`,
+    issues,
+  );
+}
+
 /** Parses an admin body; the generate and explicit forms are told apart by `events`. */
 function parseAdd(raw: unknown): {
   owner: AuditOwner;
@@ -94,28 +125,14 @@ function parseAdd(raw: unknown): {
   events?: Array<Record<string, unknown>>;
 } {
   const explicit = typeof raw === 'object' && raw !== null && 'events' in raw;
-  const parsed = (explicit ? EventsBody : GenerateBody).safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issues = toIssues(parsed.error);
-    const first = issues[0];
-    throw new HttpProblem(
-      422,
-      `Invalid admin request${first ? `: ${first.path} ${first.message}` : ''}`,
-      issues,
-    );
-  }
-  const { scope, ownerId, projectId } = parsed.data;
-  if (projectId !== undefined && (scope !== 'project' || ownerId !== undefined))
-    throw new HttpProblem(422, 'Invalid admin request: projectId goes without scope agency and ownerId', [
-      { path: 'projectId', message: 'projectId names the owner: leave out scope and ownerId' },
-    ]);
-  const owner: AuditOwner = {
-    kind: scope,
-    id: projectId ?? ownerId ?? (scope === 'agency' ? DEMO.agencyId : DEMO.projectId),
-  };
+  const parsed = parseAdminInput<z.output<typeof EventsBody> | z.output<typeof GenerateBody>>(
+    explicit ? EventsBody : GenerateBody,
+    raw,
+  );
+  const owner = ownerOf(parsed);
   // Explicit events are stored as sent (the parsed copy would reorder keys).
   if (explicit) return { owner, events: (raw as { events: Array<Record<string, unknown>> }).events };
-  const data = parsed.data as z.output<typeof GenerateBody>;
+  const data = parsed as z.output<typeof GenerateBody>;
   return { owner, count: data.count, from: data.from, to: data.to };
 }
 

@@ -51,10 +51,22 @@ export class AuditStore {
   private seq = 0;
   private batch = 0;
   private explicitIds = new Map<string, Set<string>>();
+  private readonly added: Array<(segment: Segment) => void> = [];
 
   /** The current snapshot number for a new first page. */
   get snapshot(): number {
     return this.seq;
+  }
+
+  /** Calls `listener` with every segment added from now on (the audit streams push them); kept across resets. */
+  onAdd(listener: (segment: Segment) => void): void {
+    this.added.push(listener);
+  }
+
+  private record<S extends Segment>(segment: S): S {
+    this.segments.push(segment);
+    for (const listener of this.added) listener(segment);
+    return segment;
   }
 
   reset(): void {
@@ -67,9 +79,7 @@ export class AuditStore {
   generate(owner: AuditOwner, count: number, fromMs: number, toMs: number): GeneratedSegment {
     this.batch += 1;
     this.seq += 1;
-    const segment = new GeneratedSegment(this.seq, owner, count, fromMs, toMs, permute32(this.batch));
-    this.segments.push(segment);
-    return segment;
+    return this.record(new GeneratedSegment(this.seq, owner, count, fromMs, toMs, permute32(this.batch)));
   }
 
   /** Adds explicit events; throws when an id is repeated or already stored for the owner. */
@@ -85,9 +95,7 @@ export class AuditStore {
     for (const id of fresh) known.add(id);
     this.explicitIds.set(key, known);
     this.seq += 1;
-    const segment = new ExplicitSegment(this.seq, key, events);
-    this.segments.push(segment);
-    return segment;
+    return this.record(new ExplicitSegment(this.seq, key, events));
   }
 
   /** One page: merges the visible segments newest first. */

@@ -98,7 +98,8 @@ export function post(
   });
 }
 
-function errorName(error: Error): string {
+/** What an outgoing attempt's error is called in records: `timeout`, or the socket's code (`ECONNREFUSED`, ...). */
+export function errorName(error: Error): string {
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
   return (error as NodeJS.ErrnoException).code ?? error.name;
 }
