@@ -1,0 +1,254 @@
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseAuditPush } from '../../src/audit/push/body.js';
+import { pushChallengeAnswer } from '../../src/audit/push/challenge.js';
+import { SvcError } from '../../src/core/errors/error-classes.js';
+
+const encoder = new TextEncoder();
+const bytes = (text: string) => encoder.encode(text);
+const event = (i: number) => ({
+  id: `evt-${i}`,
+  schemaVersion: 2,
+  occurredAt: new Date(1_760_000_000_000 + i * 1000).toISOString(),
+  type: 'platform.user.updated',
+  actor: { type: 'SYSTEM' },
+});
+const MIB = 1024 * 1024;
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('a push is one JSON object, a JSON array or NDJSON, and each event keeps its JSON text', () => {
+  it('a single object: the body is the line', async () => {
+    const text = ` ${JSON.stringify(event(1), null, 2)}\n`;
+    expect(await parseAuditPush(bytes(text), { contentType: 'application/json' })).toEqual({
+      ok: true,
+      events: [event(1)],
+      lines: [text.trim()],
+      form: 'single',
+      gzip: false,
+      probe: false,
+    });
+  });
+
+  it('an array: each element, stringified', async () => {
+    const events = [event(1), event(2), event(3)];
+    const parsed = await parseAuditPush(bytes(JSON.stringify(events, null, 1)), {
+      contentType: 'application/json',
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      events,
+      lines: events.map((e) => JSON.stringify(e)),
+      form: 'array',
+      gzip: false,
+      probe: false,
+    });
+    expect(await parseAuditPush(bytes('[]'))).toMatchObject({ ok: true, events: [], form: 'array' });
+  });
+
+  it('NDJSON: each line as received, CRLF or LF, blank lines skipped, with or without the content type', async () => {
+    const lines = [event(1), event(2)].map((e) => JSON.stringify(e));
+    const spaced = `  ${JSON.stringify(event(3))}`;
+    const text = `${lines[0]}\r\n\n${lines[1]}\n${spaced}\n`;
+    for (const contentType of ['application/x-ndjson; charset=utf-8', 'application/json', undefined]) {
+      expect(await parseAuditPush(bytes(text), { contentType })).toEqual({
+        ok: true,
+        events: [event(1), event(2), event(3)],
+        lines: [...lines, spaced],
+        form: 'ndjson',
+        gzip: false,
+        probe: false,
+      });
+    }
+  });
+
+  it('random events come back as sent, in each form', async () => {
+    const eventArb = fc.record({
+      id: fc.string({ minLength: 1 }),
+      occurredAt: fc.string(),
+      type: fc.string({ unit: 'binary' }),
+      details: fc.dictionary(fc.string(), fc.jsonValue()),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 20 }), async (events) => {
+        const expected = JSON.parse(JSON.stringify(events));
+        const ndjson = expected.map((e: unknown) => JSON.stringify(e)).join('\n');
+        const array = await parseAuditPush(bytes(JSON.stringify(events)));
+        const lines = await parseAuditPush(bytes(ndjson), { contentType: 'application/x-ndjson' });
+        expect(array).toMatchObject({ ok: true, events: expected, form: 'array' });
+        expect(lines).toMatchObject({
+          ok: true,
+          events: expected,
+          lines: ndjson.split('\n'),
+          form: 'ndjson',
+        });
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('gzip is inflated when the content encoding says so or the body opens with 1f 8b', () => {
+  it('each form, declared or not', async () => {
+    const ndjson = [event(1), event(2)].map((e) => JSON.stringify(e)).join('\n');
+    for (const contentEncoding of ['gzip', 'X-Gzip', undefined]) {
+      expect(await parseAuditPush(gzipSync(ndjson), { contentEncoding })).toMatchObject({
+        ok: true,
+        events: [event(1), event(2)],
+        form: 'ndjson',
+        gzip: true,
+      });
+      expect(await parseAuditPush(gzipSync(JSON.stringify(event(1))), { contentEncoding })).toMatchObject({
+        ok: true,
+        form: 'single',
+        gzip: true,
+      });
+    }
+  });
+
+  it('corrupt or cut gzip is a 400; another content coding is a 415', async () => {
+    const zipped = gzipSync(JSON.stringify(event(1)));
+    const corrupt = Uint8Array.from(zipped);
+    corrupt[12] = (corrupt[12] as number) ^ 0xff;
+    for (const body of [corrupt, zipped.subarray(0, zipped.length - 6)]) {
+      expect(await parseAuditPush(body)).toEqual({
+        ok: false,
+        status: 400,
+        reason: 'the gzip body is corrupt or cut short',
+      });
+    }
+    expect(await parseAuditPush(bytes('{}'), { contentEncoding: 'gzip' })).toMatchObject({ status: 400 });
+    expect(await parseAuditPush(zipped, { contentEncoding: 'br' })).toMatchObject({ ok: false, status: 415 });
+  });
+});
+
+describe('the size cap counts inflated bytes, and inflating stops at it', () => {
+  it('a gzip bomb (1 MiB inflating to 1 GiB) is a 413 after about 10 MiB inflated', async () => {
+    // 64 gzip members of 16 MiB of zeros each: a 1 GiB stream from 1 MiB of input.
+    const member = gzipSync(Buffer.alloc(16 * MIB), { level: 9 });
+    const bomb = Buffer.concat(Array.from({ length: 64 }, () => member));
+    const Real = globalThis.DecompressionStream;
+    let inflated = 0;
+    class CountingDecompressionStream {
+      readonly writable: WritableStream<Uint8Array>;
+      readonly readable: ReadableStream<Uint8Array>;
+      constructor(format: ConstructorParameters<typeof DecompressionStream>[0]) {
+        const real = new Real(format);
+        this.writable = real.writable;
+        this.readable = real.readable.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(chunk, controller) {
+              inflated += chunk.length;
+              controller.enqueue(chunk);
+            },
+          }),
+        );
+      }
+    }
+    vi.stubGlobal('DecompressionStream', CountingDecompressionStream);
+    expect(await parseAuditPush(bomb, { contentEncoding: 'gzip' })).toEqual({
+      ok: false,
+      status: 413,
+      reason: 'larger than 10485760 bytes once inflated',
+    });
+    expect(inflated).toBeGreaterThan(10 * MIB);
+    expect(inflated).toBeLessThan(12 * MIB);
+  });
+
+  it('plain bodies are capped too, and maxBytes moves the cap', async () => {
+    const body = bytes(JSON.stringify([event(1), event(2)]));
+    expect(await parseAuditPush(body, { maxBytes: body.length })).toMatchObject({ ok: true });
+    expect(await parseAuditPush(body, { maxBytes: body.length - 1 })).toEqual({
+      ok: false,
+      status: 413,
+      reason: `larger than ${body.length - 1} bytes`,
+    });
+    expect(await parseAuditPush(gzipSync(body), { maxBytes: body.length - 1 })).toMatchObject({
+      status: 413,
+    });
+    await expect(parseAuditPush(body, { maxBytes: 0 })).rejects.toBeInstanceOf(SvcError);
+  });
+});
+
+describe('a malformed body is a 400 naming where', () => {
+  it.each([
+    ['an empty body', '', 'empty body'],
+    ['only whitespace', ' \n\r\n ', 'empty body'],
+    ['an NDJSON line that is not JSON', `${JSON.stringify(event(1))}\n\n{"id":`, /^line 3 is not JSON/],
+    [
+      'an NDJSON line that is an array',
+      `${JSON.stringify(event(1))}\n[1]`,
+      'line 2 is not an audit event (not a JSON object)',
+    ],
+    ['an array that is not JSON', '[{"id":"a",}]', /^the body is not JSON/],
+    ['a single object that is not JSON', '{"id": "a", oops}', /^the body is not JSON/],
+    [
+      'an array item without an id',
+      JSON.stringify([event(1), { occurredAt: 'x' }]),
+      'item 2 is not an audit event (no string "id")',
+    ],
+    [
+      'an event whose id is a number',
+      JSON.stringify({ ...event(1), id: 7 }),
+      'the body is not an audit event (no string "id")',
+    ],
+    [
+      'an NDJSON event without occurredAt',
+      `${JSON.stringify(event(1))}\n{"id":"b"}`,
+      'line 2 is not an audit event (no string "occurredAt")',
+    ],
+    ['a JSON string', '"evt"', 'the body is not a JSON object, array or NDJSON'],
+  ])('%s', async (_, text, reason) => {
+    const parsed = await parseAuditPush(bytes(text));
+    expect(parsed).toMatchObject({ ok: false, status: 400 });
+    if (!parsed.ok) expect(parsed.reason).toMatch(reason);
+  });
+
+  it('bytes that are not UTF-8', async () => {
+    expect(await parseAuditPush(Uint8Array.of(0x7b, 0xff, 0x7d))).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'the body is not UTF-8',
+    });
+  });
+});
+
+describe('senders\' handshakes: a {"test": true} object is a probe, Okta\'s challenge is answered', () => {
+  it('a single object with test true and no id is a probe with no events', async () => {
+    for (const body of [bytes('{"test": true}'), gzipSync('{"test":true,"sentAt":"now"}')]) {
+      expect(await parseAuditPush(body)).toMatchObject({ ok: true, events: [], lines: [], probe: true });
+    }
+  });
+
+  it('anything else that looks like a test is judged as an event', async () => {
+    expect(await parseAuditPush(bytes('{"test": "yes"}'))).toMatchObject({ ok: false, status: 400 });
+    expect(await parseAuditPush(bytes('[{"test": true}]'))).toMatchObject({ ok: false, status: 400 });
+    expect(await parseAuditPush(bytes(JSON.stringify({ ...event(1), test: true })))).toMatchObject({
+      ok: true,
+      events: [{ ...event(1), test: true }],
+      probe: false,
+    });
+  });
+
+  it('pushChallengeAnswer echoes X-Okta-Verification-Challenge as {"verification": ...}', () => {
+    const value = 'X8uTkvs_0ch5KUFMqhbRR8HGI6dNLk1ZxWnqU9ax';
+    for (const headers of [
+      new Headers({ 'X-Okta-Verification-Challenge': value }),
+      { 'x-okta-verification-challenge': value },
+    ]) {
+      expect(JSON.parse(pushChallengeAnswer(headers)!)).toEqual({ verification: value });
+    }
+    expect(pushChallengeAnswer({ 'x-okta-verification-challenge': 'a"b\\' })).toBe(
+      '{"verification":"a\\"b\\\\"}',
+    );
+  });
+
+  it('no challenge, an empty one, two, or one over 1024 characters is not answered', () => {
+    for (const challenge of [undefined, '', ['a', 'b'], 'x'.repeat(1025)]) {
+      expect(pushChallengeAnswer({ 'x-okta-verification-challenge': challenge })).toBeUndefined();
+    }
+  });
+});
