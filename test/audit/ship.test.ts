@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit/schemas.js';
@@ -219,6 +220,22 @@ describe('credentials: an API key or Basic, refused credentials end the run with
       expect((error as SvcError).code).toBe('ship_auth');
       expect((error as Error).message).not.toContain('not-it-999');
     } finally {
+      await es.close();
+    }
+  });
+  it('a folder that is not an archive is refused and keeps no checkpoint', async () => {
+    const es = await startBulkStandIn();
+    const plain = mkdtempSync(join(tmpdir(), 'svc-not-an-archive-'));
+    try {
+      writeFileSync(join(plain, 'notes.txt'), 'hello');
+      const error = await shipAuditArchive(plain, { dest: es.url, kind: 'elasticsearch' }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as SvcError).message).toMatch(/no manifest/);
+      expect(readdirSync(plain)).toEqual(['notes.txt']);
+      expect(es.requests).toBe(0);
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
       await es.close();
     }
   });

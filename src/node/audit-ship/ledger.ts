@@ -14,6 +14,8 @@ import { type ShipState, writeShipState } from './state.js';
 export class ShipLedger {
   /** Entries read and not yet committed, in the archive's order. */
   private readonly window: Entry[] = [];
+  /** Something was committed since the last checkpoint: a run that read nothing writes none (a folder that is no archive keeps no checkpoint). */
+  private dirty = false;
   /** What this run did. */
   readonly thisRun: ShipCounts & { requests: number; retried: number } = {
     created: 0,
@@ -69,15 +71,19 @@ export class ShipLedger {
       else this.state.files[entry.file] = { sha256: entry.sha256, done: 1 };
       head += 1;
     }
-    if (head > 0) this.window.splice(0, head);
+    if (head === 0) return;
+    this.window.splice(0, head);
+    this.dirty = true;
   }
 
   /** Makes the dead letters durable, then writes the checkpoint naming them. */
   async checkpoint(): Promise<void> {
+    if (!this.dirty) return;
     if (this.deadLetter)
       this.state.deadLetter = { path: this.deadLetter.path, bytes: await this.deadLetter.sync() };
     this.state.updatedAt = new Date(this.now()).toISOString();
     await writeShipState(this.store, this.id, this.state);
+    this.dirty = false;
   }
 
   async close(): Promise<void> {
