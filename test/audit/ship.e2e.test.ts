@@ -171,6 +171,21 @@ describe.skipIf(tinyproxyMissing !== undefined)(
 );
 
 describe('Splunk HEC from the CLI: SVC_SHIP_TOKEN, --ack, a receipt line', () => {
+  it('without a token: one line naming SVC_SHIP_TOKEN, exit 2, nothing sent', async () => {
+    const hec = await startHecStandIn();
+    try {
+      const run = await runBin(['audit', 'ship', dir, '--dest', hec.url, '--kind', 'splunk-hec'], {
+        env: { HOME: root },
+        cwd: root,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^svc: a Splunk HEC needs its token: set SVC_SHIP_TOKEN .*\n$/);
+      expect(hec.requests).toBe(0);
+    } finally {
+      await hec.close();
+    }
+  });
+
   it('sends the range with acknowledgements and prints the receipt on stdout', async () => {
     const hec = await startHecStandIn({ ack: true, busyRate: 0.2, seed: 3 });
     try {

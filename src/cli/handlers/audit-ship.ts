@@ -8,7 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import type { AuditShipOptions } from '../options/audit-ship-options.js';
 import { startProgress } from '../progress.js';
 import { jsonForTerminal } from '../terminal-safe.js';
-import { parseIntOption } from '../usage-error.js';
+import { parseIntOption, UsageError } from '../usage-error.js';
 import { rangeFlags, retryForFlag } from './audit.js';
 import { bucketSettings } from './bucket-settings.js';
 import { continueCommand } from './continue-line.js';
@@ -50,6 +50,10 @@ export async function auditShip(
     true,
   );
   const credentials = await ctx.settings.shipCredentials();
+  if (flags.kind === 'splunk-hec' && credentials.token === undefined)
+    throw new UsageError(
+      'a Splunk HEC needs its token: set SVC_SHIP_TOKEN (or the profile key ship-token: svc config set ship-token)',
+    );
   const proxy = ctx.settings.proxySettings().settings;
   const ca = ctx.settings.caCertificates();
   const timeoutMs = ctx.settings.timeoutMs();
@@ -87,12 +91,12 @@ export async function auditShip(
     spinner.stop();
     if (error instanceof AbortError && ctx.signals.signal?.aborted) {
       ctx.out.info(
-        `interrupted: the checkpoint is saved in the archive; the same command continues: ${continueCommand(command)}`,
+        `interrupted: the checkpoint is saved in the archive; the same command continues: ${continueCommand(command, { drop: ['--restart'] })}`,
       );
       return EXIT.INTERRUPTED;
     }
     if (error instanceof SvcError && error.code === 'ship_gave_up')
-      error.message += `; the checkpoint is saved in the archive, the same command continues: ${continueCommand(command)}`;
+      error.message += `; the checkpoint is saved in the archive, the same command continues: ${continueCommand(command, { drop: ['--restart'] })}`;
     if (error instanceof SvcError && error.code === 'ship_auth')
       error.message +=
         "; the credentials come from SVC_SHIP_API_KEY, SVC_SHIP_USERNAME and SVC_SHIP_PASSWORD, or SVC_SHIP_TOKEN (or the profile's ship-* settings)";
