@@ -56,6 +56,11 @@ export class CommandOutput {
     if (!this.stdout.write(text)) await new Promise((resolve) => this.stdout.once('drain', resolve));
   }
 
+  /** Bytes on stdout written as they are (archived lines); waits for the stream to drain when it is full. */
+  async bytes(data: Uint8Array): Promise<void> {
+    if (!this.stdout.write(data)) await new Promise((resolve) => this.stdout.once('drain', resolve));
+  }
+
   /** stdout as a stream, for a command that streams data (CSV, NDJSON) through a writer of its own. */
   get dataOut(): Writable {
     return this.stdout;

@@ -12,6 +12,8 @@ import { parseIntOption, UsageError } from '../usage-error.js';
 import { auditEventSource, sayFooter } from './audit-event-source.js';
 import { type EventFormatChoice, eventFormat } from './event-format.js';
 
+const NEWLINE = Buffer.from('\n');
+
 /** Rows a table shows at most: past them, the rest is counted and the line says how to see it. */
 const MAX_TABLE_ROWS = 1000;
 
@@ -43,7 +45,8 @@ export function parseQuery(words: readonly string[]): AuditQuery {
 
 /** Where matches go, as they come: each format streams, the table up to {@link MAX_TABLE_ROWS} rows. */
 interface MatchWriter {
-  write(event: AuditEvent, line: Buffer | undefined): Promise<void>;
+  /** Writes one match; its `event` is read only by formats that need it (an archive's match parses its line when read). */
+  write(match: { readonly event: AuditEvent; readonly line?: Buffer | undefined }): Promise<void>;
   /** Ends the output; `footer` goes into JSON (other formats say it on stderr). */
   end(footer: object): Promise<void>;
 }
@@ -65,20 +68,27 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: Even
     // The archived line byte for byte; on a terminal escaped like any JSON shown there.
     const raw = !ctx.io.stdoutIsTTY && shape.format === 'raw';
     // Lines gathered into writes of about 64 KiB: a write per line costs more than the search.
-    let gathered: string[] = [];
+    // Archived lines stay bytes from the file to stdout: never a string, never parsed.
+    let gathered: Buffer[] = [];
     let size = 0;
     const flush = async () => {
       if (gathered.length === 0) return;
-      const text = gathered.join('');
+      const bytes = Buffer.concat(gathered, size);
       gathered = [];
       size = 0;
-      await out.data(text);
+      await out.bytes(bytes);
     };
     return {
-      write: async (event, line) => {
-        const text = raw && line ? `${line.toString('utf8')}\n` : `${json(event, line)}\n`;
-        gathered.push(text);
-        size += text.length;
+      write: async (match) => {
+        const { line } = match;
+        if (raw && line) {
+          gathered.push(line, NEWLINE);
+          size += line.length + 1;
+        } else {
+          const text = Buffer.from(`${json(match.event, line)}\n`, 'utf8');
+          gathered.push(text);
+          size += text.length;
+        }
         if (size >= 64 * 1024) await flush();
       },
       end: flush,
@@ -87,7 +97,7 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: Even
   if (format === 'json') {
     let first = true;
     return {
-      write: (event, line) => {
+      write: ({ event, line }) => {
         const text = `${first ? '{"events":[\n' : ',\n'}${json(event, line)}`;
         first = false;
         return out.data(text);
@@ -105,7 +115,7 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: Even
       return csvHeaderLine([...EVENT_COLUMNS], style);
     };
     return {
-      write: (event) => out.data(header() + csvLine(eventRow(event), style.delimiter)),
+      write: ({ event }) => out.data(header() + csvLine(eventRow(event), style.delimiter)),
       end: async () => {
         if (!started) await out.data(header());
       },
@@ -114,8 +124,8 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: Even
   const rows: string[][] = [];
   let more = 0;
   return {
-    write: async (event) => {
-      if (rows.length < MAX_TABLE_ROWS) rows.push(eventTableRow(event));
+    write: async (match) => {
+      if (rows.length < MAX_TABLE_ROWS) rows.push(eventTableRow(match.event));
       else more += 1;
     },
     end: async () => {
@@ -144,8 +154,8 @@ export async function auditSearch(
   const writer = matchWriter(ctx, ctx.out.csv, shape);
   const source = await auditEventSource(ctx, flags, query);
   let matched = 0;
-  for await (const { event, line } of source.matches) {
-    await writer.write(event, line);
+  for await (const match of source.matches) {
+    await writer.write(match);
     if (++matched >= limit) break;
   }
   const footer = source.footer();
