@@ -13,6 +13,7 @@ const libraryEntries = {
   index: 'src/index.ts',
   botcheck: 'src/botcheck/index.ts',
   http: 'src/botcheck/verify-request.ts',
+  push: 'src/audit/push/index.ts',
   express: 'src/adapters/express.ts',
   fastify: 'src/adapters/fastify.ts',
   testing: 'src/testing/index.ts',

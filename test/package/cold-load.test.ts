@@ -36,9 +36,16 @@ function probe(script: string, file?: string): unknown {
   return JSON.parse(run.stdout);
 }
 
-const LIBRARY_ENTRIES = ['index', 'botcheck', 'http', 'express', 'fastify', 'testing', 'node'].flatMap(
-  (e) => [`dist/${e}.js`, `dist/${e}.cjs`],
-);
+const LIBRARY_ENTRIES = [
+  'index',
+  'botcheck',
+  'http',
+  'push',
+  'express',
+  'fastify',
+  'testing',
+  'node',
+].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`]);
 
 describe('importing an entry loads no package file of zod or undici (zod is bundled, undici loads at the first request)', () => {
   it.each(LIBRARY_ENTRIES)('%s', (file) => {
@@ -252,6 +259,7 @@ describe('bundlers building for Workers, edge routes and browsers get dist/web, 
     ['svc-sdk/botcheck', 'botcheck'],
     ['svc-sdk', 'index'],
     ['svc-sdk/http', 'http'],
+    ['svc-sdk/push', 'push'],
     ['svc-sdk/express', 'express'],
     ['svc-sdk/fastify', 'fastify'],
   ])('%s', async (specifier, name) => {

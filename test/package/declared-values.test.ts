@@ -14,6 +14,7 @@ const ENTRIES = [
   ['svc-sdk', 'index', 'index'],
   ['svc-sdk/botcheck', 'botcheck', 'botcheck'],
   ['svc-sdk/http', 'http', 'http'],
+  ['svc-sdk/push', 'push', 'push'],
   ['svc-sdk/express', 'express', 'express'],
   ['svc-sdk/fastify', 'fastify', 'fastify'],
   ['svc-sdk/server', 'server', 'server/index'],
