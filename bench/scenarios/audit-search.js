@@ -7,14 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { missingCommand } from '../lib/available.js';
 import { runNodeOk } from '../lib/child.js';
+import { seedGzipArchive } from '../lib/gzip-archive.js';
 import { limitRow, ratioRow, reportRow, unavailableRow, withScratch } from '../lib/rows.js';
 import { startS3Process } from '../lib/s3-server.js';
 import { SVC_BIN, withServer } from '../lib/server.js';
 import { interleave, medianOf } from '../lib/stats.js';
 
 const DUCKDB = fileURLToPath(new URL('../baselines/duckdb-search.js', import.meta.url));
-const KEY = 'ak_demo_project';
-const HOUR = 3600_000;
 const RSS_LIMIT_MB = 150;
 const MIN_RATIO = 0.5;
 const QUERY = 'actor.type:API_KEY';
@@ -37,21 +36,7 @@ export async function run({ quick, log }) {
     withScratch(name, async (scratch) => {
       const dir = join(scratch, 'archive');
       const work = join(scratch, 'work');
-      const now = Date.now();
-      const iso = (ms) => new Date(ms).toISOString();
-      const seeded = await server.admin('/audit-events', {
-        count,
-        scope: 'project',
-        from: iso(now - 3 * HOUR),
-        to: iso(now - 2 * HOUR),
-      });
-      log(`  seeded ${seeded.added} events`);
-      const env = { SVC_BASE_URL: server.url, SVC_API_KEY: KEY };
-      await runNodeOk(
-        'svc audit sync',
-        [SVC_BIN, '-q', 'audit', 'sync', '--dir', dir, '--gzip', '--since', iso(now - 4 * HOUR)],
-        { env },
-      );
+      const { env, since } = await seedGzipArchive(server, dir, count, log);
       const bucket = await startS3Process(['bench']).catch((error) => ({ error }));
       const bucketArchive = 's3://bench/search';
       if (!('error' in bucket))
@@ -66,7 +51,7 @@ export async function run({ quick, log }) {
             bucketArchive,
             '--gzip',
             '--since',
-            iso(now - 4 * HOUR),
+            since,
             '--work-dir',
             work,
           ],

@@ -8,13 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { missingCommand } from '../lib/available.js';
 import { startBulkProcess } from '../lib/bulk-standin.js';
 import { runNodeOk } from '../lib/child.js';
+import { seedGzipArchive } from '../lib/gzip-archive.js';
 import { limitRow, ratioRow, unavailableRow, withScratch } from '../lib/rows.js';
 import { SVC_BIN, withServer } from '../lib/server.js';
 import { interleave, medianOf, pairedRatio } from '../lib/stats.js';
 
 const RAW = fileURLToPath(new URL('../baselines/raw-bulk-ship.js', import.meta.url));
-const KEY = 'ak_demo_project';
-const HOUR = 3600_000;
 const RSS_LIMIT_MB = 150;
 const MIN_RATIO = 0.8;
 const BATCH = 1000;
@@ -42,21 +41,7 @@ export async function run({ quick, log }) {
   return withServer({ seedAuditEvents: 0 }, (server) =>
     withScratch(name, async (scratch) => {
       const dir = join(scratch, 'archive');
-      const now = Date.now();
-      const iso = (ms) => new Date(ms).toISOString();
-      const seeded = await server.admin('/audit-events', {
-        count,
-        scope: 'project',
-        from: iso(now - 3 * HOUR),
-        to: iso(now - 2 * HOUR),
-      });
-      log(`  seeded ${seeded.added} events`);
-      const env = { SVC_BASE_URL: server.url, SVC_API_KEY: KEY };
-      await runNodeOk(
-        'svc audit sync',
-        [SVC_BIN, '-q', 'audit', 'sync', '--dir', dir, '--gzip', '--since', iso(now - 4 * HOUR)],
-        { env },
-      );
+      await seedGzipArchive(server, dir, count, log);
       /** One run into a fresh stand-in: rate, RSS, and the count the stand-in holds after it. */
       const shipInto = async (what, args) => {
         const bulk = await startBulkProcess();

@@ -1,9 +1,11 @@
 import type { SvcClientOptions } from '../client-options.js';
 import {
+  CONFIG_KEYS,
   ConfigFileError,
   type ConfigKey,
   type ConfigStore,
   configFile,
+  isSecretKey,
   openConfig,
   type Profiles,
   type ProfileValues,
@@ -40,16 +42,8 @@ const KEY_VARIABLES = [
   'SVC_SHIP_TOKEN',
 ];
 
-/** The profile settings that hold a key. */
-const KEY_SETTINGS: ConfigKey[] = [
-  'api-key',
-  'audit-api-key',
-  'captcha-api-key',
-  'legacy-api-key',
-  'ship-api-key',
-  'ship-password',
-  'ship-token',
-];
+/** The profile settings that hold a key: the secret ones (config-store.ts has the one list). */
+const KEY_SETTINGS: readonly ConfigKey[] = CONFIG_KEYS.filter(isSecretKey);
 
 /**
  * The settings of one run, resolved as flag > env > profile: the one place that reads the
