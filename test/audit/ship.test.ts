@@ -1,4 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -386,4 +388,62 @@ describe('Splunk HEC: Splunk TOKEN, time from occurredAt, busy (code 9) sent aga
       await hec.close();
     }
   });
+});
+
+describe("an answer that is not the protocol's ends the run in one line, the checkpoint kept", () => {
+  /** A server that answers every request with `status` and `body`. */
+  async function answering(status: number, body: string | ((req: IncomingMessage) => string)) {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(typeof body === 'string' ? body : body(req)),
+      );
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, close: () => new Promise<void>((done) => server.close(() => done())) };
+  }
+  const cases: Array<[string, number, string, string, RegExp]> = [
+    [
+      '200 that is not JSON',
+      200,
+      '<html>proxy login</html>',
+      'ship_malformed',
+      /answered _bulk with not JSON/,
+    ],
+    [
+      '200 with fewer items than documents',
+      200,
+      '{"errors":false,"items":[{"create":{"status":201}}]}',
+      'ship_malformed',
+      /1 items for 100 documents/,
+    ],
+    ['200 that is some other JSON', 200, '{"acknowledged":true}', 'ship_malformed', /not a _bulk answer/],
+    ['404 (not a cluster)', 404, '{"error":"no handler"}', 'ship_refused', /no _bulk API.*404/],
+    [
+      '400 for the request',
+      400,
+      '{"error":{"type":"illegal_argument_exception","reason":"bad index"}}',
+      'ship_refused',
+      /refused the _bulk request \(400: illegal_argument_exception: bad index\)/,
+    ],
+  ];
+  for (const [name, status, body, code, message] of cases)
+    it(name, async () => {
+      const dest = await answering(status, body);
+      try {
+        const { options } = fast({ dest: dest.url, kind: 'elasticsearch', index: `odd-${status}` });
+        const error = await shipAuditArchive(dir, options).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(SvcError);
+        expect([(error as SvcError).code, (error as Error).message]).toEqual([
+          code,
+          expect.stringMatching(message),
+        ]);
+        expect((error as Error).message).not.toContain('\n');
+      } finally {
+        await dest.close();
+      }
+    });
 });
