@@ -91,6 +91,12 @@ export interface ArchiveStore {
   /** Removes an object; one that is not there is let be. */
   remove(name: string): Promise<void>;
   /**
+   * Makes the archive exist when it does not yet, for writers that take no lock (a push
+   * receiver): a folder is created (0700 unless the store's file mode says otherwise); a bucket
+   * must exist already, and nothing is done.
+   */
+  prepare(): Promise<void>;
+  /**
    * Takes the archive's sync lock (creating the archive when it does not exist yet): of any
    * number of runs exactly one gets it; another gets a `locked` SvcError naming the holder.
    */

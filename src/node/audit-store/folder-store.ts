@@ -141,7 +141,7 @@ export class FolderStore implements ArchiveStore {
     await rm(this.path(name), { force: true });
   }
 
-  async lock(): Promise<ReleaseLock> {
+  async prepare(): Promise<void> {
     const dir = this.location;
     const there = await stat(dir).catch(() => undefined);
     if (there && !there.isDirectory()) throw new OutputPathError(`${dir} is not a directory`);
@@ -155,7 +155,11 @@ export class FolderStore implements ArchiveStore {
         { cause: error },
       );
     });
-    return acquireSyncLock(dir);
+  }
+
+  async lock(): Promise<ReleaseLock> {
+    await this.prepare();
+    return acquireSyncLock(this.location);
   }
 
   cleanUp(): Promise<void> {

@@ -14,6 +14,18 @@ export const shipStateName = (id: string): string => `ship-${id}.json`;
 /** The names {@link shipStateName} makes. */
 export const SHIP_STATE_NAME = /^ship-[0-9a-f]{16}\.json$/;
 
+/**
+ * Name of a push spool object (`svc audit receive`): one accepted batch's new events, written once,
+ * named by the `occurredAt` span of its events (ms since the epoch, 13 digits each) and 16 hex
+ * digits of the sha256 of its bytes: `push-1764547200000-1764547260000-0123456789abcdef.ndjson`.
+ * A sync reconciles it with the pull API and removes it.
+ */
+export const pushSpoolName = (fromMs: number, toMs: number, digest: string): string =>
+  `push-${String(fromMs).padStart(13, '0')}-${String(toMs).padStart(13, '0')}-${digest}.ndjson`;
+
+/** The names {@link pushSpoolName} makes. */
+export const PUSH_SPOOL_NAME = /^push-(\d{13})-(\d{13})-[0-9a-f]{16}\.ndjson$/;
+
 /** Name of the lock a sync holds in its archive (a file or an object) while it runs. */
 export const LOCK_FILE = 'sync.lock';
 
@@ -55,11 +67,11 @@ export const MANIFEST_NAME = /^manifest-(\d{6,})\.json$/;
 export const LISTED_FILE_NAME = /^(?:audit-\d{6,}\.ndjson(?:\.gz)?|conflicts-\d{6,}\.ndjson)$/;
 
 /**
- * Longest name an archive's object may have: `conflicts-` and `.ndjson` around a run number of up
- * to 31 digits. Any folder (255 bytes a name) and any bucket key under a prefix of up to 960 bytes
- * (S3 keys: 1024) can hold it.
+ * Longest name an archive's object may have: a push spool object's 56 characters (a run's names
+ * hold up to 31 digits in as many). Any folder (255 bytes a name) and any bucket key under a
+ * prefix of up to 968 bytes (S3 keys: 1024) can hold it.
  */
-const MAX_OBJECT_NAME = 48;
+const MAX_OBJECT_NAME = 56;
 
 /** Whether `name` is a plain file name (no folder part, not `.` or `..`): names from a manifest are untrusted. */
 export const isPlainName = (name: string): boolean =>
@@ -68,17 +80,18 @@ export const isPlainName = (name: string): boolean =>
 /**
  * Whether `name` is one an archive's layout gives an object: a manifest (`manifest-000001.json`),
  * a data file (`audit-000001.ndjson`, `audit-000001.ndjson.gz`), a conflicts file
- * (`conflicts-000001.ndjson`), the state (`sync-state.json`) or a ship's checkpoint
- * (`ship-0123456789abcdef.json`). Every other name (a key, `.env`,
- * `.bashrc`, `CON`, a temporary `*.svc-tmp`, a name with `\\` or a control character, one over
- * 48 characters) is not an archive's: `svc audit copy` leaves it, named.
+ * (`conflicts-000001.ndjson`), the state (`sync-state.json`), a ship's checkpoint
+ * (`ship-0123456789abcdef.json`) or a push spool object ({@link pushSpoolName}). Every other name
+ * (a key, `.env`, `.bashrc`, `CON`, a temporary `*.svc-tmp`, a name with `\\` or a control
+ * character, one over 56 characters) is not an archive's: `svc audit copy` leaves it, named.
  */
 export const isArchiveObjectName = (name: string): boolean =>
   name.length <= MAX_OBJECT_NAME &&
   (name === SYNC_STATE_FILE ||
     MANIFEST_NAME.test(name) ||
     LISTED_FILE_NAME.test(name) ||
-    SHIP_STATE_NAME.test(name));
+    SHIP_STATE_NAME.test(name) ||
+    PUSH_SPOOL_NAME.test(name));
 
 /**
  * The highest run number a manifest name may hold: 2^53 - 1 (`Number.MAX_SAFE_INTEGER`), the

@@ -23,7 +23,14 @@ import type {
   ReleaseLock,
   UploadOptions,
 } from './archive-store.js';
-import { bucketWorkDirName, isPlainName, LOCK_FILE, SYNC_STATE_FILE } from './layout.js';
+import {
+  bucketWorkDirName,
+  isPlainName,
+  LOCK_FILE,
+  PUSH_SPOOL_NAME,
+  SHIP_STATE_NAME,
+  SYNC_STATE_FILE,
+} from './layout.js';
 import { ListingGuard } from './list-pages.js';
 import { ArchiveFileError } from './regular-files.js';
 import { isAbsent, isInvalidRange, isPreconditionFailed, type S3Route, s3Fault } from './s3-faults.js';
@@ -48,6 +55,10 @@ const LOCK_MAX_BYTES = 4096;
  * (rewritten by each run; the manifests it is rebuilt from are kept).
  */
 const HOUSEKEEPING = new Set([LOCK_NAME, SYNC_STATE_FILE]);
+
+/** Whether an object gets no retention: housekeeping, a ship's checkpoint (replaced as it goes) or a push spool object (removed once reconciled). */
+const retainless = (name: string): boolean =>
+  HOUSEKEEPING.has(name) || SHIP_STATE_NAME.test(name) || PUSH_SPOOL_NAME.test(name);
 const DAY_MS = 86_400_000;
 
 /**
@@ -112,7 +123,7 @@ export class S3Store implements ArchiveStore {
   /** Object Lock parameters of an object a run writes. */
   private lockParams(name: string): Partial<PutObjectCommandInput> {
     const asked = this.askedRetention();
-    if (asked === undefined || HOUSEKEEPING.has(name)) return {};
+    if (asked === undefined || retainless(name)) return {};
     return { ObjectLockMode: asked.mode, ObjectLockRetainUntilDate: asked.until };
   }
 
@@ -287,6 +298,8 @@ export class S3Store implements ArchiveStore {
     })();
     return this.probed;
   }
+
+  async prepare(): Promise<void> {}
 
   lock(): Promise<ReleaseLock> {
     return holdS3Lock(this.lockObject(), {

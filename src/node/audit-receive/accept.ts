@@ -1,0 +1,116 @@
+import { parseAuditPush } from '../../audit/push/body.js';
+import type { PushHeaders } from '../../audit/push/headers.js';
+import { verifyAuditPush } from '../../audit/push/signature.js';
+import { spoolable, writeSpoolObject } from '../audit-push/spool.js';
+import type { ArchiveStore } from '../audit-store/archive-store.js';
+import type { PushReport } from './options.js';
+import { keyed, type PushedIds } from './pushed-ids.js';
+import type { SpoolView } from './spool-view.js';
+
+/** What one push is checked with. */
+export interface AcceptSettings {
+  store: ArchiveStore;
+  ids: PushedIds;
+  view: SpoolView;
+  secrets: readonly string[];
+  bearer: readonly string[];
+  toleranceSeconds: number;
+  maxBodyBytes: number;
+  now: () => number;
+}
+
+/** The answer to a push: its status, a JSON body, and the report for the log. */
+export interface PushAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  report: PushReport;
+  /** Seconds a sender should wait before it tries again (a 503). */
+  retryAfter?: number;
+  /** Newest `occurredAt` spooled, ms. */
+  newestMs?: number;
+}
+
+const refused = (status: number, reason: string, extra: Partial<PushReport> = {}): PushAnswer => ({
+  status,
+  body: { error: reason },
+  report: { status, events: 0, spooled: 0, duplicates: 0, reason, ...extra },
+});
+
+/**
+ * One pushed request: its signature (or bearer secret) checked over the body as sent, the body
+ * read (one object, an array or NDJSON, plain or gzip, at most `maxBodyBytes` once inflated), the
+ * events the archive does not hold written as one spool object, and only then a 200. A sender's
+ * test delivery (a probe) is answered 200 and writes nothing. A store that fails is a 503 with
+ * `Retry-After`: nothing was acknowledged, so the sender sends it again.
+ */
+export async function acceptPush(
+  settings: AcceptSettings,
+  body: Uint8Array,
+  headers: PushHeaders & Record<string, string | string[] | undefined>,
+): Promise<PushAnswer> {
+  let check: PushReport['check'] = 'none';
+  let webhookId: string | undefined;
+  if (settings.secrets.length > 0 || settings.bearer.length > 0) {
+    const verified = await verifyAuditPush({
+      body,
+      headers,
+      secrets: settings.secrets,
+      bearer: settings.bearer,
+      toleranceSeconds: settings.toleranceSeconds,
+      now: settings.now,
+    });
+    if (!verified.ok) return refused(401, verified.reason);
+    check = verified.check;
+    webhookId = verified.id;
+  }
+  const known = { check, ...(webhookId !== undefined && { webhookId }) };
+  const parsed = await parseAuditPush(body, {
+    contentType: single(headers['content-type']),
+    contentEncoding: single(headers['content-encoding']),
+    maxBytes: settings.maxBodyBytes,
+  });
+  if (!parsed.ok) return refused(parsed.status, parsed.reason, known);
+  if (parsed.probe) {
+    const report = { status: 200, events: 0, spooled: 0, duplicates: 0, ...known };
+    return { status: 200, body: { probe: true }, report };
+  }
+  const events = [];
+  for (const [i, event] of parsed.events.entries()) {
+    const occ = Date.parse(event.occurredAt);
+    if (!spoolable(occ))
+      return refused(400, `event ${i + 1}: occurredAt is not a timestamp from 1970 on`, known);
+    events.push(keyed({ line: parsed.lines[i] as string, id: event.id, occ }));
+  }
+  const claim = await settings.ids.claim(events);
+  let object: string | undefined;
+  try {
+    if (claim.fresh.length > 0) {
+      object = (await writeSpoolObject(settings.store, claim.fresh)).name;
+      settings.view.wrote(object, claim.fresh.length);
+    }
+    claim.settle(true);
+  } catch (error) {
+    claim.settle(false);
+    const reason = `the archive could not be written: ${(error as Error).message}`;
+    return { ...refused(503, reason, { ...known, events: events.length }), retryAfter: 5 };
+  }
+  const report: PushReport = {
+    status: 200,
+    ...known,
+    events: events.length,
+    spooled: claim.fresh.length,
+    duplicates: claim.duplicates,
+    ...(object !== undefined && { object }),
+  };
+  let newestMs: number | undefined;
+  for (const event of claim.fresh) if (newestMs === undefined || event.occ > newestMs) newestMs = event.occ;
+  return {
+    status: 200,
+    body: { received: events.length, spooled: claim.fresh.length, duplicates: claim.duplicates },
+    report,
+    ...(newestMs !== undefined && { newestMs }),
+  };
+}
+
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value.join(', ') : value;
