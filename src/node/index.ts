@@ -75,6 +75,15 @@ export type { ExportOptions, ExportProgress, ExportResult } from './audit-export
 export { exportAuditEvents } from './audit-export/job.js';
 export type { ExportedEvent, ExportHeld, ExportSink } from './audit-export/sink.js';
 export {
+  type AuditReceiver,
+  type AuditReceiverOptions,
+  DEFAULT_RECEIVE_MAX_BODY_BYTES,
+  type PushReport,
+  RECEIVE_HEALTH_PATH,
+  type ReceiverHealth,
+  startAuditReceiver,
+} from './audit-receive/receive.js';
+export {
   type ArchiveMatch,
   type ArchiveReadFooter,
   type ArchiveSearch,

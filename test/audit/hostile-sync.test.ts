@@ -111,7 +111,7 @@ describe('the same id with other content is a conflict: kept apart, reported, ex
     const verify = await runSvc(['audit', 'verify', dir]);
     expect(verify.code).toBe(1);
     expect(verify.stdout).toMatch(
-      /^manifest-000002\.json: 1 events came again with other content .*gap run2\.conflicts/m,
+      /^manifest-000002\.json: 1 events kept apart in the run.s conflicts file .*gap run2\.conflicts/m,
     );
 
     mutate = () => {};

@@ -27,7 +27,13 @@ function reportHoles(ctx: CommandContext, result: SyncResult, prefix = ''): bool
     ctx.out.warn(
       `${prefix}${result.conflicts} events came with an id the archive holds but other content: kept in ${result.conflictsFile}, not in the data file`,
     );
-  return gap !== null || result.lateEvents.length > 0 || result.conflicts > 0;
+  const push = result.push;
+  const kept = push ? push.unconfirmed + push.differing : 0;
+  if (push && kept > 0)
+    ctx.out.warn(
+      `${prefix}${kept} pushed events were not confirmed by the pull API (${push.unconfirmed} not returned, ${push.differing} returned with other content): kept in ${result.conflictsFile}, not in the data file`,
+    );
+  return gap !== null || result.lateEvents.length > 0 || result.conflicts > 0 || kept > 0;
 }
 
 /** The exit code of a finished run: 5 when not whole, 1 when the count did not match, else 0. */
@@ -71,5 +77,8 @@ export function runLine(result: SyncResult): string {
     return `nothing to sync yet: the next run starts at ${result.from}; server now ${result.serverNow} (minus --lag)`;
   const resumed = result.resumed ? ' (resumed)' : '';
   const acks = result.acknowledged.length ? `; acknowledged ${result.acknowledged.join(', ')}` : '';
-  return `run ${result.run}${resumed}: ${result.events} events to ${result.file} (${result.alreadyArchived} already archived), range ${result.from} to ${result.to}, manifest ${result.manifest}${acks}`;
+  const push = result.push
+    ? `; push spool: ${result.push.confirmed} of ${result.push.pushed} pushed events confirmed, ${result.push.fetched} fetched that the push missed, ${result.push.objects.length} spool objects reconciled`
+    : '';
+  return `run ${result.run}${resumed}: ${result.events} events to ${result.file} (${result.alreadyArchived} already archived), range ${result.from} to ${result.to}, manifest ${result.manifest}${acks}${push}`;
 }

@@ -220,7 +220,7 @@ function openGapMessage(gap: ReturnType<GapLedger['open']>[number]): string {
       ? `retention gap: events between ${gap.from} and ${gap.to} may have expired before any run read them`
       : gap.cause === 'late'
         ? `${gap.events} late events between ${gap.from} and ${gap.to} are not in the archive`
-        : `${gap.events} events came again with other content (kept in the run's conflicts file)`;
+        : `${gap.events} events kept apart in the run's conflicts file (another version of an archived event, or a push the pull API did not confirm)`;
   return `${what} (gap ${gap.id}: repair with sync --backfill${gap.mayStillHold ? '' : ', which cannot fetch it'}, or acknowledge with gaps ack)`;
 }
 

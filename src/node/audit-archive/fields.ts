@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '../../core/lazy-schema.js';
 import { timestamp } from '../../core/schema.js';
-import { LISTED_FILE_NAME, MANIFEST_NAME } from '../audit-store/layout.js';
+import { LISTED_FILE_NAME, MANIFEST_NAME, PUSH_SPOOL_NAME } from '../audit-store/layout.js';
 
 // The forms of the names and times a sync archive's manifests and state hold (the names are
 // made in store/layout.ts). An archive is read back from disk, where anyone may have edited it:
@@ -24,6 +24,15 @@ export const ListedFileName = lazySchema(() =>
   z.string().check(
     z.regex(LISTED_FILE_NAME, {
       error: 'must be a data file name such as audit-000001.ndjson or conflicts-000001.ndjson',
+    }),
+  ),
+);
+
+/** The name of a push spool object: `push-1764547200000-1764547260000-0123456789abcdef.ndjson`. */
+export const PushSpoolFileName = lazySchema(() =>
+  z.string().check(
+    z.regex(PUSH_SPOOL_NAME, {
+      error: 'must be a push spool object name such as push-<13 digits>-<13 digits>-<16 hex>.ndjson',
     }),
   ),
 );

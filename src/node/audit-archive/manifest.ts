@@ -4,7 +4,14 @@ import { SvcError } from '../../core/errors/error-classes.js';
 import { lazySchema } from '../../core/lazy-schema.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
 import { toIssues } from '../../core/zod-issues.js';
-import { ArchiveStamp, GapId, ListedFileName, ManifestFileName, Sha256Hex } from './fields.js';
+import {
+  ArchiveStamp,
+  GapId,
+  ListedFileName,
+  ManifestFileName,
+  PushSpoolFileName,
+  Sha256Hex,
+} from './fields.js';
 import { ArchiveHoleSchema } from './state.js';
 
 /** One data file of a run. */
@@ -22,6 +29,32 @@ export const ManifestFileSchema = lazySchema(() =>
 );
 /** One data file of a run. */
 export type ManifestFile = z.infer<ReturnType<typeof ManifestFileSchema>>;
+
+const count = () => z.number().check(z.int()).check(z.gte(0));
+
+/** What a run found comparing the push spool with the pull API (see {@link ManifestSchema}'s `push`). */
+export const PushReconcileSchema = lazySchema(() =>
+  z.object({
+    /** Pushed events read from the spool up to the run's end (copies of one event each counted): confirmed + unconfirmed + differing. */
+    pushed: count(),
+    /** Of them, returned by the pull API with the same content (late ones: held by the archive's window). */
+    confirmed: count(),
+    /** Events this run wrote that no push had delivered: fetched from the pull API. */
+    fetched: count(),
+    /** Pushed events the pull API did not return (late ones: not in the archive's window): kept apart. */
+    unconfirmed: count(),
+    /** Pushed events the pull API returned with other content: the pushed copy kept apart. */
+    differing: count(),
+    /** Of the pushed events, those older than the run's query range (pushed after an earlier run had covered their time). */
+    late: count(),
+    /** Spool objects the run read whole: removed once the manifest is written. */
+    objects: z.array(PushSpoolFileName()),
+    /** Spool objects written with the events of read objects that lie after the run's end, for the next run. */
+    carried: z.array(PushSpoolFileName()),
+  }),
+);
+/** What a run found comparing the push spool with the pull API. */
+export type PushReconcile = z.infer<ReturnType<typeof PushReconcileSchema>>;
 
 /**
  * The manifest of one sync run, written last. `range` is what the run covers (after `from`, up to
@@ -56,6 +89,12 @@ export const ManifestSchema = lazySchema(() =>
     outOfRange: z.optional(z.number().check(z.int()).check(z.gte(0))),
     /** Events whose id the archive holds with other content: kept apart in this file, never in a data file. */
     conflicts: z.optional(z.nullable(ManifestFileSchema())),
+    /**
+     * The push spool this run reconciled with the pull API (`svc audit receive`); absent when
+     * the archive had none. Pushed events the pull API did not return, or returned with other
+     * content, are kept in the run's conflicts file, never in a data file.
+     */
+    push: z.optional(PushReconcileSchema()),
     /** The previous manifest's file name and sha256 of its bytes; null for the first run. */
     previous: z.nullable(z.object({ name: ManifestFileName(), sha256: Sha256Hex() })),
     /** Ed25519 signature (base64) of the manifest's JSON without this field. */

@@ -4,6 +4,7 @@ import { SvcError } from '../../core/errors/error-classes.js';
 import type { RequestOptions } from '../../core/http.js';
 import type { KeyObjectLike } from '../../core/node-shapes.js';
 import type { PatienceOptions } from '../../core/patience.js';
+import type { PushReconcile } from '../audit-archive/manifest.js';
 import type { ArchiveHole } from '../audit-archive/state.js';
 import type { ExportOptions, ExportProgress, ExportResult } from '../audit-export/export.js';
 import type { S3StoreSettings } from '../audit-store/s3-settings.js';
@@ -115,11 +116,16 @@ export interface SyncResult {
   lateEvents: ArchiveHole[];
   /** Events the API returned outside the run's range: counted, not written. */
   outOfRange: number;
-  /** Events whose id the archive holds with other content (kept in `conflictsFile`). */
+  /** Events whose id the archive holds with other content (kept in `conflictsFile`, with the pushed events `push` kept apart). */
   conflicts: number;
   conflictsFile: string | null;
   /** Gaps this run's manifest records as acknowledged (`acknowledgeGap`). */
   acknowledged: string[];
+  /**
+   * What the run found comparing the archive's push spool (`startAuditReceiver`) with the pull
+   * API, as its manifest records it; null when the archive had no spool for the run.
+   */
+  push: PushReconcile | null;
   /** `backfill`: gaps repaired, and gaps whose events the API no longer holds (acknowledge them). */
   repaired: string[];
   expired: string[];

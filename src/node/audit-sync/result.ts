@@ -1,6 +1,6 @@
 import type { PendingRun, SyncState } from '../audit-archive/state.js';
 import type { SyncResult } from './options.js';
-import type { Written } from './run-file.js';
+import { pulledConflicts, type Written } from './run-file.js';
 
 /** What a carried-out run adds to its result. */
 export interface RunDone {
@@ -43,9 +43,10 @@ export function syncResult(
     retentionGap: plan?.retentionGap ?? null,
     lateEvents: plan?.lateEvents ?? [],
     outOfRange: written?.outOfRange ?? 0,
-    conflicts: conflicts?.events ?? 0,
+    conflicts: written ? pulledConflicts(written) : 0,
     conflictsFile: conflicts?.name ?? null,
     acknowledged: done?.acknowledged ?? [],
+    push: written?.push ?? null,
     repaired: done?.countMatches ? (plan?.repairs ?? []) : [],
     expired: [],
     head,

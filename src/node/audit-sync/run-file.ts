@@ -3,7 +3,7 @@ import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { CheckpointError } from '../../core/errors/error-classes.js';
 import { LineSplitter } from '../audit-archive/data-lines.js';
-import type { ManifestFile } from '../audit-archive/manifest.js';
+import type { ManifestFile, PushReconcile } from '../audit-archive/manifest.js';
 import type { PendingRun } from '../audit-archive/state.js';
 import { contentKey, idKey, type KnownEvents, type WindowEvent } from '../audit-archive/window.js';
 import { scanEventLine } from '../audit-export/raw-page.js';
@@ -13,6 +13,7 @@ import { conflictsName, dataFileName } from '../audit-store/layout.js';
 import { openWorkFile, readWorkFile } from '../fs/private-dir.js';
 import { ConflictSpool } from './conflict-spool.js';
 import { Fate, RunFates } from './fates.js';
+import type { PushReconciler } from './push-reconcile.js';
 import { ChunkQueue, putRunObject } from './upload.js';
 
 /** The run's file as listed in the manifest, and what was left out of it. */
@@ -22,9 +23,18 @@ export interface Written {
   alreadyArchived: number;
   /** Events the API returned outside the query's range (or without an id and a time): not written. */
   outOfRange: number;
-  /** Events whose id the archive holds with other content, written to the conflicts file; null when none. */
+  /**
+   * Events kept apart in the conflicts file; null when none: those whose id the archive holds with
+   * other content, and the pushed events the pull API did not confirm (`push`).
+   */
   conflicts: ManifestFile | null;
+  /** The run's reconcile of the push spool; undefined when the archive had none. */
+  push?: PushReconcile;
 }
+
+/** Events of the conflicts file the pull API gave (ids held with other content): the pushed ones aside. */
+export const pulledConflicts = (written: Written): number =>
+  (written.conflicts?.events ?? 0) - (written.push ? written.push.unconfirmed + written.push.differing : 0);
 
 /** The run's objects, where they go and whether they may replace what is there. */
 export interface RunFileTarget {
@@ -99,6 +109,8 @@ export class RunWriter implements ExportSink {
     private readonly plan: PendingRun,
     known: KnownEvents,
     private readonly onEvent: (event: WindowEvent, keys: WrittenKeys) => void,
+    /** The push spool the run reconciles, when the archive has one. */
+    private readonly pushed?: PushReconciler,
   ) {
     this.fromMs = Date.parse(plan.queryFrom);
     this.toMs = Date.parse(plan.to);
@@ -138,6 +150,7 @@ export class RunWriter implements ExportSink {
       this.upload ??= this.startUpload();
       this.queue.end();
       const found = await this.upload;
+      const push = await this.pushed?.keepApart((line) => this.spool.add(line));
       const name = conflictsName(this.plan.run);
       const { store, replaceable, signal } = this.target;
       const replace = replaceable.has(name);
@@ -146,7 +159,7 @@ export class RunWriter implements ExportSink {
       // Keys in the order manifests have always listed them: the manifest's bytes are the chain's.
       const { bytes, sha256 } = found;
       const file = { name: this.dataName, bytes, sha256, events: write, firstOccurredAt, lastOccurredAt };
-      return { file, alreadyArchived: already, outOfRange: out, conflicts };
+      return { file, alreadyArchived: already, outOfRange: out, conflicts, ...(push && { push }) };
     } finally {
       await this.spool.close();
     }
@@ -174,6 +187,7 @@ export class RunWriter implements ExportSink {
     const key = idKey(id);
     const content = contentKey(line);
     const fate = this.fates.next(key, content);
+    this.pushed?.see(key, content, line, fate === Fate.Write);
     if (fate === Fate.Already) {
       this.tally.already += 1;
       return undefined;

@@ -1,7 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { AbortError, SvcError } from '../../core/errors/error-classes.js';
 import { sha256 } from '../audit-archive/files.js';
-import { loadPrivateKey, type Manifest, serializeManifest } from '../audit-archive/manifest.js';
+import { MAX_MANIFEST_BYTES } from '../audit-archive/gaps.js';
+import {
+  loadPrivateKey,
+  type Manifest,
+  parseManifest,
+  serializeManifest,
+} from '../audit-archive/manifest.js';
 import {
   type PendingRun,
   readSyncState,
@@ -25,8 +31,9 @@ import {
   type SyncResult,
 } from './options.js';
 import { planRun } from './plan.js';
+import { PushReconciler, retireLeftovers } from './push-reconcile.js';
 import { headOf, syncResult } from './result.js';
-import type { Written } from './run-file.js';
+import { pulledConflicts, type Written } from './run-file.js';
 import { RunTally } from './tally.js';
 import { exportRun, type RunContext } from './work-folder.js';
 
@@ -49,7 +56,7 @@ function buildManifest(
   written: Written,
 ): { body: Omit<Manifest, 'signature'>; countMatches: boolean } {
   const totalElements = exported.totalElements;
-  const conflicts = written.conflicts?.events ?? 0;
+  const conflicts = pulledConflicts(written);
   const countMatches =
     totalElements === written.file.events + written.alreadyArchived + conflicts + written.outOfRange;
   const repairs = plan.repairs ?? [];
@@ -69,6 +76,7 @@ function buildManifest(
     ...(state.acks.length > 0 && { acknowledged: state.acks }),
     ...(written.outOfRange > 0 && { outOfRange: written.outOfRange }),
     ...(written.conflicts && { conflicts: written.conflicts }),
+    ...(written.push && { push: written.push }),
     previous: state.lastManifest,
   };
   return { body, countMatches };
@@ -101,13 +109,18 @@ async function carryOut(
   tally: RunTally | undefined,
   resumed: boolean,
 ): Promise<SyncResult> {
-  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed);
+  // A backfill run fetches an old gap again: the spool is the next regular run's to reconcile.
+  const pushed = plan.repairs
+    ? undefined
+    : await PushReconciler.open(ctx.store, plan, known, ctx.options.signal);
+  const { exported, written } = await exportRun(ctx, plan, known, tally, resumed, pushed);
   const { body, countMatches } = buildManifest(state, plan, exported, written);
   const text = serializeManifest(body, ctx.key);
   const name = manifestName(plan.run);
   await writeManifest(ctx.store, name, text);
   const head = { name, sha256: sha256(text) };
   await advanceState(ctx.store, state, plan, tally, head);
+  await pushed?.retire();
   return syncResult({ manifest: name, sha256: head.sha256 }, plan, {
     plan,
     written,
@@ -132,6 +145,14 @@ async function writeManifest(store: ArchiveStore, name: string, text: string): P
     `${store.describe(name)} was written by another sync meanwhile (two syncs at once?); this run wrote no manifest, run the sync again to continue from it`,
     'locked',
   );
+}
+
+/** The spool objects the head manifest names as read; none when it names none (or there is no head). */
+async function headPushObjects(store: ArchiveStore, state: SyncState): Promise<readonly string[]> {
+  const head = state.lastManifest;
+  if (!head) return [];
+  const parsed = parseManifest((await store.read(head.name, MAX_MANIFEST_BYTES)).toString('utf8'));
+  return parsed.ok ? (parsed.manifest.push?.objects ?? []) : [];
 }
 
 /** Backfill: one run per open gap the API still holds; gaps it no longer holds are noted as expired. */
@@ -185,6 +206,8 @@ export async function runSync(api: SyncApi, options: SyncOptions): Promise<SyncR
     // A state object lost (deleted, or a bucket copied without it), or one that does not match the
     // manifests, is rebuilt from them: a pending run is taken over only when it is the next one.
     const state = await checkedSyncState(store, overlapMs, options.onWarning, signal);
+    // Spool objects the last run read and was killed before it removed.
+    await retireLeftovers(store, await headPushObjects(store, state));
     const ctx: RunContext = { api, store, options, key };
     const pending = state.pending;
     if (options.backfill && pending && !pending.repairs)

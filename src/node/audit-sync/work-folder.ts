@@ -8,6 +8,7 @@ import type { ArchiveStore } from '../audit-store/archive-store.js';
 import { conflictsName, dataFileName, workFileNames } from '../audit-store/layout.js';
 import { ensurePrivateDir } from '../fs/private-dir.js';
 import type { SyncApi, SyncOptions } from './options.js';
+import type { PushReconciler } from './push-reconcile.js';
 import { RunWriter, type Written } from './run-file.js';
 import type { RunTally } from './tally.js';
 import { replaceableOf } from './unlisted.js';
@@ -44,6 +45,7 @@ export async function exportRun(
   known: KnownEvents,
   tally: RunTally | undefined,
   resumed: boolean,
+  pushed?: PushReconciler,
 ): Promise<{ exported: ExportResult; written: Written }> {
   const { api, store, options } = ctx;
   const { signal } = options;
@@ -73,7 +75,7 @@ export async function exportRun(
     conflictsPart,
     ...(signal && { signal }),
   };
-  const writer = new RunWriter(target, plan, known, (event, keys) => tally?.add(event, keys));
+  const writer = new RunWriter(target, plan, known, (event, keys) => tally?.add(event, keys), pushed);
   let exported: ExportResult;
   try {
     exported = await api.exportEvents({
