@@ -21,6 +21,32 @@ interface PendingWrite {
   done: Promise<boolean>;
 }
 
+/**
+ * Content keys by id key: the first content of each id in an {@link IdTable} (no object per
+ * event), any other content of the same id (an event changed under its id: rare) in a map beside.
+ */
+class ContentTable {
+  private readonly first = new IdTable();
+  private readonly others = new Map<number, Set<number>>();
+
+  has(key: number, content: number): boolean {
+    return this.first.get(key) === content || this.others.get(key)?.has(content) === true;
+  }
+
+  add(key: number, content: number): void {
+    const first = this.first.firstOrAdd(key, content);
+    if (first === undefined || first === content) return;
+    const others = this.others.get(key);
+    if (others) others.add(content);
+    else this.others.set(key, new Set([content]));
+  }
+
+  /** Ids held. */
+  get size(): number {
+    return this.first.size;
+  }
+}
+
 /** What {@link PushedIds.claim} found: the events to write (claimed), and the duplicates left out. */
 export interface Claim {
   fresh: KeyedEvent[];
@@ -36,26 +62,26 @@ export interface Claim {
  * once the first copy is durable, and written after all when that write failed.
  */
 export class PushedIds {
-  private spooled = new IdTable();
-  private readonly pending = new Map<number, PendingWrite>();
+  private spooled = new ContentTable();
+  private readonly pending = new Map<number, PendingWrite[]>();
 
   constructor(private archived: KnownEvents) {}
 
   /** Events held (spooled or in the sync's window) with this id key and content key. */
   private held(event: KeyedEvent): boolean {
-    if (this.spooled.get(event.key) === event.content) return true;
+    if (this.spooled.has(event.key, event.content)) return true;
     const archived = this.archived.content(event.key);
     return archived === event.content || archived === 0;
   }
 
   /** Records spooled events (read back from the spool, or written by this receiver). */
   add(key: number, content: number): void {
-    this.spooled.firstOrAdd(key, content);
+    this.spooled.add(key, content);
   }
 
   /** Starts over from what the spool and the archive hold now (after a sync retired spool objects). */
   reset(archived: KnownEvents): void {
-    this.spooled = new IdTable();
+    this.spooled = new ContentTable();
     this.archived = archived;
   }
 
@@ -72,19 +98,19 @@ export class PushedIds {
     for (;;) {
       const waits: Promise<boolean>[] = [];
       const fresh: KeyedEvent[] = [];
-      const inBatch = new IdTable();
+      const inBatch = new ContentTable();
       let duplicates = 0;
       for (const event of events) {
-        if (this.held(event) || inBatch.get(event.key) === event.content) {
+        if (this.held(event) || inBatch.has(event.key, event.content)) {
           duplicates += 1;
           continue;
         }
-        const inFlight = this.pending.get(event.key);
-        if (inFlight && inFlight.content === event.content) {
+        const inFlight = this.pending.get(event.key)?.find((write) => write.content === event.content);
+        if (inFlight) {
           waits.push(inFlight.done);
           continue;
         }
-        inBatch.firstOrAdd(event.key, event.content);
+        inBatch.add(event.key, event.content);
         fresh.push(event);
       }
       if (waits.length > 0) {
@@ -100,14 +126,20 @@ export class PushedIds {
     const done = new Promise<boolean>((resolve) => {
       settle = resolve;
     });
-    for (const event of fresh)
-      if (!this.pending.has(event.key)) this.pending.set(event.key, { content: event.content, done });
+    for (const event of fresh) {
+      const write = { content: event.content, done };
+      const writes = this.pending.get(event.key);
+      if (writes) writes.push(write);
+      else this.pending.set(event.key, [write]);
+    }
     return {
       fresh,
       duplicates,
       settle: (written) => {
         for (const event of fresh) {
-          if (this.pending.get(event.key)?.done === done) this.pending.delete(event.key);
+          const writes = this.pending.get(event.key)?.filter((write) => write.done !== done);
+          if (writes?.length) this.pending.set(event.key, writes);
+          else this.pending.delete(event.key);
           if (written) this.add(event.key, event.content);
         }
         settle(written);
