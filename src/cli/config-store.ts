@@ -23,6 +23,8 @@ export const CONFIG_KEYS = [
   'ship-username',
   'ship-password',
   'ship-token',
+  'push-secret',
+  'push-bearer',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -34,6 +36,8 @@ const SECRET_KEYS = new Set<ConfigKey>([
   'ship-api-key',
   'ship-password',
   'ship-token',
+  'push-secret',
+  'push-bearer',
 ]);
 
 /** Whether a setting is a secret (shown masked, read from stdin when no value is given). */

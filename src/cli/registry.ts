@@ -5,6 +5,7 @@ import { auditExportCommand } from './commands/audit-export.js';
 import { auditGapsCommand } from './commands/audit-gaps.js';
 import { auditGapsAckCommand } from './commands/audit-gaps-ack.js';
 import { auditListCommand } from './commands/audit-list.js';
+import { auditReceiveCommand } from './commands/audit-receive.js';
 import { auditReportCommand } from './commands/audit-report.js';
 import { auditSearchCommand } from './commands/audit-search.js';
 import { auditShipCommand } from './commands/audit-ship.js';
@@ -74,6 +75,7 @@ export const COMMANDS: readonly RegistryEntry[] = [
   auditSearchCommand,
   auditReportCommand,
   auditShipCommand,
+  auditReceiveCommand,
   captchaGroup,
   captchaResultCommand,
   captchaLegacyCommand,

@@ -40,6 +40,8 @@ const KEY_VARIABLES = [
   'SVC_SHIP_API_KEY',
   'SVC_SHIP_PASSWORD',
   'SVC_SHIP_TOKEN',
+  'SVC_PUSH_SECRET',
+  'SVC_PUSH_BEARER',
 ];
 
 /** The profile settings that hold a key: the secret ones (config-store.ts has the one list). */
@@ -222,6 +224,21 @@ export class Settings {
       ...(password !== undefined && { password }),
       ...(token !== undefined && { token }),
     };
+  }
+
+  /**
+   * The secrets `svc audit receive` checks pushes with, each env > profile: `SVC_PUSH_SECRET`
+   * (`push-secret`), Standard Webhooks secrets, and `SVC_PUSH_BEARER` (`push-bearer`), bearer
+   * secrets. Several (a rotation) are separated by spaces or commas. Never flags; each one is
+   * redacted from every line.
+   */
+  async pushSecrets(): Promise<{ secrets: string[]; bearer: string[] }> {
+    await this.loadProfile();
+    const list = (value: string | undefined) => (value ?? '').split(/[\s,]+/).filter((part) => part !== '');
+    const secrets = list(this.pick(undefined, 'SVC_PUSH_SECRET', 'push-secret'));
+    const bearer = list(this.pick(undefined, 'SVC_PUSH_BEARER', 'push-bearer'));
+    for (const secret of [...secrets, ...bearer]) this.addSecret(secret);
+    return { secrets, bearer };
   }
 
   /** Where {@link pick} finds a setting: 'flag', 'env' (with the variable), 'profile', or undefined. */

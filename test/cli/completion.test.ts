@@ -144,6 +144,7 @@ describe('the bash script is valid bash and completes commands, subcommands, opt
       'search',
       'report',
       'ship',
+      'receive',
       'help',
     ]);
     expect(bashComplete(text, ['audit', 'export', '--g'])).toEqual(['--gzip']);

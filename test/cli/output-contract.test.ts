@@ -103,6 +103,7 @@ const COMMANDS: Record<
     args: () => ['audit', 'ship', join(dir, 'archive'), '--dest', bulk.url, '--kind', 'elasticsearch'],
     setup: () => syncArchive(),
   },
+  'audit receive': { args: () => ['audit', 'receive', '--dir', join(dir, 'archive'), '--max-pushes', '1'] },
   'captcha result': { args: () => ['captcha', 'result', IDS.passed], key: TEST_KEY },
   'captcha legacy': { args: () => ['captcha', 'legacy', IDS.passed], key: TEST_KEY },
   'captcha token': { args: () => ['captcha', 'token', '--outcome', 'bot'] },
@@ -156,6 +157,25 @@ function expectFormat(format: OutputFormat, stdout: string): void {
   }
 }
 
+/** Runs `svc audit receive` and pushes it one event once it says where it listens. */
+async function receiveOnePush(args: string[]): Promise<CliRun> {
+  let url: (value: string) => void = () => {};
+  const listening = new Promise<string>((resolve) => {
+    url = resolve;
+  });
+  const run = runSvc(args, {
+    env: env(server().url),
+    onStderr: (text) => {
+      const match = /receiving on (\S+)/.exec(text);
+      if (match) url(match[1] as string);
+    },
+  });
+  const event = { id: 'evt_contract_1', occurredAt: new Date(server().admin.now()).toISOString() };
+  const answer = await fetch(await listening, { method: 'POST', body: JSON.stringify(event) });
+  expect(answer.status).toBe(200);
+  return run;
+}
+
 /** Runs a command in a format it honours, with what it needs (events, a CSV, a webhook). */
 async function runHonoured(command: string, format: OutputFormat, extra: string[] = []): Promise<CliRun> {
   const spec = COMMANDS[command] as (typeof COMMANDS)[string];
@@ -163,6 +183,7 @@ async function runHonoured(command: string, format: OutputFormat, extra: string[
   server().admin.addAuditEvents({ count: 3, ...range() });
   writeFileSync(join(dir, 'in.csv'), 'countryCode,vatId\nDE,136695976\nDE,136695977\n');
   if (command === 'config list') await svc(['config', 'set', 'timeout', '5000']);
+  if (command === 'audit receive') return receiveOnePush(['-o', format, ...spec.args(id), ...extra]);
   if (command !== 'webhooks listen') return svc(['-o', format, ...spec.args(id), ...extra], spec.key);
   server().admin.setProviderMode('VIES', 'async');
   const listen = svc(['-o', format, ...spec.args(id), '--register', server().url]);

@@ -53,6 +53,7 @@ const RUNS: Record<string, (() => string[]) | { none: string }> = {
   'audit search': () => ['audit', 'search', '--dir', archive, '-o', 'ndjson'],
   'audit report': () => ['audit', 'report', 'actors', '--dir', archive, '-o', 'csv'],
   'audit ship': () => ['audit', 'ship', archive, '--dest', bulk.url, '--kind', 'elasticsearch', '--restart'],
+  'audit receive': { none: 'runs until stopped; its lines are written as every command writes' },
   'captcha result': () => ['--sandbox', 'captcha', 'result', TOKEN, '-o', 'json'],
   'captcha legacy': () => [
     '--sandbox',

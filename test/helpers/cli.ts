@@ -19,6 +19,8 @@ export interface RunOptions {
   tty?: boolean;
   /** The operating system the run believes it is on. Default `process.platform`. */
   platform?: NodeJS.Platform;
+  /** Called with each chunk written to stderr as it comes (to wait for a server's address line). */
+  onStderr?: (text: string) => void;
 }
 
 function collect(stream: PassThrough): () => string {
@@ -33,6 +35,8 @@ export async function runSvc(args: string[], options: RunOptions = {}): Promise<
   const stderr = new PassThrough();
   const out = collect(stdout);
   const err = collect(stderr);
+  const onStderr = options.onStderr;
+  if (onStderr) stderr.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
   const io: CliIO = {
     stdout,
     stderr,
