@@ -43,26 +43,33 @@ export function spoolObjectOf(name: string): SpoolObject | undefined {
 /** Whether `occ` (ms) is an `occurredAt` the spool can place: from the epoch to {@link MAX_SPOOL_MS}. */
 export const spoolable = (occ: number): boolean => Number.isInteger(occ) && occ >= 0 && occ <= MAX_SPOOL_MS;
 
-/** The bytes of a spool object of `events`: newest first (as a run's data file), one line each. */
-export function spoolBytes(events: readonly SpoolEvent[]): { name: string; bytes: Buffer } {
+/**
+ * The bytes of a spool object of `events`: newest first (as a run's data file), one line each.
+ * Its name's digest is of the bytes and `salt`: a receiver salts each write, so a write killed
+ * half way (a folder's temporary file left) never blocks its retry; a sync does not, so a rerun
+ * finds what it wrote before.
+ */
+export function spoolBytes(events: readonly SpoolEvent[], salt = ''): { name: string; bytes: Buffer } {
   if (events.length === 0) throw new RangeError('a spool object holds one event or more');
   const sorted = [...events].sort((a, b) => b.occ - a.occ || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const bytes = Buffer.from(sorted.map((event) => `${event.line}\n`).join(''), 'utf8');
   const newest = sorted[0] as SpoolEvent;
   const oldest = sorted[sorted.length - 1] as SpoolEvent;
-  return { name: pushSpoolName(oldest.occ, newest.occ, sha256(bytes).slice(0, 16)), bytes };
+  const digest = sha256(salt === '' ? bytes : Buffer.concat([bytes, Buffer.from(salt)])).slice(0, 16);
+  return { name: pushSpoolName(oldest.occ, newest.occ, digest), bytes };
 }
 
 /**
- * Writes `events` as one spool object, once (its name is a digest of its bytes: the same events
- * again find it there). Resolves once the store holds it durably: a folder's file fsynced and
- * renamed into place, a bucket's object written.
+ * Writes `events` as one spool object, once (see {@link spoolBytes} for `salt`). Resolves once
+ * the store holds it durably: a folder's file fsynced and renamed into place, a bucket's object
+ * written.
  */
 export async function writeSpoolObject(
   store: ArchiveStore,
   events: readonly SpoolEvent[],
+  salt = '',
 ): Promise<{ name: string; outcome: CreateOutcome }> {
-  const { name, bytes } = spoolBytes(events);
+  const { name, bytes } = spoolBytes(events, salt);
   return { name, outcome: await store.create(name, bytes) };
 }
 

@@ -85,7 +85,9 @@ export async function acceptPush(
   let object: string | undefined;
   try {
     if (claim.fresh.length > 0) {
-      object = (await writeSpoolObject(settings.store, claim.fresh)).name;
+      // Salted: a retry after a write killed half way must not meet that write's temporary file.
+      const salt = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString('hex');
+      object = (await writeSpoolObject(settings.store, claim.fresh, salt)).name;
       settings.view.wrote(object, claim.fresh.length);
     }
     claim.settle(true);

@@ -17,7 +17,7 @@ export const SHIP_STATE_NAME = /^ship-[0-9a-f]{16}\.json$/;
 /**
  * Name of a push spool object (`svc audit receive`): one accepted batch's new events, written once,
  * named by the `occurredAt` span of its events (ms since the epoch, 13 digits each) and 16 hex
- * digits of the sha256 of its bytes: `push-1764547200000-1764547260000-0123456789abcdef.ndjson`.
+ * digits of the sha256 of its bytes (a receiver's salted per write): `push-1764547200000-1764547260000-0123456789abcdef.ndjson`.
  * A sync reconciles it with the pull API and removes it.
  */
 export const pushSpoolName = (fromMs: number, toMs: number, digest: string): string =>
