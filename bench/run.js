@@ -19,6 +19,7 @@ export const SCENARIOS = [
   'audit-sync',
   'audit-search',
   'audit-ship',
+  'audit-receive',
   'batch',
   'batch-wait',
   'botcheck',

@@ -52,7 +52,15 @@ export const spoolable = (occ: number): boolean => Number.isInteger(occ) && occ 
 export function spoolBytes(events: readonly SpoolEvent[], salt = ''): { name: string; bytes: Buffer } {
   if (events.length === 0) throw new RangeError('a spool object holds one event or more');
   const sorted = [...events].sort((a, b) => b.occ - a.occ || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const bytes = Buffer.from(sorted.map((event) => `${event.line}\n`).join(''), 'utf8');
+  // Written into one buffer of its size: no joined copy of the batch as a string first.
+  let size = 0;
+  for (const event of sorted) size += Buffer.byteLength(event.line) + 1;
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const event of sorted) {
+    at += bytes.write(event.line, at);
+    bytes[at++] = 0x0a;
+  }
   const newest = sorted[0] as SpoolEvent;
   const oldest = sorted[sorted.length - 1] as SpoolEvent;
   const digest = sha256(salt === '' ? bytes : Buffer.concat([bytes, Buffer.from(salt)])).slice(0, 16);
