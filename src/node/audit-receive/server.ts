@@ -5,9 +5,7 @@ import { SvcError } from '../../core/errors/error-classes.js';
 import { allowedHostHeaders, isAllowedHost } from '../../core/host-guard.js';
 import { readNodeBody } from '../../core/request-body.js';
 import { openArchiveStore } from '../audit-store/open-store.js';
-import { nodeBuiltin } from '../fs/builtin.js';
-import { httpServerOptions, limitHttpServer } from '../http/limits.js';
-import { closeHttp, listenHttp } from '../http/listen.js';
+import { closeHttp, serveHttp } from '../http/listen.js';
 import { type AcceptSettings, acceptPush, type PushAnswer } from './accept.js';
 import {
   type AuditReceiver,
@@ -57,7 +55,6 @@ function checked(options: AuditReceiverOptions) {
 
 /** Starts the receiver `startAuditReceiver` documents. */
 export async function startReceiver(options: AuditReceiverOptions): Promise<AuditReceiver> {
-  const { createServer } = nodeBuiltin('node:http', 'startAuditReceiver');
   const { host, secrets, bearer, maxBodyBytes, toleranceSeconds } = checked(options);
   const now = options.now ?? Date.now;
   const store = await openArchiveStore(options.dir, {
@@ -151,12 +148,13 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
     requestTimeoutMs: 60_000,
     keepAliveTimeoutMs: 5000,
   };
-  // The last guard: no request can become an unhandled rejection that stops the process.
-  const server = createServer(httpServerOptions(limits), (req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  limitHttpServer(server, limits);
-  const { baseUrl, port } = await listenHttp(server, host, options.port ?? 0);
+  const { server, baseUrl, port } = await serveHttp(
+    'startAuditReceiver',
+    limits,
+    handle,
+    host,
+    options.port ?? 0,
+  );
   if (LOOPBACK.has(host)) hosts = allowedHostHeaders(host, port);
   return { url: `${baseUrl}/`, port, health, close: () => closeHttp(server) };
 }

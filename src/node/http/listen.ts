@@ -1,5 +1,7 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeBuiltin } from '../fs/builtin.js';
+import { type HttpServerLimits, httpServerOptions, limitHttpServer } from './limits.js';
 
 /** Starts `server` on host:port (0 picks a free port); resolves with the bound port and base URL. */
 export async function listenHttp(
@@ -24,4 +26,25 @@ export function closeHttp(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/**
+ * A local listener of the product (a webhook listener, the audit receiver) started on host:port
+ * within `limits`: a request whose handler rejects is dropped (its socket destroyed), never an
+ * unhandled rejection that stops the process. `caller` names the API in the error of a runtime
+ * without `node:http`.
+ */
+export async function serveHttp(
+  caller: string,
+  limits: HttpServerLimits,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number; baseUrl: string }> {
+  const { createServer } = nodeBuiltin('node:http', caller);
+  const server = createServer(httpServerOptions(limits), (req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  limitHttpServer(server, limits);
+  return { server, ...(await listenHttp(server, host, port)) };
 }

@@ -6,9 +6,7 @@ import {
   type TaxWebhookEvent,
   WebhookPayloadError,
 } from '../../tax/webhooks/parse-event.js';
-import { nodeBuiltin } from '../fs/builtin.js';
-import { httpServerOptions, limitHttpServer } from '../http/limits.js';
-import { closeHttp, listenHttp } from '../http/listen.js';
+import { closeHttp, serveHttp } from '../http/listen.js';
 import type { WebhookListener, WebhookListenerOptions } from './listener-types.js';
 import { WebhookRejection } from './rejection.js';
 
@@ -29,7 +27,6 @@ function randomHex(bytes: number): string {
 
 /** Starts the listener `listenForWebhooks` documents. */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const { createServer } = nodeBuiltin('node:http', 'listenForWebhooks');
   const token = options.pathToken ?? randomHex(16);
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   let hosts: ReadonlySet<string> = new Set();
@@ -71,13 +68,14 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     requestTimeoutMs: 30_000,
     keepAliveTimeoutMs: 5000,
   };
-  // The last guard: no request can become an unhandled rejection that stops the process.
-  const server = createServer(httpServerOptions(limits), (req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  limitHttpServer(server, limits);
   const host = options.host ?? '127.0.0.1';
-  const { baseUrl, port } = await listenHttp(server, host, options.port ?? 0);
+  const { server, baseUrl, port } = await serveHttp(
+    'listenForWebhooks',
+    limits,
+    handle,
+    host,
+    options.port ?? 0,
+  );
   hosts = allowedHostHeaders(host, port);
   return { url: `${baseUrl}/${token}`, close: () => closeHttp(server) };
 }
