@@ -36,7 +36,9 @@ export async function auditReceive(ctx: CommandContext, flags: AuditReceiveOptio
     stop = resolve;
   });
   const { secrets, bearer } = await ctx.settings.pushSecrets();
-  const ndjson = ctx.settings.format === 'ndjson';
+  // ndjson is the command's only data format, so it is the default format too: a report per push
+  // only when asked for with -o ndjson, and the warnings a person at the terminal reads otherwise.
+  const ndjson = ctx.settings.format === 'ndjson' && ctx.settings.flags.output === 'ndjson';
   let reports = Promise.resolve();
   const receiver = await startAuditReceiver({
     dir: flags.dir,
