@@ -683,6 +683,34 @@ describe('GET /healthz answers status, counts, lastPushAt, lastEventAt and the b
   });
 });
 
+describe('a push lists the spool again when the last listing is 5 s old, as the health route does', () => {
+  it("sees another receiver's objects before it claims, with nobody asking for the health", async () => {
+    const time = clock();
+    const one = await receive({ now: time.now });
+    const two = await receive({ dir: one.dir, now: time.now });
+    await send(two.receiver.url, { body: JSON.stringify(events('peer', 3)) });
+    const early = await send(one.receiver.url, { body: JSON.stringify(events('peer', 1)) });
+    expect(early.json).toEqual({ received: 1, spooled: 1, duplicates: 0 }); // listed under 5 s ago
+    time.advance(5000);
+    const late = await send(one.receiver.url, { body: JSON.stringify(events('peer', 3)) });
+    expect(late.json).toEqual({ received: 3, spooled: 0, duplicates: 3 });
+  });
+
+  it('lets go of the ids of objects a sync retired, at most every 10 minutes, on the push path', async () => {
+    const time = clock();
+    const { receiver, dir } = await receive({ now: time.now });
+    await send(receiver.url, { body: JSON.stringify(events('old', 3)) });
+    for (const object of spool(dir)) unlinkSync(join(dir, object.name));
+    time.advance(5000);
+    const soon = await send(receiver.url, { body: JSON.stringify(events('old', 3)) });
+    expect(soon.json).toEqual({ received: 3, spooled: 0, duplicates: 3 }); // retired, not rebuilt yet
+    time.advance(10 * 60_000);
+    // Rebuilt from the spool (empty) and the archive's state (none): the ids are no longer held.
+    const later = await send(receiver.url, { body: JSON.stringify(events('old', 3)) });
+    expect(later.json).toEqual({ received: 3, spooled: 3, duplicates: 0 });
+  });
+});
+
 describe('a store that fails is a 503 with Retry-After, and nothing is acknowledged', () => {
   it.skipIf(process.getuid?.() === 0)(
     'a read-only folder: 503 with retry-after; writable again: 200',

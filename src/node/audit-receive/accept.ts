@@ -81,6 +81,8 @@ export async function acceptPush(
       return refused(400, `event ${i + 1}: occurredAt is not a timestamp from 1970 on`, known);
     events.push(keyed({ line: parsed.lines[i] as string, id: event.id, occ }));
   }
+  // A listing that fails is no reason to refuse: the write below meets the same store and says so.
+  await settings.view.refreshIfDue().catch(() => {});
   const claim = await settings.ids.claim(events);
   let object: string | undefined;
   try {

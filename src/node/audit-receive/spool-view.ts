@@ -18,9 +18,10 @@ async function archivedWindow(store: ArchiveStore): Promise<KnownEvents> {
 
 /**
  * The receiver's view of its archive's spool: which objects wait for a sync (the backlog), and
- * the ids they hold, kept in `ids`. Listed again at most every 5 s, when the backlog is asked: an
- * object gone was retired by a sync, an object new was written by another receiver of the same
- * archive (its ids are added, so two receivers do not spool one event twice). After a sync
+ * the ids they hold, kept in `ids`. Listed again at most every 5 s, when a push comes or the
+ * backlog is asked: an object gone was retired by a sync, an object new was written by another
+ * receiver of the same archive (its ids are added, so two receivers do not spool one event
+ * twice). After a sync
  * retired objects, the ids start over from the spool and the sync's window (at most every 10
  * minutes), so a receiver that runs for months holds the ids of its backlog, not of every event.
  */
@@ -28,6 +29,8 @@ export class SpoolView {
   private readonly objects = new Map<string, number>();
   private listedAt = Number.NEGATIVE_INFINITY;
   private rebuiltAt: number;
+  /** Objects went since the last rebuild (remembered until the rebuild is due). */
+  private retired = false;
   private refreshing: Promise<void> | undefined;
 
   private constructor(
@@ -52,33 +55,44 @@ export class SpoolView {
     this.objects.set(name, events);
   }
 
+  /**
+   * Lists the spool again when the last listing is 5 s old or more. Called on the push path as
+   * well as for the health route, so a receiver nobody asks for its health still sees the objects
+   * other receivers wrote before it claims a push's events, and lets go of the ids a sync retired.
+   */
+  async refreshIfDue(): Promise<void> {
+    if (this.now() - this.listedAt < REFRESH_MS) return;
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    await this.refreshing;
+  }
+
   /** Spool objects and their events, from a listing at most 5 s old. */
   async backlog(): Promise<{ objects: number; events: number }> {
-    if (this.now() - this.listedAt >= REFRESH_MS) {
-      this.refreshing ??= this.refresh().finally(() => {
-        this.refreshing = undefined;
-      });
-      await this.refreshing;
-    }
+    await this.refreshIfDue();
     let events = 0;
     for (const count of this.objects.values()) events += count;
     return { objects: this.objects.size, events };
   }
 
   private async refresh(): Promise<void> {
-    const listed = await listSpool(this.store);
+    let listed = await listSpool(this.store);
     this.listedAt = this.now();
     const present = new Set(listed.map((object) => object.name));
-    let retired = false;
     for (const name of [...this.objects.keys()]) {
       if (present.has(name)) continue;
       this.objects.delete(name);
-      retired = true;
+      this.retired = true;
     }
-    if (retired && this.now() - this.rebuiltAt >= REBUILD_MS) {
+    if (this.retired && this.now() - this.rebuiltAt >= REBUILD_MS) {
       this.rebuiltAt = this.now();
+      this.retired = false;
       this.ids.reset(await archivedWindow(this.store));
       this.objects.clear();
+      // Listed again after the reset: a write that settled between the first listing and the
+      // reset is in this listing, one that settles later adds its ids to the new table.
+      listed = await listSpool(this.store);
     }
     for (const object of listed) if (!this.objects.has(object.name)) await this.read(object);
   }
