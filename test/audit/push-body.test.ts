@@ -252,3 +252,113 @@ describe('senders\' handshakes: a {"test": true} object is a probe, Okta\'s chal
     }
   });
 });
+
+describe('an Okta event hook envelope: an object without id whose data.events is an array is read as those events', () => {
+  const envelope = (events: unknown) => ({
+    eventType: 'com.okta.event_hook',
+    eventTypeVersion: '1.0',
+    cloudEventsVersion: '0.1',
+    source: 'https://example.okta.com/api/v1/eventHooks/who1',
+    eventId: 'b5a188b9-5ece-4636-b041-482ffda96311',
+    eventTime: '2026-03-01T12:00:00.000Z',
+    contentType: 'application/json',
+    data: { events },
+  });
+
+  it('each element is an event, its line JSON.stringify of it, plain or gzip', async () => {
+    const events = [event(1), event(2)];
+    const text = JSON.stringify(envelope(events), null, 2);
+    expect(await parseAuditPush(bytes(text), { contentType: 'application/json' })).toEqual({
+      ok: true,
+      events,
+      lines: events.map((e) => JSON.stringify(e)),
+      form: 'envelope',
+      gzip: false,
+      probe: false,
+    });
+    expect(await parseAuditPush(gzipSync(text))).toMatchObject({
+      ok: true,
+      events,
+      form: 'envelope',
+      gzip: true,
+      probe: false,
+    });
+  });
+
+  it('an empty data.events is zero events, not a probe', async () => {
+    expect(await parseAuditPush(bytes(JSON.stringify(envelope([]))))).toEqual({
+      ok: true,
+      events: [],
+      lines: [],
+      form: 'envelope',
+      gzip: false,
+      probe: false,
+    });
+  });
+
+  it('an element that is not an event is a 400 naming its position', async () => {
+    const body = bytes(JSON.stringify(envelope([event(1), { occurredAt: 'x' }])));
+    expect(await parseAuditPush(body)).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'data.events item 2 is not an audit event (no string "id")',
+    });
+    expect(await parseAuditPush(bytes(JSON.stringify(envelope([7]))))).toMatchObject({
+      reason: 'data.events item 1 is not an audit event (not a JSON object)',
+    });
+  });
+
+  it('data.events that is not an array is a 400 saying so', async () => {
+    for (const events of [{ 0: event(1) }, 'evt', null]) {
+      expect(await parseAuditPush(bytes(JSON.stringify(envelope(events))))).toEqual({
+        ok: false,
+        status: 400,
+        reason: "the body's data.events is not an array",
+      });
+    }
+  });
+
+  it('an ordinary event is still single, even with a data.events of its own; an object without data.events is judged as an event', async () => {
+    const withData = { ...event(1), data: { events: [event(2)] } };
+    expect(await parseAuditPush(bytes(JSON.stringify(withData)))).toMatchObject({
+      ok: true,
+      events: [withData],
+      form: 'single',
+    });
+    expect(await parseAuditPush(bytes(JSON.stringify(event(1))))).toMatchObject({ form: 'single' });
+    expect(await parseAuditPush(bytes('{"data": {"items": []}}'))).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'the body is not an audit event (no string "id")',
+    });
+  });
+});
+
+describe('a Cloudflare Logpush test delivery: the object {"content":"tests"} and nothing else is a probe', () => {
+  it('gzip, as Cloudflare sends it, or plain, is a probe with no events', async () => {
+    for (const body of [gzipSync('{"content":"tests"}'), bytes(' {"content": "tests"}\n')]) {
+      expect(await parseAuditPush(body)).toMatchObject({ ok: true, events: [], lines: [], probe: true });
+    }
+    expect(await parseAuditPush(gzipSync('{"content":"tests"}'), { contentEncoding: 'gzip' })).toMatchObject({
+      probe: true,
+      gzip: true,
+    });
+  });
+
+  it('another content, another member beside it, or the object in an array is judged as an event', async () => {
+    for (const text of [
+      '{"content":"test"}',
+      '{"content":"tests","id":"a"}',
+      '{"content":"tests","occurredAt":"2026-03-01T00:00:00Z"}',
+      '[{"content":"tests"}]',
+    ]) {
+      expect(await parseAuditPush(bytes(text))).toMatchObject({ ok: false, status: 400 });
+    }
+    const tagged = { ...event(1), content: 'tests' };
+    expect(await parseAuditPush(bytes(JSON.stringify(tagged)))).toMatchObject({
+      ok: true,
+      events: [tagged],
+      probe: false,
+    });
+  });
+});

@@ -335,7 +335,7 @@ describe('off loopback a secret is required', () => {
   });
 });
 
-describe('one object, a JSON array or NDJSON, plain or gzip: the spool object holds the events, newest occurredAt first', () => {
+describe('one object, a JSON array, NDJSON or an Okta event hook envelope, plain or gzip: the spool object holds the events, newest occurredAt first', () => {
   const sent = [...events('f', 5)].reverse().concat(events('f', 3, 10)); // out of order on purpose
   const forms: Array<[string, string, string, number]> = [
     ['one object', 'application/json', JSON.stringify(sent[0]), 1],
@@ -367,6 +367,29 @@ describe('one object, a JSON array or NDJSON, plain or gzip: the spool object ho
       );
     });
   }
+
+  it('an Okta event hook envelope: the events of data.events', async () => {
+    const { receiver, dir } = await receive({ bearer: ['s3cret'] });
+    const body = JSON.stringify({
+      eventType: 'com.okta.event_hook',
+      eventTypeVersion: '1.0',
+      cloudEventsVersion: '0.1',
+      source: 'https://example.okta.com/api/v1/eventHooks/who1',
+      eventId: 'b5a188b9-5ece-4636-b041-482ffda96311',
+      eventTime: '2026-03-01T12:00:00.000Z',
+      contentType: 'application/json',
+      data: { events: sent },
+    });
+    const res = await send(receiver.url, {
+      body,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer s3cret' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ received: sent.length, spooled: sent.length, duplicates: 0 });
+    const objects = spool(dir);
+    expect(objects).toHaveLength(1);
+    expect(objects[0]?.events).toEqual(newestFirst(sent));
+  });
 
   it('an NDJSON line is kept as its bytes (key order, spacing)', async () => {
     const { receiver, dir } = await receive();

@@ -1,5 +1,6 @@
-// The events of a pushed body: one JSON object, a JSON array or NDJSON, plain or gzip, each event
-// checked only as far as a receiver needs to store and deduplicate it (a string id and occurredAt).
+// The events of a pushed body: one JSON object, a JSON array, NDJSON or an Okta event hook
+// envelope, plain or gzip, each event checked only as far as a receiver needs to store and
+// deduplicate it (a string id and occurredAt).
 
 import { SvcError } from '../../core/errors/error-classes.js';
 import type { AuditEvent } from '../schemas.js';
@@ -22,24 +23,29 @@ export interface ParseAuditPushOptions {
  * - `events`: each checked only for a string `id` and a string `occurredAt`; the other fields are
  *   as sent, not validated against {@link AuditEvent}'s schema.
  * - `lines`: each event's JSON text: the line as received for NDJSON, the body without surrounding
- *   whitespace for a single object, and `JSON.stringify` of the element for an array (the exact
- *   bytes of an array element are not kept).
- * - `form`: how the body was laid out; `gzip`: whether it was inflated.
- * - `probe`: the body was a sender's test delivery, and `events` is empty. Exactly one shape is a
- *   probe: a single JSON object with `"test": true` and no `id`.
+ *   whitespace for a single object, and `JSON.stringify` of the element for an array or an
+ *   envelope (the exact bytes of those elements are not kept).
+ * - `form`: how the body was laid out: `single`, `array`, `ndjson`, or `envelope` for a single
+ *   object without `id` whose `data.events` is an array (the body of an Okta event hook), read as
+ *   those events; `gzip`: whether it was inflated.
+ * - `probe`: the body was a sender's test delivery, and `events` is empty. Exactly two shapes are
+ *   probes: a single JSON object with `"test": true` and no `id`, and the object
+ *   `{"content":"tests"}` with no other member (what Cloudflare Logpush sends, gzip, to validate
+ *   an HTTP destination).
  */
 export type PushBody =
   | {
       ok: true;
       events: AuditEvent[];
       lines: string[];
-      form: 'single' | 'array' | 'ndjson';
+      form: 'single' | 'array' | 'ndjson' | 'envelope';
       gzip: boolean;
       probe: boolean;
     }
   | { ok: false; status: 400 | 413 | 415; reason: string };
 
 type Refusal = Extract<PushBody, { ok: false }>;
+type Form = Extract<PushBody, { ok: true }>['form'];
 
 /** 10 MiB. */
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -54,6 +60,13 @@ function _notAnEvent(value: unknown): string | undefined {
   if (typeof fields['id'] !== 'string') return 'no string "id"';
   if (typeof fields['occurredAt'] !== 'string') return 'no string "occurredAt"';
   return undefined;
+}
+
+/** A sender's test delivery: `{"test": true}` without `id`, or Cloudflare Logpush's `{"content":"tests"}`. */
+function _isProbe(fields: Record<string, unknown>): boolean {
+  if (fields['test'] === true && !('id' in fields)) return true;
+  const keys = Object.keys(fields);
+  return keys.length === 1 && keys[0] === 'content' && fields['content'] === 'tests';
 }
 
 /** The engine's offset in a JSON.parse error, as a 1-based character, when it gives one. */
@@ -101,7 +114,9 @@ function _ndjson(text: string): { events: AuditEvent[]; lines: string[] } | Refu
 /**
  * Reads a pushed body. The form is NDJSON when the content type says so; otherwise a body opening
  * with `[` is an array, and one opening with `{` is a single object when the whole body is one JSON
- * value, else NDJSON (for senders that label NDJSON `application/json`). An empty body is a 400.
+ * value, else NDJSON (for senders that label NDJSON `application/json`). A single object without
+ * `id` whose `data` holds `events` is an envelope: its `data.events` must be an array, else a 400.
+ * An empty body is a 400.
  * The size cap applies after inflating, and inflating stops at it.
  *
  * @throws {SvcError} code `config` when `maxBytes` is not a positive whole number.
@@ -130,7 +145,7 @@ export async function parseAuditPush(
   }
   const trimmed = text.trim();
   if (trimmed === '') return refuse('empty body');
-  const result = (form: 'single' | 'array' | 'ndjson', read: ReturnType<typeof _ndjson>, probe = false) =>
+  const result = (form: Form, read: ReturnType<typeof _ndjson>, probe = false) =>
     'ok' in read ? read : { ok: true as const, ...read, form, gzip: inflated.gzip, probe };
 
   const mediaType = (options.contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -155,7 +170,20 @@ export async function parseAuditPush(
     );
   }
   const fields = whole.value as Record<string, unknown>;
-  if (fields['test'] === true && !('id' in fields)) return result('single', { events: [], lines: [] }, true);
+  if (_isProbe(fields)) return result('single', { events: [], lines: [] }, true);
+  const data = fields['data'];
+  if (!('id' in fields) && typeof data === 'object' && data !== null && 'events' in data) {
+    const events: unknown = (data as Record<string, unknown>)['events'];
+    if (!Array.isArray(events)) return refuse("the body's data.events is not an array");
+    return result(
+      'envelope',
+      _events(
+        events,
+        events.map((v) => JSON.stringify(v)),
+        (i) => `data.events item ${i + 1}`,
+      ),
+    );
+  }
   return result(
     'single',
     _events([whole.value], [trimmed], () => 'the body'),
