@@ -187,6 +187,31 @@ describe('a push that comes after its window was synced is checked against the a
   });
 });
 
+describe("pushed events older than the archive's start are outside it: counted, not kept", () => {
+  it('counts them apart from pushed, keeps no conflicts file, and exits whole, on the first run and a later one', async () => {
+    server().admin.addAuditEvents({
+      count: 2,
+      scope: 'project',
+      from: iso(T0 - 2 * HOUR),
+      to: iso(T0 - HOUR),
+    });
+    const [event] = await apiEvents();
+    const before = { ...(event as WireEvent), id: 'evt_before_since', occurredAt: iso(T0 - 5 * HOUR) };
+    spool([event as WireEvent, before]);
+    const first = await sync();
+    expect(first.push).toMatchObject({ pushed: 1, confirmed: 1, unconfirmed: 0, outside: 1 });
+    expect(first.conflictsFile).toBeNull();
+
+    server().admin.advanceClock(4 * HOUR);
+    spool([{ ...before, id: 'evt_before_since_2' }]);
+    const second = await sync();
+    expect(second.push).toMatchObject({ pushed: 0, late: 0, unconfirmed: 0, outside: 1 });
+    expect(second.conflictsFile).toBeNull();
+    expect(spoolNames()).toEqual([]);
+    expect((await listAuditGaps(dir)).gaps).toEqual([]);
+  });
+});
+
 describe('spool objects a killed run left after its manifest are removed by the next sync', () => {
   it('removes an object the head manifest names as read', async () => {
     server().admin.addAuditEvents({

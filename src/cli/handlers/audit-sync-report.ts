@@ -78,7 +78,7 @@ export function runLine(result: SyncResult): string {
   const resumed = result.resumed ? ' (resumed)' : '';
   const acks = result.acknowledged.length ? `; acknowledged ${result.acknowledged.join(', ')}` : '';
   const push = result.push
-    ? `; push spool: ${result.push.confirmed} of ${result.push.pushed} pushed events confirmed, ${result.push.fetched} fetched that the push missed, ${result.push.objects.length} spool objects reconciled`
+    ? `; push spool: ${result.push.confirmed} of ${result.push.pushed} pushed events confirmed, ${result.push.fetched} fetched that the push missed, ${result.push.objects.length} spool objects reconciled${result.push.outside > 0 ? `, ${result.push.outside} older than the archive's start left out` : ''}`
     : '';
   return `run ${result.run}${resumed}: ${result.events} events to ${result.file} (${result.alreadyArchived} already archived), range ${result.from} to ${result.to}, manifest ${result.manifest}${acks}${push}`;
 }

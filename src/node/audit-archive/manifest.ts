@@ -47,6 +47,11 @@ export const PushReconcileSchema = lazySchema(() =>
     differing: count(),
     /** Of the pushed events, those older than the run's query range (pushed after an earlier run had covered their time). */
     late: count(),
+    /**
+     * Pushed events older than the archive's start (its first run's `from`, as `--since` set it):
+     * not part of the archive, not in `pushed`, not kept.
+     */
+    outside: count(),
     /** Spool objects the run read whole: removed once the manifest is written. */
     objects: z.array(PushSpoolFileName()),
     /** Spool objects written with the events of read objects that lie after the run's end, for the next run. */

@@ -30,6 +30,8 @@ enum Seen {
   LateUnknown = 4,
   /** After the run's end: carried to a new spool object for the next run. */
   After = 5,
+  /** Older than the archive's start (its first run's `from`): outside what the archive holds. */
+  Outside = 6,
 }
 
 /** The content key of an event's JSON as parsed and written again (spacing and escapes aside). */
@@ -90,10 +92,12 @@ export class PushReconciler {
     store: ArchiveStore,
     plan: PendingRun,
     known: KnownEvents,
+    start: string,
     signal?: AbortSignal,
   ): Promise<PushReconciler | undefined> {
     const toMs = Date.parse(plan.to);
     const fromMs = Date.parse(plan.queryFrom);
+    const startMs = Date.parse(start);
     const objects = (await listSpool(store, signal)).filter((object) => object.fromMs <= toMs);
     if (objects.length === 0) return undefined;
     const reconciler = new PushReconciler(store, plan, objects, signal);
@@ -104,6 +108,7 @@ export class PushReconciler {
         const raw = contentKey(event.bytes);
         let seen = Seen.Unseen;
         if (event.occ > toMs) seen = Seen.After;
+        else if (event.occ < startMs) seen = Seen.Outside;
         else if (event.occ < fromMs) {
           const archived = known.content(key);
           seen = archived === raw || archived === 0 ? Seen.LateKnown : Seen.LateUnknown;
@@ -157,7 +162,7 @@ export class PushReconciler {
    */
   async keepApart(keep: (line: Buffer) => Promise<void>): Promise<PushReconcile> {
     const { seen } = this.columns;
-    const counts = { pushed: 0, confirmed: 0, unconfirmed: 0, differing: 0, late: 0 };
+    const counts = { pushed: 0, confirmed: 0, unconfirmed: 0, differing: 0, late: 0, outside: 0 };
     const carried: string[] = [];
     let i = 0;
     for (const object of this.objects) {
@@ -167,6 +172,7 @@ export class PushReconciler {
         const fate = seen[i] as Seen;
         if (fate === Seen.After)
           after.push({ line: event.bytes.toString('utf8'), id: event.id, occ: event.occ });
+        else if (fate === Seen.Outside) counts.outside += 1;
         else {
           counts.pushed += 1;
           if (fate === Seen.LateKnown || fate === Seen.LateUnknown) counts.late += 1;

@@ -112,7 +112,13 @@ async function carryOut(
   // A backfill run fetches an old gap again: the spool is the next regular run's to reconcile.
   const pushed = plan.repairs
     ? undefined
-    : await PushReconciler.open(ctx.store, plan, known, ctx.options.signal);
+    : await PushReconciler.open(
+        ctx.store,
+        plan,
+        known,
+        state.ranges[0]?.from ?? plan.from,
+        ctx.options.signal,
+      );
   const { exported, written } = await exportRun(ctx, plan, known, tally, resumed, pushed);
   const { body, countMatches } = buildManifest(state, plan, exported, written);
   const text = serializeManifest(body, ctx.key);
