@@ -11,6 +11,7 @@ import {
   syncAuditArchive,
   verifyAuditArchive,
 } from '../../src/node/index.js';
+import { runSvc } from '../helpers/cli.js';
 import { useReferenceServer } from '../helpers/server.js';
 import { archiveScratch, dropScratch, HOUR, readAll, type WireEvent } from './helpers.js';
 
@@ -119,6 +120,14 @@ describe('pushed events the pull API does not confirm are kept apart, never in a
     expect(data).not.toContain('altered.in.transit');
     const gaps = (await listAuditGaps(dir)).gaps;
     expect(gaps.map((gap) => gap.id)).toEqual([`run${result.run}.conflicts`]);
+    expect(gaps[0]?.file).toBe(result.conflictsFile);
+    // The gap names where the copies are, not that the API lost something.
+    const cli = await runSvc(['audit', 'gaps', '--dir', dir]);
+    expect(cli.code).toBe(5);
+    expect(cli.stdout).toContain(
+      `2 events kept apart in ${result.conflictsFile}: review them, then svc audit gaps ack run${result.run}.conflicts`,
+    );
+    expect(cli.stdout).not.toContain('no longer holds');
   });
 
   it('confirms a pushed copy that differs from the pulled one only in spacing', async () => {

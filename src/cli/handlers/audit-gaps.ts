@@ -31,12 +31,15 @@ export async function auditGaps(ctx: CommandContext, flags: AuditGapsOptions): P
   if (json) await ctx.out.data(`${jsonForTerminal({ gaps, pendingAcks, leftovers }, 2)}\n`);
   else {
     for (const gap of gaps) {
+      // A conflict is nothing missing: both copies are in the archive, one of them kept apart.
       const held =
-        gap.status === 'open'
-          ? gap.mayStillHold
-            ? ', the API may still hold them'
-            : ', the API no longer holds them'
-          : '';
+        gap.status !== 'open'
+          ? ''
+          : gap.cause === 'conflict'
+            ? ` kept apart in ${gap.file}: review them, then svc audit gaps ack ${gap.id}`
+            : gap.mayStillHold
+              ? ', the API may still hold them'
+              : ', the API no longer holds them';
       const by = gap.resolvedBy ? ` by ${gap.resolvedBy}` : '';
       const pending = pendingAcks.some((ack) => ack.gap === gap.id)
         ? ' (acknowledged: recorded by the next run)'

@@ -30,12 +30,18 @@ export interface ArchiveGap {
   resolvedBy: string | null;
   /** The reason given with `svc audit gaps ack`. */
   reason: string | null;
+  /**
+   * For a conflict: the run's conflicts file, which holds the copies kept apart (events the
+   * archive holds with other content, and pushed copies the pull API did not confirm). Null for
+   * the other causes.
+   */
+  file: string | null;
 }
 
 /** The gaps a manifest records, all open. */
 export function gapsOf(manifest: Manifest, name: string): ArchiveGap[] {
   const gaps: ArchiveGap[] = [];
-  const base = { manifest: name, status: 'open' as const, resolvedBy: null, reason: null };
+  const base = { manifest: name, status: 'open' as const, resolvedBy: null, reason: null, file: null };
   const gap = manifest.retentionGap;
   if (gap) {
     gaps.push({
@@ -69,6 +75,7 @@ export function gapsOf(manifest: Manifest, name: string): ArchiveGap[] {
       to: manifest.query.to,
       events: conflicts.events,
       mayStillHold: false,
+      file: conflicts.name,
     });
   }
   return gaps;
