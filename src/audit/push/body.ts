@@ -112,6 +112,40 @@ function _ndjson(text: string): { events: AuditEvent[]; lines: string[] } | Refu
 }
 
 /**
+ * NDJSON read from the bytes line by line, as {@link _ndjson} reads it from text: no string of the
+ * whole body is made (one over some 128 KB lives in the old generation until a full collection,
+ * so a busy receiver's heap grew by a batch's size per push). A newline byte is never part of a
+ * multi-byte UTF-8 sequence, so each line is decoded alone; a BOM is dropped from the first only.
+ */
+function _ndjsonBytes(bytes: Uint8Array): { events: AuditEvent[]; lines: string[] } | Refusal {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const values: unknown[] = [];
+  const lines: string[] = [];
+  const numbers: number[] = [];
+  for (let start = 0, number = 1; start <= bytes.length; number++) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    const stop = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+    let line: string;
+    try {
+      line = decoder.decode(bytes.subarray(start, stop));
+    } catch {
+      return refuse('the body is not UTF-8');
+    }
+    if (number === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    const parsed = _parse(line);
+    if ('error' in parsed) return refuse(`line ${number} is not JSON${_where(parsed.error)}`);
+    values.push(parsed.value);
+    lines.push(line);
+    numbers.push(number);
+  }
+  if (values.length === 0) return refuse('empty body');
+  return _events(values, lines, (i) => `line ${numbers[i]}`);
+}
+
+/**
  * Reads a pushed body. The form is NDJSON when the content type says so; otherwise a body opening
  * with `[` is an array, and one opening with `{` is a single object when the whole body is one JSON
  * value, else NDJSON (for senders that label NDJSON `application/json`). A single object without
@@ -137,6 +171,11 @@ export async function parseAuditPush(
   }
   const inflated = await inflatePushBody(body, options.contentEncoding, maxBytes);
   if (!inflated.ok) return inflated;
+  const mediaType = (options.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (NDJSON_TYPES.has(mediaType)) {
+    const read = _ndjsonBytes(inflated.bytes);
+    return 'ok' in read ? read : { ok: true, ...read, form: 'ndjson', gzip: inflated.gzip, probe: false };
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflated.bytes);
@@ -148,8 +187,6 @@ export async function parseAuditPush(
   const result = (form: Form, read: ReturnType<typeof _ndjson>, probe = false) =>
     'ok' in read ? read : { ok: true as const, ...read, form, gzip: inflated.gzip, probe };
 
-  const mediaType = (options.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (NDJSON_TYPES.has(mediaType)) return result('ndjson', _ndjson(text));
   if (trimmed[0] !== '[' && trimmed[0] !== '{')
     return refuse('the body is not a JSON object, array or NDJSON');
 

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { LineSplitter } from '../audit-archive/data-lines.js';
-import { checkAborted, sha256 } from '../audit-archive/files.js';
+import { checkAborted } from '../audit-archive/files.js';
 import { scanEventLine } from '../audit-export/raw-page.js';
 import type { ArchiveStore, CreateOutcome } from '../audit-store/archive-store.js';
 import { PUSH_SPOOL_NAME, pushSpoolName } from '../audit-store/layout.js';
@@ -63,7 +64,7 @@ export function spoolBytes(events: readonly SpoolEvent[], salt = ''): { name: st
   }
   const newest = sorted[0] as SpoolEvent;
   const oldest = sorted[sorted.length - 1] as SpoolEvent;
-  const digest = sha256(salt === '' ? bytes : Buffer.concat([bytes, Buffer.from(salt)])).slice(0, 16);
+  const digest = createHash('sha256').update(bytes).update(salt).digest('hex').slice(0, 16);
   return { name: pushSpoolName(oldest.occ, newest.occ, digest), bytes };
 }
 

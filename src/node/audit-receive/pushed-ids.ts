@@ -126,21 +126,24 @@ export class PushedIds {
     const done = new Promise<boolean>((resolve) => {
       settle = resolve;
     });
-    for (const event of fresh) {
-      const write = { content: event.content, done };
-      const writes = this.pending.get(event.key);
+    // Only the keys are kept for settle: the events (their lines) may go once the caller made its bytes.
+    const keys = Float64Array.from(fresh, (event) => event.key);
+    const contents = Uint32Array.from(fresh, (event) => event.content);
+    for (const [i, key] of keys.entries()) {
+      const write = { content: contents[i] as number, done };
+      const writes = this.pending.get(key);
       if (writes) writes.push(write);
-      else this.pending.set(event.key, [write]);
+      else this.pending.set(key, [write]);
     }
     return {
       fresh,
       duplicates,
       settle: (written) => {
-        for (const event of fresh) {
-          const writes = this.pending.get(event.key)?.filter((write) => write.done !== done);
-          if (writes?.length) this.pending.set(event.key, writes);
-          else this.pending.delete(event.key);
-          if (written) this.add(event.key, event.content);
+        for (const [i, key] of keys.entries()) {
+          const writes = this.pending.get(key)?.filter((write) => write.done !== done);
+          if (writes?.length) this.pending.set(key, writes);
+          else this.pending.delete(key);
+          if (written) this.add(key, contents[i] as number);
         }
         settle(written);
       },

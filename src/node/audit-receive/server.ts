@@ -92,6 +92,24 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
     options.onPush?.(report);
   };
 
+  /**
+   * A POST's body read and accepted; undefined when the request went away. Not held here while
+   * the push is written (acceptPush lets go of it once read), so a busy receiver's bodies do not
+   * outlive young-generation collections.
+   */
+  const post = async (req: IncomingMessage): Promise<PushAnswer | undefined> => {
+    // Counted on the bytes received (Content-Length or chunked): past the cap nothing more is read.
+    const read = await readNodeBody(req, maxBodyBytes);
+    if (read.ok) return acceptPush(settings, read.bytes, req.headers);
+    if (read.reason !== 'too-large') return undefined;
+    const reason = `body over ${maxBodyBytes} bytes`;
+    return {
+      status: 413,
+      body: { error: reason },
+      report: { status: 413, events: 0, spooled: 0, duplicates: 0, reason },
+    };
+  };
+
   let hosts: ReadonlySet<string> | undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // DNS rebinding: on loopback, a page whose name now resolves to 127.0.0.1 sends its own name.
@@ -117,24 +135,9 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
       return send(res, 404, { error: `not found: POST pushes to any path, GET ${RECEIVE_HEALTH_PATH}` });
     }
     if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'GET, POST' });
-    // Counted on the bytes received (Content-Length or chunked): past the cap nothing more is read.
-    const read = await readNodeBody(req, maxBodyBytes);
-    if (!read.ok) {
-      if (read.reason !== 'too-large') return;
-      res.setHeader('connection', 'close');
-      return answer(res, {
-        status: 413,
-        body: { error: `body over ${maxBodyBytes} bytes` },
-        report: {
-          status: 413,
-          events: 0,
-          spooled: 0,
-          duplicates: 0,
-          reason: `body over ${maxBodyBytes} bytes`,
-        },
-      });
-    }
-    const outcome = await acceptPush(settings, read.bytes, req.headers);
+    const outcome = await post(req);
+    if (outcome === undefined) return;
+    if (outcome.status === 413) res.setHeader('connection', 'close');
     if (outcome.newestMs !== undefined && (lastEventMs === null || outcome.newestMs > lastEventMs))
       lastEventMs = outcome.newestMs;
     answer(res, outcome);
