@@ -1,4 +1,5 @@
 import { SvcError } from '../../core/errors/error-classes.js';
+import { IdTable } from '../audit-archive/id-table.js';
 import type { PushReconcile } from '../audit-archive/manifest.js';
 import type { PendingRun } from '../audit-archive/state.js';
 import { contentKey, idKey, type KnownEvents } from '../audit-archive/window.js';
@@ -32,6 +33,40 @@ enum Seen {
   After = 5,
   /** Older than the archive's start (its first run's `from`): outside what the archive holds. */
   Outside = 6,
+}
+
+/** Fates whose pushed copy must be read again: to keep it apart, compare its JSON, or carry it. */
+const NEEDS_BYTES: ReadonlySet<number> = new Set([
+  Seen.Unseen,
+  Seen.OtherBytes,
+  Seen.LateUnknown,
+  Seen.After,
+]);
+
+/** The counts of the manifest's `push` member, as {@link PushReconciler.keepApart} adds them up. */
+type PushCounts = Pick<
+  PushReconcile,
+  'pushed' | 'confirmed' | 'unconfirmed' | 'differing' | 'late' | 'outside'
+>;
+
+/**
+ * Adds one pushed event's fate (not {@link Seen.After}: carried, not counted) to `counts`;
+ * `parsedSame`: pulled with other bytes but the same JSON. True when its copy is kept apart.
+ */
+function tally(counts: PushCounts, fate: Seen, parsedSame: boolean): boolean {
+  if (fate === Seen.Outside) {
+    counts.outside += 1;
+    return false;
+  }
+  counts.pushed += 1;
+  if (fate === Seen.LateKnown || fate === Seen.LateUnknown) counts.late += 1;
+  if (fate === Seen.Confirmed || fate === Seen.LateKnown || parsedSame) {
+    counts.confirmed += 1;
+    return false;
+  }
+  if (fate === Seen.OtherBytes) counts.differing += 1;
+  else counts.unconfirmed += 1;
+  return true;
 }
 
 /** The content key of an event's JSON as parsed and written again (spacing and escapes aside). */
@@ -74,8 +109,10 @@ class Columns {
  */
 export class PushReconciler {
   private readonly columns = new Columns();
-  /** Indices of the columns sorted by id key. */
-  private order = new Uint32Array(0);
+  /** The first column of each id key; the others of the same key follow through `next`. */
+  private readonly heads = new IdTable();
+  /** The next column of the same id key, or -1. */
+  private next = new Int32Array(0);
   /** The parsed-JSON key of the pulled copy of each pushed event pulled with other bytes. */
   private readonly pulledParsed = new Map<number, number>();
   private fetched = 0;
@@ -116,10 +153,15 @@ export class PushReconciler {
         columns.push(key, raw, seen);
       }
     }
-    const keys = columns.keys;
-    reconciler.order = Uint32Array.from({ length: columns.length }, (_, i) => i).sort(
-      (a, b) => (keys[a] as number) - (keys[b] as number),
-    );
+    const { heads } = reconciler;
+    const next = new Int32Array(columns.length).fill(-1);
+    for (let i = 0; i < columns.length; i++) {
+      const first = heads.firstOrAdd(columns.keys[i] as number, i);
+      if (first === undefined) continue;
+      next[i] = next[first] as number;
+      next[first] = i;
+    }
+    reconciler.next = next;
     return reconciler;
   }
 
@@ -128,19 +170,9 @@ export class PushReconciler {
    * (no earlier run archived it), so it counts as fetched when no push delivered it.
    */
   see(key: number, content: number, line: Uint8Array, written: boolean): void {
-    const { keys, raw, seen } = this.columns;
-    const { order } = this;
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((keys[order[mid] as number] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
+    const { raw, seen } = this.columns;
     let found = false;
-    for (let at = lo; at < order.length; at++) {
-      const i = order[at] as number;
-      if (keys[i] !== key) break;
+    for (let i = this.heads.get(key) ?? -1; i !== -1; i = this.next[i] as number) {
       if (seen[i] !== Seen.Unseen) {
         found ||= seen[i] === Seen.Confirmed || seen[i] === Seen.OtherBytes;
         continue;
@@ -164,6 +196,17 @@ export class PushReconciler {
     const { seen } = this.columns;
     const counts = { pushed: 0, confirmed: 0, unconfirmed: 0, differing: 0, late: 0, outside: 0 };
     const carried: string[] = [];
+    const done = () => ({
+      ...counts,
+      fetched: this.fetched,
+      objects: this.objects.map((o) => o.name),
+      carried,
+    });
+    // Most runs confirm every pushed event: then the objects need not be read again.
+    if (seen.subarray(0, this.columns.length).every((fate) => !NEEDS_BYTES.has(fate))) {
+      for (const fate of seen.subarray(0, this.columns.length)) tally(counts, fate, false);
+      return done();
+    }
     let i = 0;
     for (const object of this.objects) {
       const after: SpoolEvent[] = [];
@@ -172,24 +215,16 @@ export class PushReconciler {
         const fate = seen[i] as Seen;
         if (fate === Seen.After)
           after.push({ line: event.bytes.toString('utf8'), id: event.id, occ: event.occ });
-        else if (fate === Seen.Outside) counts.outside += 1;
         else {
-          counts.pushed += 1;
-          if (fate === Seen.LateKnown || fate === Seen.LateUnknown) counts.late += 1;
           const parsedSame = fate === Seen.OtherBytes && parsedKey(event.bytes) === this.pulledParsed.get(i);
-          if (fate === Seen.Confirmed || fate === Seen.LateKnown || parsedSame) counts.confirmed += 1;
-          else {
-            if (fate === Seen.OtherBytes) counts.differing += 1;
-            else counts.unconfirmed += 1;
-            await keep(event.bytes);
-          }
+          if (tally(counts, fate, parsedSame)) await keep(event.bytes);
         }
         i += 1;
       }
       if (after.length > 0) carried.push((await writeSpoolObject(this.store, after)).name);
     }
     if (i !== this.columns.length) throw this.changed(this.objects[this.objects.length - 1] as SpoolObject);
-    return { ...counts, fetched: this.fetched, objects: this.objects.map((o) => o.name), carried };
+    return done();
   }
 
   /** Removes the spool objects the run read (their events are in the run's files now, or carried). */
