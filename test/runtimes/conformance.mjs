@@ -3,6 +3,8 @@
 // it observed (decisions, reason codes, error names); test/runtimes/conformance.test.ts holds
 // the expectations. `lib` is the `svc-sdk/botcheck` entry or the root entry.
 
+import { runChecks } from './run-checks.mjs';
+
 /**
  * @typedef {object} ConformanceConfig
  * @property {string} baseUrl The reference server.
@@ -99,13 +101,5 @@ export async function runConformance(lib, config) {
       return rows;
     },
   };
-  const results = {};
-  for (const [name, check] of Object.entries(checks)) {
-    try {
-      results[name] = await check();
-    } catch (error) {
-      results[name] = { threw: `${error?.name}: ${error?.message}` };
-    }
-  }
-  return results;
+  return runChecks(checks);
 }

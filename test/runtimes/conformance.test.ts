@@ -1,87 +1,33 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/server/fixtures.js';
 import { createReferenceServer } from '../../src/server/index.js';
 import { ensureBuilt, ROOT } from '../helpers/build.js';
 import { useReferenceServer } from '../helpers/server.js';
+import {
+  BIN,
+  direct,
+  hosted,
+  isAvailable,
+  lastLineJson,
+  launcherTail,
+  linkPackage,
+  NODE22,
+  type Runtime,
+  run,
+} from './runners.js';
 
 // The verify conformance checks (test/runtimes/conformance.mjs) in each runtime, against the
-// reference server on loopback. The runtimes come from npm (devDependencies); nothing is
-// downloaded here. A missing runtime fails in CI and is a printed skip elsewhere.
+// reference server on loopback, each runtime started as test/runtimes/runners.ts says.
 
 const server = useReferenceServer();
-const BIN = join(ROOT, 'node_modules', '.bin');
-const NODE22 = join(ROOT, 'node_modules', 'node22', 'bin', 'node');
 
 type Entry = 'botcheck' | 'index';
-interface Runtime {
-  name: string;
-  entry: Entry;
-  /** The file that must exist for the runtime to run. */
-  needs: string;
-  /** Why this run is skipped for now (printed); remove once the reason is gone. */
-  pending?: string;
-  /** How the launcher hands over the results: prints them, answers a fetch, or sets a global. */
-  launcher: 'main' | 'worker' | 'script';
-  /** How the launcher (or its bundle) is run; the results come as JSON on stdout. */
-  command(launcher: string, dir: string): Promise<[string, string[]]>;
-}
 
-/** Bundles the launcher with esbuild, as a Worker (ESM) or a script (IIFE). */
-async function bundle(launcher: string, dir: string, format: 'esm' | 'iife'): Promise<string> {
-  const outfile = join(dir, `bundle-${format}.js`);
-  await build({
-    entryPoints: [launcher],
-    outfile,
-    bundle: true,
-    format,
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'edge-light', 'browser', 'import'],
-    mainFields: ['browser', 'module', 'main'],
-    // With nodejs_compat, workerd provides Node's modules itself (as `node:x` and `x`).
-    external: ['node:*', ...builtinModules],
-    logLevel: 'silent',
-  });
-  return outfile;
-}
-
-/** A runtime that runs the launcher file as it is. */
-const direct = (name: string, entry: Entry, bin: string, flags: string[] = []): Runtime => ({
-  name,
-  entry,
-  needs: bin,
-  launcher: 'main',
-  command: async (launcher) => [bin, [...flags, launcher]],
-});
-
-/** A runtime hosted by a Node script (test/runtimes/host-*.mjs) that runs the bundled launcher. */
-const hosted = (
-  name: string,
-  entry: Entry,
-  host: 'edge-runtime' | 'workerd',
-  extra: string[] = [],
-): Runtime => ({
-  name,
-  entry,
-  needs: join(ROOT, 'node_modules', host === 'workerd' ? 'miniflare' : host, 'package.json'),
-  launcher: host === 'workerd' ? 'worker' : 'script',
-  command: async (launcher, dir) => [
-    process.execPath,
-    [
-      join(ROOT, 'test', 'runtimes', `host-${host}.mjs`),
-      await bundle(launcher, dir, host === 'workerd' ? 'esm' : 'iife'),
-      ...extra,
-    ],
-  ],
-});
-
-const RUNTIMES: Runtime[] = [
+const RUNTIMES: Runtime<Entry>[] = [
   direct('Node 20', 'botcheck', process.execPath),
   direct('Node 22', 'botcheck', NODE22),
   direct('Node 20, root entry', 'index', process.execPath),
@@ -110,23 +56,16 @@ const RUNTIMES: Runtime[] = [
  * entry is imported by its package name, as an app does, through dir/node_modules/svc-sdk (a link
  * to the project), so that each runtime or bundler picks its build by the package.json conditions.
  */
-function writeLauncher(dir: string, runtime: Runtime, config: unknown): string {
+function writeLauncher(dir: string, runtime: Runtime<Entry>, config: unknown): string {
   const file = join(dir, 'launcher.mjs');
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  if (!existsSync(join(dir, 'node_modules', 'svc-sdk')))
-    symlinkSync(ROOT, join(dir, 'node_modules', 'svc-sdk'));
+  linkPackage(dir);
   const entry = JSON.stringify(
     runtime.entry === 'index' ? 'svc-sdk' : join(ROOT, 'dist', `${runtime.entry}.js`),
   );
   // The root entry has no verifyRequest: that comes from svc-sdk/http, as an app would import it.
   const http = JSON.stringify('svc-sdk/http');
   const suite = JSON.stringify(join(ROOT, 'test', 'runtimes', 'conformance.mjs'));
-  const run = `runConformance(lib, ${JSON.stringify(config)})`;
-  const tail = {
-    main: `console.log(JSON.stringify(await ${run}));`,
-    worker: `export default { async fetch() { return Response.json(await ${run}); } };`,
-    script: `globalThis.__conformance = () => ${run};`,
-  }[runtime.launcher];
+  const tail = launcherTail(runtime.launcher, `runConformance(lib, ${JSON.stringify(config)})`);
   const imports = [
     `import * as entry from ${entry};`,
     `import { runConformance } from ${suite};`,
@@ -136,15 +75,6 @@ function writeLauncher(dir: string, runtime: Runtime, config: unknown): string {
   ];
   writeFileSync(file, `${imports.join('\n')}\n${tail}\n`);
   return file;
-}
-
-function run(command: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: ROOT, timeout: 120_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} failed: ${error.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
 }
 
 let downUrl = '';
@@ -175,13 +105,7 @@ type Observed = { decision?: string; reasons?: string[]; error?: string; status?
 >;
 
 describe.each(RUNTIMES)('verify conformance in $name', (runtime) => {
-  const installed = existsSync(runtime.needs);
-  if (!installed) {
-    if (process.env.CI === 'true') throw new Error(`${runtime.name}: ${runtime.needs} is missing`);
-    console.warn(`skipped: ${runtime.name} is not installed (${runtime.needs} is missing)`);
-  }
-  if (runtime.pending) console.warn(`skipped: ${runtime.name}: ${runtime.pending}`);
-  const available = installed && runtime.pending === undefined;
+  const available = isAvailable(runtime);
   const dir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let results: Record<string, Observed> = {};
@@ -206,8 +130,7 @@ describe.each(RUNTIMES)('verify conformance in $name', (runtime) => {
       },
     };
     const [command, args] = await runtime.command(writeLauncher(dir, runtime, config), dir);
-    const stdout = await run(command, args);
-    results = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    results = lastLineJson(await run(command, args));
   }, 300_000);
 
   const check = available ? it : it.skip;

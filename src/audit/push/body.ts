@@ -18,7 +18,10 @@ export interface ParseAuditPushOptions {
 
 /**
  * The events of a pushed body, or why it was refused (`status` is what to answer: 400 malformed,
- * 413 too large, 415 an unknown content coding; `reason` is one line naming the position).
+ * 413 too large, 415 an unknown content coding, or gzip where the runtime has no
+ * `DecompressionStream`, as in Vercel's Edge Runtime; `reason` is one line naming the position: the
+ * line of NDJSON, the item of an array, and the character of a body that is not JSON only where
+ * the engine's `JSON.parse` gives it, as V8 does and Bun's JavaScriptCore does not).
  *
  * - `events`: each checked only for a string `id` and a string `occurredAt`; the other fields are
  *   as sent, not validated against {@link AuditEvent}'s schema.

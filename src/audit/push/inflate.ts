@@ -1,7 +1,10 @@
 // A pushed body's bytes once inflated, read chunk by chunk from `DecompressionStream` so a small
 // gzip body that inflates to gigabytes is refused after the cap, not held whole.
 
-/** Bytes of the body to parse, or why there are none (400 corrupt, 413 too large, 415 unknown coding). */
+/**
+ * Bytes of the body to parse, or why there are none (400 corrupt, 413 too large, 415 a coding that is
+ * neither gzip nor identity, or gzip in a runtime without `DecompressionStream`).
+ */
 export type InflatedBody =
   | { ok: true; bytes: Uint8Array; gzip: boolean }
   | { ok: false; status: 400 | 413 | 415; reason: string };
@@ -36,6 +39,15 @@ export async function inflatePushBody(
   }
   if (coding === 'identity') {
     return body.length > maxBytes ? tooLarge(maxBytes, false) : { ok: true, bytes: body, gzip: false };
+  }
+  if (typeof DecompressionStream === 'undefined') {
+    // Vercel's Edge Runtime has none (vercel/edge-runtime#750): say so, rather than throw a
+    // ReferenceError that a receiver answers with a 500 and the sender retries forever.
+    return {
+      ok: false,
+      status: 415,
+      reason: 'gzip cannot be inflated here: the runtime has no DecompressionStream',
+    };
   }
 
   const reader = new ReadableStream<Uint8Array>({
