@@ -193,6 +193,10 @@ describe('a push that comes after its window was synced is checked against the a
     const after = await sync({ overlapMs: 60 * MIN });
     expect(after.push).toMatchObject({ pushed: 2, late: 2, confirmed: 1, unconfirmed: 1 });
     expect(lines(after.conflictsFile as string).map((line) => JSON.parse(line))).toEqual([stranger]);
+    // The conflict gap starts at the kept copy, older than the run's query.
+    expect(after.push?.keptFrom).toBe(stranger.occurredAt);
+    const [gap] = (await listAuditGaps(dir)).gaps;
+    expect(gap).toMatchObject({ id: `run${after.run}.conflicts`, from: stranger.occurredAt });
   });
 });
 

@@ -38,6 +38,9 @@ export interface ArchiveGap {
   file: string | null;
 }
 
+/** The earlier of two stamps (ISO 8601 UTC, so they compare as text). */
+const earlier = (a: string, b: string | null): string => (b !== null && b < a ? b : a);
+
 /** The gaps a manifest records, all open. */
 export function gapsOf(manifest: Manifest, name: string): ArchiveGap[] {
   const gaps: ArchiveGap[] = [];
@@ -71,7 +74,8 @@ export function gapsOf(manifest: Manifest, name: string): ArchiveGap[] {
       ...base,
       id: `run${manifest.run}.conflicts`,
       cause: 'conflict',
-      from: manifest.query.from,
+      // A late pushed copy kept apart may be older than the query: the gap covers it too.
+      from: earlier(manifest.query.from, manifest.push?.keptFrom ?? null),
       to: manifest.query.to,
       events: conflicts.events,
       mayStillHold: false,

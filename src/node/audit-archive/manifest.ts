@@ -52,6 +52,11 @@ export const PushReconcileSchema = lazySchema(() =>
      * not part of the archive, not in `pushed`, not kept.
      */
     outside: count(),
+    /**
+     * The oldest `occurredAt` of the pushed copies kept apart (a late one may lie before the run's
+     * query), null when none was: the run's conflict gap starts there.
+     */
+    keptFrom: z.nullable(ArchiveStamp()),
     /** Spool objects the run read whole: removed once the manifest is written. */
     objects: z.array(PushSpoolFileName()),
     /** Spool objects written with the events of read objects that lie after the run's end, for the next run. */

@@ -196,9 +196,11 @@ export class PushReconciler {
     const { seen } = this.columns;
     const counts = { pushed: 0, confirmed: 0, unconfirmed: 0, differing: 0, late: 0, outside: 0 };
     const carried: string[] = [];
+    let keptFrom: number | null = null;
     const done = () => ({
       ...counts,
       fetched: this.fetched,
+      keptFrom: keptFrom === null ? null : new Date(keptFrom).toISOString(),
       objects: this.objects.map((o) => o.name),
       carried,
     });
@@ -217,7 +219,10 @@ export class PushReconciler {
           after.push({ line: event.bytes.toString('utf8'), id: event.id, occ: event.occ });
         else {
           const parsedSame = fate === Seen.OtherBytes && parsedKey(event.bytes) === this.pulledParsed.get(i);
-          if (tally(counts, fate, parsedSame)) await keep(event.bytes);
+          if (tally(counts, fate, parsedSame)) {
+            await keep(event.bytes);
+            if (keptFrom === null || event.occ < keptFrom) keptFrom = event.occ;
+          }
         }
         i += 1;
       }
