@@ -60,7 +60,7 @@ afterEach(async () => {
 });
 
 const s3Options = () => ({
-  s3: { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials },
+  s3: s3.storeSettings(),
 });
 /** An in-process `svc` run's environment: the AWS SDK reads its credentials from `process.env` (restored after each test). */
 function cliEnv(): Record<string, string> {

@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 const s3Options = () => ({
-  s3: { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials },
+  s3: s3.storeSettings(),
 });
 
 /** Three signed runs an hour apart; returns the head the last sync printed. */

@@ -47,12 +47,7 @@ afterEach(async () => {
   for (const path of scratch.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
-const settings = (extra: Partial<S3StoreSettings> = {}): S3StoreSettings => ({
-  endpoint: s3.endpoint,
-  region: s3.region,
-  credentials: s3.credentials,
-  ...extra,
-});
+const settings = (extra: Partial<S3StoreSettings> = {}) => s3.storeSettings(extra);
 const url = () => `s3://${bucket}/audit`;
 const freshWork = () => {
   const work = mkdtempSync(join(tmpdir(), 'svc-receive-s3-work-'));

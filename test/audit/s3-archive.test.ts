@@ -42,12 +42,7 @@ afterEach(async () => {
   for (const path of scratch.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
-const settings = (extra: Partial<S3StoreSettings> = {}): S3StoreSettings => ({
-  endpoint: s3.endpoint,
-  region: s3.region,
-  credentials: s3.credentials,
-  ...extra,
-});
+const settings = (extra: Partial<S3StoreSettings> = {}) => s3.storeSettings(extra);
 /** A fresh local work folder, as on a new machine. */
 const freshWork = () => {
   const work = mkdtempSync(join(tmpdir(), 'svc-s3-work-'));

@@ -115,7 +115,7 @@ describe.skipIf(!haveProxy)(
         proxy: { httpProxy: proxy.plainUrl, httpsProxy: proxy.plainUrl, noProxy: apiHost() },
       });
       const workDir = mkdtempSync(join(root, 'lib-work-'));
-      const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
+      const s3Settings = s3.storeSettings();
       const since = new Date(T0 - 3 * HOUR).toISOString();
       try {
         const viaClient = await syncAuditArchive(client.audit, {

@@ -104,7 +104,7 @@ describe('the default work folder of a bucket is the user cache folder, and a ki
       await s3.createBucket('resume');
       const cache = join(dir, 'cache');
       process.env.XDG_CACHE_HOME = cache;
-      const s3Settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
+      const s3Settings = s3.storeSettings();
       const controller = new AbortController();
       const first = syncAuditArchive(client.audit, {
         dir: 's3://resume/a',

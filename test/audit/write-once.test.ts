@@ -92,7 +92,7 @@ async function bucketArchive(): Promise<Archive> {
       await s3.client().send(new PutObjectCommand({ Bucket: bucket, Key: key(name), Body: bytes }));
     },
     names: async () => [...(await s3.objects(bucket)).keys()].map((k) => k.slice('audit/'.length)),
-    settings: { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials },
+    settings: s3.storeSettings(),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import type { S3StoreSettings } from '../../src/node/audit-store/s3-settings.js';
 import { decodeAwsChunked } from './s3-aws-chunked.js';
 import { checksumMismatch } from './s3-checksums.js';
 import {
@@ -62,6 +63,8 @@ export interface S3TestServer {
   directory: string;
   /** An SDK client for this server, default checksums on. */
   client(config?: Partial<S3ClientConfig>): S3Client;
+  /** The package's bucket settings for this server (endpoint, region, credentials), with `extra` over them. */
+  storeSettings(extra?: Partial<S3StoreSettings>): S3StoreSettings;
   /** Creates a bucket; with `objectLock`, one created with Object Lock enabled (retention kept and reported). */
   createBucket(name: string, options?: { objectLock?: boolean }): Promise<void>;
   /** Every object of `bucket` with its bytes, by key (sorted). */
@@ -331,6 +334,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Te
       AWS_REGION: region,
     },
     client,
+    storeSettings: (extra = {}) => ({ endpoint, region, credentials, ...extra }),
     async createBucket(name, options = {}) {
       await own.send(
         new CreateBucketCommand({

@@ -198,7 +198,7 @@ describe('a listed object is read up to its listed size plus one byte: a longer 
   it('in a bucket: the store served at most the listed size plus one byte of it', async () => {
     const bucket = `bombs-${cases}`;
     await s3.createBucket(bucket);
-    const settings = { endpoint: s3.endpoint, region: s3.region, credentials: s3.credentials };
+    const settings = s3.storeSettings();
     const url = `s3://${bucket}/audit`;
     const work = mkdtempSync(join(root, 'work-'));
     const result = await syncAuditArchive(client.audit, {
