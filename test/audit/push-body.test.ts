@@ -362,3 +362,34 @@ describe('a Cloudflare Logpush test delivery: the object {"content":"tests"} and
     });
   });
 });
+
+describe('NDJSON labelled as such is read line by line from the bytes, with the rules the text path has', () => {
+  const ndjson = { contentType: 'application/x-ndjson' };
+  const two = [event(1), event(2)].map((e) => JSON.stringify(e));
+
+  it('gives the same events and lines as the same body read as text (CRLF, blank lines, a leading BOM)', async () => {
+    const text = `\uFEFF${two[0]}\r\n\n  \n${two[1]}\r\n`;
+    const asBytes = await parseAuditPush(bytes(text), ndjson);
+    const asText = await parseAuditPush(bytes(text), { contentType: 'application/json' });
+    expect(asBytes).toMatchObject({ ok: true, form: 'ndjson', lines: two });
+    if (asBytes.ok && asText.ok) expect(asBytes.events).toEqual(asText.events);
+    expect(asText).toMatchObject({ ok: true, form: 'ndjson', lines: two });
+  });
+
+  it('refuses bytes that are not UTF-8 on a later line, an empty body, and a bad line by its number', async () => {
+    const bad = Uint8Array.from([...bytes(`${two[0]}\n`), 0x7b, 0xff, 0x7d, 0x0a]);
+    expect(await parseAuditPush(bad, ndjson)).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'the body is not UTF-8',
+    });
+    expect(await parseAuditPush(bytes(' \r\n\n'), ndjson)).toEqual({
+      ok: false,
+      status: 400,
+      reason: 'empty body',
+    });
+    const broken = await parseAuditPush(bytes(`${two[0]}\n\n{"id":\n`), ndjson);
+    expect(broken).toMatchObject({ ok: false, status: 400 });
+    if (!broken.ok) expect(broken.reason).toMatch(/^line 3 is not JSON/);
+  });
+});
