@@ -359,3 +359,17 @@ export async function openConfig(env: Record<string, string | undefined>, option
 }
 
 export type ConfigStore = Awaited<ReturnType<typeof openConfig>>;
+
+/**
+ * The error line for a profile asked for (`--profile`, `SVC_PROFILE`) that `file` does not hold:
+ * how to create it when there is no file, else the profiles there (the first 20).
+ */
+export function missingProfileLine(name: string, profiles: Profiles | undefined, file: string): string {
+  if (profiles === undefined)
+    return `profile '${name}' does not exist: there is no config file (${file}); create it with \`svc --profile ${name} config set api-key\``;
+  const names = Object.keys(profiles).sort();
+  if (names.length === 0) return `profile '${name}' does not exist: ${file} holds no profiles`;
+  const shown = names.slice(0, 20).map((n) => `'${n}'`);
+  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
+  return `profile '${name}' does not exist; profiles in ${file}: ${shown.join(', ')}${more}`;
+}

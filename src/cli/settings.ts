@@ -1,11 +1,10 @@
 import type { SvcClientOptions } from '../client-options.js';
 import {
-  CONFIG_KEYS,
   ConfigFileError,
   type ConfigKey,
   type ConfigStore,
   configFile,
-  isSecretKey,
+  missingProfileLine,
   openConfig,
   type Profiles,
   type ProfileValues,
@@ -16,10 +15,10 @@ import {
 } from './config-store.js';
 import type { GlobalFlags } from './global-options.js';
 import type { CliIO } from './io.js';
+import { knownSecrets } from './known-secrets.js';
 import {
   caFileOf,
   type NetworkInputs,
-  proxySecrets,
   type ResolvedProxy,
   readCaFile,
   resolveProxy,
@@ -30,22 +29,6 @@ import { parseIntOption, UsageError } from './usage-error.js';
 
 /** The demo key the sandbox uses. */
 export const SANDBOX_KEY = 'ak_demo_project';
-
-/** The variables that may hold a key, redacted from every line. */
-const KEY_VARIABLES = [
-  'SVC_API_KEY',
-  'SVC_AUDIT_API_KEY',
-  'SVC_CAPTCHA_API_KEY',
-  'SVC_LEGACY_API_KEY',
-  'SVC_SHIP_API_KEY',
-  'SVC_SHIP_PASSWORD',
-  'SVC_SHIP_TOKEN',
-  'SVC_PUSH_SECRET',
-  'SVC_PUSH_BEARER',
-];
-
-/** The profile settings that hold a key: the secret ones (config-store.ts has the one list). */
-const KEY_SETTINGS: readonly ConfigKey[] = CONFIG_KEYS.filter(isSecretKey);
 
 /**
  * The settings of one run, resolved as flag > env > profile: the one place that reads the
@@ -150,7 +133,7 @@ export class Settings {
     }
     const values = profiles ? profileOf(profiles, name) : undefined;
     if (values === undefined && this.profileAsked && !(name === 'default' && profiles === undefined)) {
-      throw new UsageError(this.missingProfileLine(name, profiles));
+      throw new UsageError(missingProfileLine(name, profiles, configFile(this.io.env, this.platform)));
     }
     const trimmed: ProfileValues = {};
     for (const [key, value] of Object.entries(values ?? {}) as Array<[ConfigKey, string]>) {
@@ -159,17 +142,6 @@ export class Settings {
     }
     this.profileValues = trimmed;
     return trimmed;
-  }
-
-  private missingProfileLine(name: string, profiles: Profiles | undefined): string {
-    const file = configFile(this.io.env, this.platform);
-    if (profiles === undefined)
-      return `profile '${name}' does not exist: there is no config file (${file}); create it with \`svc --profile ${name} config set api-key\``;
-    const names = Object.keys(profiles).sort();
-    if (names.length === 0) return `profile '${name}' does not exist: ${file} holds no profiles`;
-    const shown = names.slice(0, 20).map((n) => `'${n}'`);
-    const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : '';
-    return `profile '${name}' does not exist; profiles in ${file}: ${shown.join(', ')}${more}`;
   }
 
   /** What to add to an error when a broken config file was skipped (its settings might have helped). */
@@ -214,16 +186,14 @@ export class Settings {
     token?: string;
   }> {
     await this.loadProfile();
-    const apiKey = this.pick(undefined, 'SVC_SHIP_API_KEY', 'ship-api-key');
-    const username = this.pick(undefined, 'SVC_SHIP_USERNAME', 'ship-username');
-    const password = this.pick(undefined, 'SVC_SHIP_PASSWORD', 'ship-password');
-    const token = this.pick(undefined, 'SVC_SHIP_TOKEN', 'ship-token');
-    return {
-      ...(apiKey !== undefined && { apiKey }),
-      ...(username !== undefined && { username }),
-      ...(password !== undefined && { password }),
-      ...(token !== undefined && { token }),
+    const found = {
+      apiKey: this.pick(undefined, 'SVC_SHIP_API_KEY', 'ship-api-key'),
+      username: this.pick(undefined, 'SVC_SHIP_USERNAME', 'ship-username'),
+      password: this.pick(undefined, 'SVC_SHIP_PASSWORD', 'ship-password'),
+      token: this.pick(undefined, 'SVC_SHIP_TOKEN', 'ship-token'),
     };
+    // Only the ones set: an unset credential is an absent member, not `undefined`.
+    return Object.fromEntries(Object.entries(found).filter(([, value]) => value !== undefined));
   }
 
   /**
@@ -326,16 +296,7 @@ export class Settings {
 
   /** Every key this run knows, for redaction (as sent: trimmed). */
   get secrets(): string[] {
-    const profile = this.profileValues ?? {};
-    return [
-      ...this.extraSecrets,
-      this.flags.apiKey,
-      ...KEY_VARIABLES.map((name) => this.io.env[name]),
-      ...KEY_SETTINGS.map((key) => profile[key]),
-      ...proxySecrets(this.networkInputs),
-    ]
-      .map(trimmedValue)
-      .filter((k): k is string => typeof k === 'string' && k.length > 0);
+    return knownSecrets(this.extraSecrets, this.flags.apiKey, this.networkInputs);
   }
 
   /**
@@ -388,32 +349,27 @@ export class Settings {
 
   /** `--timeout`, `--deadline` and `--max-retries` (or their env and profile settings), checked. */
   private limits(): Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'deadlineMs'> {
-    const timeout = this.pick(this.flags.timeout, 'SVC_TIMEOUT', 'timeout');
-    const retries = this.pick(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries');
-    const deadline = this.pick(this.flags.deadline, 'SVC_DEADLINE', 'deadline');
+    const deadlineMs = this.intSetting(this.flags.deadline, 'SVC_DEADLINE', 'deadline', 1);
+    const timeoutMs = this.intSetting(this.flags.timeout, 'SVC_TIMEOUT', 'timeout', 1);
+    const maxRetries = this.intSetting(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries', 0, 10);
     return {
-      ...(deadline !== undefined && {
-        deadlineMs: parseIntOption(
-          deadline,
-          this.settingLabel(this.flags.deadline, 'SVC_DEADLINE', 'deadline'),
-          1,
-        ),
-      }),
-      ...(timeout !== undefined && {
-        timeoutMs: parseIntOption(
-          timeout,
-          this.settingLabel(this.flags.timeout, 'SVC_TIMEOUT', 'timeout'),
-          1,
-        ),
-      }),
-      ...(retries !== undefined && {
-        maxRetries: parseIntOption(
-          retries,
-          this.settingLabel(this.flags.maxRetries, 'SVC_MAX_RETRIES', 'max-retries'),
-          0,
-          10,
-        ),
-      }),
+      ...(deadlineMs !== undefined && { deadlineMs }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
+      ...(maxRetries !== undefined && { maxRetries }),
     };
+  }
+
+  /** An integer setting ({@link pick}) checked against `min`..`max`, named as the user wrote it; undefined when unset. */
+  private intSetting(
+    flag: string | undefined,
+    envName: string,
+    key: ConfigKey,
+    min: number,
+    max?: number,
+  ): number | undefined {
+    const value = this.pick(flag, envName, key);
+    return value === undefined
+      ? undefined
+      : parseIntOption(value, this.settingLabel(flag, envName, key), min, max);
   }
 }
