@@ -51,11 +51,13 @@ interface MatchWriter {
   end(footer: object): Promise<void>;
 }
 
+type EventJson = (event: AuditEvent, line: Buffer | undefined) => string;
+
 function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: EventFormatChoice): MatchWriter {
   const { out } = ctx;
   const format = ctx.settings.format;
   // An event as JSON text: itself, or its ECS or OCSF document.
-  const json = (event: AuditEvent, line: Buffer | undefined) =>
+  const json: EventJson = (event, line) =>
     jsonForTerminal(
       shape.format === 'raw'
         ? event
@@ -64,63 +66,76 @@ function matchWriter(ctx: CommandContext, csv: CsvStyle | undefined, shape: Even
             ...(line && { line: line.toString('utf8') }),
           }),
     );
-  if (format === 'ndjson') {
-    // The archived line byte for byte; on a terminal escaped like any JSON shown there.
-    const raw = !ctx.io.stdoutIsTTY && shape.format === 'raw';
-    // Lines gathered into writes of about 64 KiB: a write per line costs more than the search.
-    // Archived lines stay bytes from the file to stdout: never a string, never parsed.
-    let gathered: Buffer[] = [];
-    let size = 0;
-    const flush = async () => {
-      if (gathered.length === 0) return;
-      const bytes = Buffer.concat(gathered, size);
-      gathered = [];
-      size = 0;
-      await out.bytes(bytes);
-    };
-    return {
-      write: async (match) => {
-        const { line } = match;
-        if (raw && line) {
-          gathered.push(line, NEWLINE);
-          size += line.length + 1;
-        } else {
-          const text = Buffer.from(`${json(match.event, line)}\n`, 'utf8');
-          gathered.push(text);
-          size += text.length;
-        }
-        if (size >= 64 * 1024) await flush();
-      },
-      end: flush,
-    };
-  }
-  if (format === 'json') {
-    let first = true;
-    return {
-      write: ({ event, line }) => {
-        const text = `${first ? '{"events":[\n' : ',\n'}${json(event, line)}`;
-        first = false;
-        return out.data(text);
-      },
-      end: (footer) =>
-        out.data(`${first ? '{"events":[' : '\n'}],\n"footer":${jsonForTerminal(footer, 2)}}\n`),
-    };
-  }
-  if (format === 'csv') {
-    const style = csv ?? { delimiter: ',', bom: false };
-    let started = false;
-    const header = () => {
-      if (started) return '';
-      started = true;
-      return csvHeaderLine([...EVENT_COLUMNS], style);
-    };
-    return {
-      write: ({ event }) => out.data(header() + csvLine(eventRow(event), style.delimiter)),
-      end: async () => {
-        if (!started) await out.data(header());
-      },
-    };
-  }
+  // The archived line byte for byte; on a terminal escaped like any JSON shown there.
+  if (format === 'ndjson') return ndjsonWriter(out, json, !ctx.io.stdoutIsTTY && shape.format === 'raw');
+  if (format === 'json') return jsonWriter(out, json);
+  if (format === 'csv') return csvWriter(out, csv ?? { delimiter: ',', bom: false });
+  return tableWriter(out);
+}
+
+/**
+ * NDJSON: with `raw`, each archived line as its bytes (never a string, never parsed); else the
+ * event's JSON. Lines gathered into writes of about 64 KiB: a write per line costs more than the
+ * search.
+ */
+function ndjsonWriter(out: CommandContext['out'], json: EventJson, raw: boolean): MatchWriter {
+  let gathered: Buffer[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (gathered.length === 0) return;
+    const bytes = Buffer.concat(gathered, size);
+    gathered = [];
+    size = 0;
+    await out.bytes(bytes);
+  };
+  return {
+    write: async (match) => {
+      const { line } = match;
+      if (raw && line) {
+        gathered.push(line, NEWLINE);
+        size += line.length + 1;
+      } else {
+        const text = Buffer.from(`${json(match.event, line)}\n`, 'utf8');
+        gathered.push(text);
+        size += text.length;
+      }
+      if (size >= 64 * 1024) await flush();
+    },
+    end: flush,
+  };
+}
+
+/** JSON: `{"events": [...], "footer": {...}}`, written as the matches come. */
+function jsonWriter(out: CommandContext['out'], json: EventJson): MatchWriter {
+  let first = true;
+  return {
+    write: ({ event, line }) => {
+      const text = `${first ? '{"events":[\n' : ',\n'}${json(event, line)}`;
+      first = false;
+      return out.data(text);
+    },
+    end: (footer) => out.data(`${first ? '{"events":[' : '\n'}],\n"footer":${jsonForTerminal(footer, 2)}}\n`),
+  };
+}
+
+/** CSV: the event columns, formula-safe; the header is written even when nothing matched. */
+function csvWriter(out: CommandContext['out'], style: CsvStyle): MatchWriter {
+  let started = false;
+  const header = () => {
+    if (started) return '';
+    started = true;
+    return csvHeaderLine([...EVENT_COLUMNS], style);
+  };
+  return {
+    write: ({ event }) => out.data(header() + csvLine(eventRow(event), style.delimiter)),
+    end: async () => {
+      if (!started) await out.data(header());
+    },
+  };
+}
+
+/** A table of the first {@link MAX_TABLE_ROWS} matches, and how many more there were. */
+function tableWriter(out: CommandContext['out']): MatchWriter {
   const rows: string[][] = [];
   let more = 0;
   return {

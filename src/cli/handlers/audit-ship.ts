@@ -25,6 +25,21 @@ export function receiptLine(receipt: ShipReceipt): string {
   return `receipt: ${receipt.sent} of ${receipt.archived} events sent to ${where}, ${verdict}: ${receipt.created} created, ${receipt.alreadyThere} already there${dead}`;
 }
 
+/** `--batch-size`, `--max-body-bytes` and the event format (ECS by default, raw for a HEC), checked. */
+function sendFlags(flags: AuditShipOptions) {
+  const batchEvents =
+    flags.batchSize === undefined ? undefined : parseIntOption(flags.batchSize, '--batch-size', 1, 100_000);
+  const maxBatchBytes =
+    flags.maxBodyBytes === undefined
+      ? undefined
+      : parseIntOption(flags.maxBodyBytes, '--max-body-bytes', 1024, 1024 ** 3);
+  const { format, keepOriginal } = eventFormat(
+    { ...flags, format: flags.format ?? (flags.kind === 'splunk-hec' ? 'raw' : 'ecs') },
+    true,
+  );
+  return { batchEvents, maxBatchBytes, format, keepOriginal };
+}
+
 /**
  * `svc audit ship ARCHIVE --dest URL --kind KIND`: sends the archive's events of the range and
  * ends with the receipt (a line on stdout, or with `-o json` the receipt as JSON; `--receipt FILE`
@@ -39,16 +54,7 @@ export async function auditShip(
   command: CommandUnknownOpts,
 ): Promise<number> {
   const range = rangeFlags(flags);
-  const batchEvents =
-    flags.batchSize === undefined ? undefined : parseIntOption(flags.batchSize, '--batch-size', 1, 100_000);
-  const maxBatchBytes =
-    flags.maxBodyBytes === undefined
-      ? undefined
-      : parseIntOption(flags.maxBodyBytes, '--max-body-bytes', 1024, 1024 ** 3);
-  const { format, keepOriginal } = eventFormat(
-    { ...flags, format: flags.format ?? (flags.kind === 'splunk-hec' ? 'raw' : 'ecs') },
-    true,
-  );
+  const { batchEvents, maxBatchBytes, format, keepOriginal } = sendFlags(flags);
   const credentials = await ctx.settings.shipCredentials();
   if (flags.kind === 'splunk-hec' && credentials.token === undefined)
     throw new UsageError(
@@ -103,6 +109,16 @@ export async function auditShip(
     throw error;
   }
   spinner.stop();
+  return showReceipt(ctx, flags, receipt, started);
+}
+
+/** The receipt written (`--receipt`), shown (a line, or JSON with `-o json`) and turned into the exit code. */
+async function showReceipt(
+  ctx: CommandContext,
+  flags: AuditShipOptions,
+  receipt: ShipReceipt,
+  started: number,
+): Promise<number> {
   const json = `${jsonForTerminal(receipt, 2)}\n`;
   if (flags.receipt !== undefined) await replaceFileAtomic(flags.receipt, json);
   if (ctx.settings.format === 'json' && ctx.settings.flags.output === 'json') await ctx.out.data(json);

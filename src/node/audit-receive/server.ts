@@ -53,6 +53,51 @@ function checked(options: AuditReceiverOptions) {
   return { host, secrets, bearer, maxBodyBytes, toleranceSeconds };
 }
 
+/** A GET or HEAD: the health document, a sender's verification challenge, else 404. */
+async function answerGet(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string | undefined,
+  health: () => Promise<ReceiverHealth>,
+): Promise<void> {
+  if (path === RECEIVE_HEALTH_PATH) {
+    try {
+      return send(res, 200, await health());
+    } catch (error) {
+      return send(res, 503, { status: 'failing', error: (error as Error).message });
+    }
+  }
+  const challenge = pushChallengeAnswer(req.headers);
+  if (challenge !== undefined) {
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    return void res.end(challenge);
+  }
+  send(res, 404, { error: `not found: POST pushes to any path, GET ${RECEIVE_HEALTH_PATH}` });
+}
+
+/** The answer to a body over the cap (nothing past it was read). */
+function tooLarge(maxBodyBytes: number): PushAnswer {
+  const reason = `body over ${maxBodyBytes} bytes`;
+  return {
+    status: 413,
+    body: { error: reason },
+    report: { status: 413, events: 0, spooled: 0, duplicates: 0, reason },
+  };
+}
+
+/**
+ * The listener's bounds. Senders keep their connections alive (the reference server: 4 at a
+ * time); the bounds stop one that does not, or that stalls, from exhausting descriptors.
+ */
+function receiverLimits(options: AuditReceiverOptions) {
+  return {
+    maxConnections: options.maxConnections ?? 64,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 60_000,
+    keepAliveTimeoutMs: 5000,
+  };
+}
+
 /** Starts the receiver `startAuditReceiver` documents. */
 export async function startReceiver(options: AuditReceiverOptions): Promise<AuditReceiver> {
   const { host, secrets, bearer, maxBodyBytes, toleranceSeconds } = checked(options);
@@ -101,13 +146,7 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
     // Counted on the bytes received (Content-Length or chunked): past the cap nothing more is read.
     const read = await readNodeBody(req, maxBodyBytes);
     if (read.ok) return acceptPush(settings, read.bytes, req.headers);
-    if (read.reason !== 'too-large') return undefined;
-    const reason = `body over ${maxBodyBytes} bytes`;
-    return {
-      status: 413,
-      body: { error: reason },
-      report: { status: 413, events: 0, spooled: 0, duplicates: 0, reason },
-    };
+    return read.reason === 'too-large' ? tooLarge(maxBodyBytes) : undefined;
   };
 
   let hosts: ReadonlySet<string> | undefined;
@@ -119,21 +158,7 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
     if (req.headers.origin !== undefined)
       return send(res, 403, { error: 'browser requests are not accepted' });
     const path = (req.url ?? '/').split('?')[0];
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      if (path === RECEIVE_HEALTH_PATH) {
-        try {
-          return send(res, 200, await health());
-        } catch (error) {
-          return send(res, 503, { status: 'failing', error: (error as Error).message });
-        }
-      }
-      const challenge = pushChallengeAnswer(req.headers);
-      if (challenge !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-        return void res.end(challenge);
-      }
-      return send(res, 404, { error: `not found: POST pushes to any path, GET ${RECEIVE_HEALTH_PATH}` });
-    }
+    if (req.method === 'GET' || req.method === 'HEAD') return answerGet(req, res, path, health);
     if (req.method !== 'POST') return send(res, 405, { error: 'POST only' }, { allow: 'GET, POST' });
     const outcome = await post(req);
     if (outcome === undefined) return;
@@ -143,17 +168,9 @@ export async function startReceiver(options: AuditReceiverOptions): Promise<Audi
     answer(res, outcome);
   };
 
-  // Senders keep their connections alive (the reference server: 4 at a time); the bounds stop one
-  // that does not, or that stalls, from exhausting descriptors.
-  const limits = {
-    maxConnections: options.maxConnections ?? 64,
-    headersTimeoutMs: 10_000,
-    requestTimeoutMs: 60_000,
-    keepAliveTimeoutMs: 5000,
-  };
   const { server, baseUrl, port } = await serveHttp(
     'startAuditReceiver',
-    limits,
+    receiverLimits(options),
     handle,
     host,
     options.port ?? 0,
