@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit/schemas.js';
-import { matchesAuditQuery } from '../../src/audit/search/match.js';
+import { matchesAuditQuery, membersRead } from '../../src/audit/search/match.js';
 import { parseAuditQuery } from '../../src/audit/search/query.js';
 import { SvcClient } from '../../src/client.js';
 import { SvcError } from '../../src/core/errors/index.js';
@@ -357,6 +357,62 @@ describe('random events and random qualifier combinations agree with the direct 
       }),
       { numRuns: 500, seed: 431 },
     );
+  });
+});
+
+describe('a query reads only the members membersRead names (a search parses no others)', () => {
+  it('an event cut down to those members matches exactly as the whole event (property)', () => {
+    const qualifierArb = fc.constantFrom(...qualifiers, 'origin.source', 'occurred');
+    const termArb = fc.record({
+      q: qualifierArb,
+      negated: fc.boolean(),
+      value: fc.constantFrom('*', 'API_KEY', 'usr_*', 'demo', 'captcha.*', 'plan', '2026-11'),
+    });
+    const queryArb = fc.array(fc.array(termArb, { minLength: 1, maxLength: 3 }), {
+      minLength: 1,
+      maxLength: 2,
+    });
+    fc.assert(
+      fc.property(fc.array(randomEvent, { minLength: 1, maxLength: 6 }), queryArb, (list, groups) => {
+        const text = groups
+          .map((g) =>
+            g
+              .map((t) => {
+                const value =
+                  t.q === 'occurred' ? (t.value === '2026-11' ? t.value : '>=2026-01-01') : t.value;
+                return `${t.negated ? '-' : ''}${t.q}:${value}`;
+              })
+              .join(' '),
+          )
+          .join(' OR ');
+        const query = parseAuditQuery(text);
+        const members = membersRead(query);
+        for (const event of list) {
+          const cut = Object.fromEntries(
+            members
+              .filter((m) => Object.hasOwn(event, m))
+              .map((m) => [m, (event as Record<string, unknown>)[m]]),
+          );
+          expect(matchesAuditQuery(query, cut as unknown as AuditEvent), text).toBe(
+            matchesAuditQuery(query, event),
+          );
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('names the member of each qualifier', () => {
+    expect(
+      membersRead(parseAuditQuery('actor.type:USER actor:x OR scope:a field:b ip:c origin.namespace:d')),
+    ).toEqual(['actor', 'scopes', 'changes', 'details', 'origin']);
+    expect(membersRead(parseAuditQuery('id:a type:b action:c subject:d occurred:2026-11'))).toEqual([
+      'id',
+      'type',
+      'action',
+      'subject',
+      'occurredAt',
+    ]);
   });
 });
 

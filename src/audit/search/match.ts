@@ -56,6 +56,33 @@ function valuesOf(
   }
 }
 
+/** The member of an event (at its top level) each qualifier reads: `valuesOf` reads no other. */
+const MEMBER: Readonly<Record<Exclude<AuditQueryTerm['qualifier'], `origin.${string}`>, string>> = {
+  id: 'id',
+  type: 'type',
+  action: 'action',
+  actor: 'actor',
+  'actor.type': 'actor',
+  subject: 'subject',
+  scope: 'scopes',
+  field: 'changes',
+  ip: 'details',
+  occurred: 'occurredAt',
+};
+
+/**
+ * The top-level members of an event that {@link matchesAuditQuery} reads for `query`: an object
+ * holding only these, as the event holds them, matches exactly as the whole event does. So a
+ * reader of archived lines may parse just these members of a line (node/audit-search).
+ */
+export function membersRead(query: AuditQuery): string[] {
+  const members = new Set<string>();
+  for (const group of query.groups)
+    for (const { qualifier } of group)
+      members.add(qualifier.startsWith('origin.') ? 'origin' : MEMBER[qualifier as keyof typeof MEMBER]);
+  return [...members];
+}
+
 function passes(test: TextTest, value: string | undefined): boolean {
   if (value === undefined) return false;
   if (test.kind === 'present') return true;

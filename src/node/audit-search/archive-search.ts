@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../../audit/schemas.js';
-import { matchesAuditQuery } from '../../audit/search/match.js';
+import { matchesAuditQuery, membersRead } from '../../audit/search/match.js';
 import { type AuditQuery, parseAuditQuery } from '../../audit/search/query.js';
 import { SvcError } from '../../core/errors/error-classes.js';
 import { dataLineBlocks, type LineBlock } from '../audit-archive/data-lines.js';
@@ -12,6 +12,7 @@ import { openArchiveStore } from '../audit-store/open-store.js';
 import { ArchiveFileError } from '../audit-store/regular-files.js';
 import type { ArchiveStoreOptions } from '../audit-store/s3-settings.js';
 import { type ArchiveReadFooter, coverage, meets } from './footer.js';
+import { type LineReader, lineMembers, lineReader } from './line-members.js';
 import { type LineLook, prefilter } from './prefilter.js';
 
 /** Options of {@link searchAuditArchive}. */
@@ -79,6 +80,13 @@ export function searchArchive(
   const query = typeof options.query === 'string' ? parseAuditQuery(options.query) : options.query;
   // Lines that cannot match are passed over without parsing them (prefilter.ts); the rest are matched exactly.
   const firstLook = query && prefilter(query);
+  // A line is parsed only as far as the range and the query read it (line-members.ts).
+  const wanted = (inside: boolean) =>
+    lineReader(
+      [...(inside ? [] : ['occurredAt']), ...(query ? membersRead(query) : [])],
+      ['id', 'occurredAt'],
+    );
+  const readers = { inside: wanted(true), partly: wanted(false) };
   let footer: ArchiveReadFooter | undefined;
   return {
     get footer() {
@@ -111,7 +119,8 @@ export function searchArchive(
             tally.files += 1;
             // A file whose events all lie in the range (its manifest says) needs no look at their times.
             const inside = Date.parse(file.lastOccurredAt) >= from && Date.parse(file.firstOccurredAt) <= to;
-            const scan = { store, file, query, firstLook, inside, from, to };
+            const wanted = inside ? readers.inside : readers.partly;
+            const scan = { store, file, query, firstLook, inside, from, to, wanted };
             for await (const block of checkedBlocks(store, file, options.signal)) {
               const { found, readBy, read } = blockMatches(block, scan);
               const before = tally.events;
@@ -151,16 +160,20 @@ interface BlockScan {
   inside: boolean;
   from: number;
   to: number;
+  /** What is read of each line: `occurredAt` when the file is not wholly inside, the members the query reads, and that `id` and `occurredAt` are strings. */
+  wanted: LineReader;
 }
 
 /**
  * The matches of one block of lines, each with how many of the block's events in the range were
- * read up to it (`readBy`), and how many were read in all (`read`). A line is parsed only when its
- * time must be looked at (a file not wholly inside the range) or the first look lets it through.
+ * read up to it (`readBy`), and how many were read in all (`read`). A line is read only when its
+ * time must be looked at (a file not wholly inside the range) or the first look lets it through,
+ * and then only its members that the range and the query read (the match parses its event when
+ * a reader asks for it).
  */
 function blockMatches(
   { bytes, bounds }: LineBlock,
-  { store, file, query, firstLook, inside, from, to }: BlockScan,
+  { store, file, query, firstLook, inside, from, to, wanted }: BlockScan,
 ): { found: ArchiveMatch[]; readBy: number[]; read: number } {
   const look = firstLook?.(bytes);
   const found: ArchiveMatch[] = [];
@@ -168,22 +181,48 @@ function blockMatches(
   let read = 0;
   for (let i = 0; i < bounds.length; i += 2) {
     const [start, end] = [bounds[i] as number, bounds[i + 1] as number];
-    let event: AuditEvent | undefined;
+    // The members the range and the query read (or the whole event, when the line is parsed whole).
+    let seen: Seen | undefined;
     if (!inside) {
-      event = parseLine(store, file, bytes.subarray(start, end));
-      const at = Date.parse(event.occurredAt);
+      seen = readLine(store, file, bytes, start, end, wanted);
+      const at = Date.parse(seen.members.occurredAt as string);
       if (!(at >= from && at <= to)) continue;
     }
     read += 1;
     if (query) {
       if (look && !look(start, end)) continue;
-      event ??= parseLine(store, file, bytes.subarray(start, end));
-      if (!matchesAuditQuery(query, event)) continue;
+      seen ??= readLine(store, file, bytes, start, end, wanted);
+      if (!matchesAuditQuery(query, seen.members as unknown as AuditEvent)) continue;
     }
-    found.push(matchOf(store, file, bytes.subarray(start, end), event));
+    found.push(matchOf(store, file, bytes.subarray(start, end), seen?.event));
     readBy.push(read);
   }
   return { found, readBy, read };
+}
+
+/** A line as far as it was read: the members wanted, and the event when it was parsed whole. */
+interface Seen {
+  members: Record<string, unknown>;
+  event: AuditEvent | undefined;
+}
+
+/**
+ * The members `wanted` parses of the line `bytes[start, end)` (line-members.ts), or the whole
+ * event when the line cannot be read in part (or lacks a string `id` or `occurredAt`, which
+ * {@link parseLine} then names as a changed archive).
+ */
+function readLine(
+  store: ArchiveStore,
+  file: ListedFile,
+  bytes: Buffer,
+  start: number,
+  end: number,
+  wanted: LineReader,
+): Seen {
+  const members = lineMembers(bytes, start, end, wanted);
+  if (members) return { members, event: undefined };
+  const event = parseLine(store, file, bytes.subarray(start, end));
+  return { members: event as unknown as Record<string, unknown>, event };
 }
 
 /** Stops the search on a chain that cannot be trusted, naming the first problem. */
