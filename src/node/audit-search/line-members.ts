@@ -90,6 +90,8 @@ function wantedIndex(bytes: Uint8Array, start: number, end: number, wanted: read
 export interface LineReader {
   /** Each member's name, as the bytes keys are compared with. */
   names: readonly Buffer[];
+  /** The same names as text, the keys of what is given. */
+  keys: readonly string[];
   /** Whether the member's value is parsed and given (else it is only checked to be a string). */
   parsed: readonly boolean[];
 }
@@ -102,6 +104,7 @@ export function lineReader(parse: readonly string[], strings: readonly string[])
   const all = [...new Set([...strings, ...parse])];
   return {
     names: all.map((name) => Buffer.from(name, 'utf8')),
+    keys: all,
     parsed: all.map((name) => parse.includes(name)),
   };
 }
@@ -117,7 +120,7 @@ export function lineMembers(
   end: number,
   reader: LineReader,
 ): Record<string, unknown> | undefined {
-  const { names: wanted, parsed } = reader;
+  const { names: wanted, parsed, keys } = reader;
   const spans: Array<[number, number] | undefined> = new Array(wanted.length);
   let i = skipSpace(bytes, start, end);
   if (bytes[i] !== OPEN_BRACE) return undefined;
@@ -157,7 +160,7 @@ export function lineMembers(
     }
     if (span === undefined) continue;
     try {
-      members[(wanted[w] as Buffer).toString('utf8')] = JSON.parse(bytes.toString('utf8', span[0], span[1]));
+      members[keys[w] as string] = JSON.parse(bytes.toString('utf8', span[0], span[1]));
     } catch {
       return undefined;
     }
