@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEvent } from '../../src/audit/schemas.js';
@@ -152,6 +153,15 @@ describe('every answer says what it read: the head, the range, whether it is who
     let n = 0;
     for await (const match of search) n += match.event.actor.type === 'API_KEY' ? 1 : 0;
     expect(search.footer).toMatchObject({ whole: true, matched: n });
+  });
+  it('a match shows its line and file when logged or turned into JSON, never the store behind it', async () => {
+    for await (const match of searchAuditArchive(dir, { query: 'actor.type:API_KEY' })) {
+      expect(Object.keys(JSON.parse(JSON.stringify(match)))).toEqual(['event', 'line', 'file', 'fileSha256']);
+      const shown = inspect(match, { depth: 4, showHidden: true });
+      expect(shown).not.toMatch(/store|FolderStore|root/i);
+      expect(match.event.id).toBe(JSON.parse(match.line.toString('utf8')).id);
+      break;
+    }
   });
   it('--limit stops early and says so', async () => {
     const run = await svc('-o', 'ndjson', 'audit', 'search', '--dir', dir, '--limit', '3');

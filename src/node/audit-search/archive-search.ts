@@ -292,14 +292,43 @@ function matchOf(
   line: Buffer,
   parsed: AuditEvent | undefined,
 ): ArchiveMatch {
-  return {
-    get event() {
-      return parsed ?? parseLine(store, file, line);
-    },
-    line,
-    file: file.name,
-    fileSha256: file.sha256,
-  };
+  return new LineMatch(store, file, line, parsed);
+}
+
+/**
+ * {@link matchOf}'s match: a class, so that its `event` getter lives on the prototype and a match
+ * costs one small object (an object literal with a getter costs a closure and a slower shape each).
+ */
+class LineMatch implements ArchiveMatch {
+  readonly file: string;
+  readonly fileSha256: string;
+  // Private fields (#): a match logged or turned into JSON shows its line and file, never the
+  // store (which may hold a bucket's credentials).
+  readonly #store: ArchiveStore;
+  readonly #listed: ListedFile;
+  readonly #parsed: AuditEvent | undefined;
+
+  constructor(
+    store: ArchiveStore,
+    listed: ListedFile,
+    readonly line: Buffer,
+    parsed: AuditEvent | undefined,
+  ) {
+    this.#store = store;
+    this.#listed = listed;
+    this.#parsed = parsed;
+    this.file = listed.name;
+    this.fileSha256 = listed.sha256;
+  }
+
+  get event(): AuditEvent {
+    return this.#parsed ?? parseLine(this.#store, this.#listed, this.line);
+  }
+
+  /** As JSON: the event, its line, file and the file's sha256 (what a plain object of them gave). */
+  toJSON(): { event: AuditEvent; line: Buffer; file: string; fileSha256: string } {
+    return { event: this.event, line: this.line, file: this.file, fileSha256: this.fileSha256 };
+  }
 }
 
 /** An archived line as an event; a line that is not one is a changed archive. */
