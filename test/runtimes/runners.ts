@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -96,8 +96,13 @@ export function isAvailable(runtime: Runtime): boolean {
 /**
  * Links dir/node_modules/svc-sdk to the project, so that a launcher in dir imports the package by
  * its name, as an app does, and each runtime or bundler picks its build by the package.json conditions.
+ * dir gets a package.json of its own, as an app has: a package.json above it (one left in the temp
+ * folder) would otherwise be the launcher's package, and one named svc-sdk would resolve the
+ * package's name to itself (Node's self-reference) instead of to the link.
  */
 export function linkPackage(dir: string): void {
+  if (!existsSync(join(dir, 'package.json')))
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'svc-conformance-app', private: true })}\n`);
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   if (!existsSync(join(dir, 'node_modules', 'svc-sdk')))
     symlinkSync(ROOT, join(dir, 'node_modules', 'svc-sdk'));
