@@ -102,7 +102,10 @@ export function isAvailable(runtime: Runtime): boolean {
  */
 export function linkPackage(dir: string): void {
   if (!existsSync(join(dir, 'package.json')))
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'svc-conformance-app', private: true })}\n`);
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'svc-conformance-app', private: true })}\n`,
+    );
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   if (!existsSync(join(dir, 'node_modules', 'svc-sdk')))
     symlinkSync(ROOT, join(dir, 'node_modules', 'svc-sdk'));
